@@ -1,0 +1,115 @@
+/**
+ * Starts Prism (static examples from the OpenAPI document) as a child process and resolves
+ * once it listens. Used by `npm run mock` and by tests that want the examples-only mock.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { withVersionedPaths } from './versioned-document.ts';
+
+export interface PrismOptions {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Milliseconds to wait for Prism to listen before giving up. Default 30000. */
+  startTimeoutMs?: number;
+  /** Receives Prism's own log lines. Default: discarded. */
+  log?: (line: string) => void;
+}
+
+export interface PrismMock {
+  /** Base URL of the API, ending in `/v1`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+function loadDocument() {
+  return JSON.parse(readFileSync(require.resolve('@ocs/sdk/openapi.json'), 'utf8'));
+}
+
+function prismBin(): string {
+  return join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+}
+
+export async function startPrism(options: PrismOptions = {}): Promise<PrismMock> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port === 0 ? await freePort(host) : (options.port ?? 4010);
+  const dir = mkdtempSync(join(tmpdir(), 'ocs-prism-'));
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `http://${host}:${port}`)));
+  const child = spawn(process.execPath, [prismBin(), 'mock', file, '--host', host, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_NO_WARNINGS: '1', FORCE_COLOR: '0' },
+  });
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const origin = await waitUntilListening(child, options.startTimeoutMs ?? 30_000, options.log);
+    return {
+      url: `${origin}/v1`,
+      close: () => stop(child).finally(cleanup),
+    };
+  } catch (error) {
+    await stop(child);
+    cleanup();
+    throw error;
+  }
+}
+
+function waitUntilListening(child: ChildProcess, timeoutMs: number, log?: (line: string) => void) {
+  return new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => fail(new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      output += text;
+      for (const line of text.split('\n')) if (line.trim()) log?.(line);
+      const match = /Prism is listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    };
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => fail(new Error(`Prism exited with code ${code} before listening:\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Prism needs a concrete port up front (it also goes into the document's `servers`). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
