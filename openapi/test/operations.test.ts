@@ -110,10 +110,14 @@ describe('operations', () => {
       expect(Boolean(op?.operation.deprecated)).toBe(Boolean(expected.successor));
       if (!expected.successor) return;
       expect(op?.operation.description).toContain(expected.successor.replace('/v1', ''));
+      const successor = op?.operation['x-successor'] as JsonObject | undefined;
+      expect(`/v1${successor?.path}`).toBe(expected.successor);
+      expect(
+        byKey.get(key(String(successor?.method).toLowerCase(), String(successor?.path)))?.operation.operationId,
+      ).toBe(successor?.operationId);
       for (const { status, response } of responses) {
         const headers = (response.headers as JsonObject) ?? {};
-        if (!status.startsWith('2')) continue;
-        expect(Object.keys(headers)).toEqual(expect.arrayContaining(['Deprecation', 'Link']));
+        expect(Object.keys(headers), `headers of ${status}`).toEqual(expect.arrayContaining(['Deprecation', 'Link']));
         const link = resolve(document, headers.Link ?? null, '').node;
         expect(JSON.stringify(link)).toContain('successor-version');
       }

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
+import { generateOperationsModule } from './operations.ts';
+import { generateZodModule } from './zod.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 export const generatedDir = 'packages/sdk/src/generated';
@@ -46,7 +48,11 @@ export async function generateOutputs(): Promise<Map<string, string>> {
   const types = astToString(await openapiTS(document as never, { alphabetize: false }));
   return new Map([
     [`${generatedDir}/openapi.json`, `${JSON.stringify(document, null, 2)}\n`],
-    [`${generatedDir}/openapi.yaml`, `${header('#')}${toYaml(document, { lineWidth: 0 })}`],
+    // Written for YAML 1.1 readers too (PyYAML, SnakeYAML): `yes`, `no`, timestamps and the
+    // like are quoted, so every parser reads the same document as the JSON bundle.
+    [`${generatedDir}/openapi.yaml`, `${header('#')}${toYaml(document, { lineWidth: 0, version: '1.1' })}`],
     [`${generatedDir}/openapi.ts`, `${header('//')}${types}`],
+    [`${generatedDir}/operations.ts`, `${header('//')}${generateOperationsModule(document)}`],
+    [`${generatedDir}/zod.ts`, `${header('//')}${generateZodModule(document)}`],
   ]);
 }

@@ -17,9 +17,10 @@ export interface paths {
          *     `403 ORGANIZATION_DEACTIVATED` (never `INSUFFICIENT_SCOPE`), and `503 AUTH_UNAVAILABLE`
          *     when the key could not be checked (retry after a short wait).
          *
-         *     `key` describes the key used for the request: `prefix` (its first eight characters,
-         *     `ocs_` and four more, to recognise it among the organization's keys; the full key is
-         *     shown only once, when generated, and only its hash is stored), `scopes` (the scopes it
+         *     `key` describes the key used for the request: `prefix` (its first eight characters: the
+         *     fixed prefix and its underscore, `ocs_` in this implementation, and four more, to
+         *     recognise it among the organization's keys; the full key is shown only once, when
+         *     generated, and only its hash is stored), `scopes` (the scopes it
          *     holds; keys generated today hold every scope, and `write` includes `read`),
          *     `expires_at` (null when it never expires) and `created_at`. This shape is this
          *     implementation's design.
@@ -151,8 +152,10 @@ export interface paths {
          *     Enrolment: when `campaign_id` is given, the lead (new or existing) is also enrolled in
          *     that campaign and `sequence_lead_id` is the enrolment's ID; it is null without
          *     `campaign_id`. Enrolling a lead in a campaign it is already enrolled in is a no-op that
-         *     returns the existing `sequence_lead_id`. A new enrolment starts as `not_contacted`; while
-         *     the campaign's A/B testing is on, it is given an arm by the campaign's `traffic_split`.
+         *     returns the existing `sequence_lead_id`. A new enrolment starts as `not_contacted` with
+         *     `variation` null: the lead gets its A/B arm only when its first step is sent, by the
+         *     rule of `LeadEnrolment.variation` (`b` with probability (100 - `traffic_split`) % while
+         *     A/B testing is on, otherwise `a`; never changed afterwards).
          *     A `campaign_id` that does not exist or belongs to another organization answers
          *     `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`, and nothing is
          *     created.
@@ -198,8 +201,10 @@ export interface paths {
          *     Enrolment: when `campaign_id` is given, the lead (new or existing) is also enrolled in
          *     that campaign and `sequence_lead_id` is the enrolment's ID; it is null without
          *     `campaign_id`. Enrolling a lead in a campaign it is already enrolled in is a no-op that
-         *     returns the existing `sequence_lead_id`. A new enrolment starts as `not_contacted`; while
-         *     the campaign's A/B testing is on, it is given an arm by the campaign's `traffic_split`.
+         *     returns the existing `sequence_lead_id`. A new enrolment starts as `not_contacted` with
+         *     `variation` null: the lead gets its A/B arm only when its first step is sent, by the
+         *     rule of `LeadEnrolment.variation` (`b` with probability (100 - `traffic_split`) % while
+         *     A/B testing is on, otherwise `a`; never changed afterwards).
          *     A `campaign_id` that does not exist or belongs to another organization answers
          *     `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`, and nothing is
          *     created.
@@ -327,7 +332,7 @@ export interface paths {
         /**
          * List blank sequence templates (deprecated)
          * @deprecated
-         * @description Deprecated: use `GET /sequence-templates`, its successor, which answers the same body. This operation keeps working; its responses carry `Deprecation: true` and a `Link` header naming the successor with `rel="successor-version"`. No `Sunset` date is set. Its scope is its successor's (`campaigns:read`). Lists the blank sequence templates: each has a stable `id`, a `name`, a `description`, the `channels` it needs senders for, and a `sequence` (in `variation_a`) that satisfies the structural rules. This shape is this implementation's design.
+         * @description Deprecated: use `GET /sequence-templates`, its successor, which answers the same body. This operation keeps working; every response, errors included, carries `Deprecation: true` and a `Link` header naming the successor with `rel="successor-version"`. No `Sunset` date is set. Its scope is its successor's (`campaigns:read`). Lists the blank sequence templates: each has a stable `id`, a `name`, a `description`, the `channels` it needs senders for, and a `sequence` (in `variation_a`) that satisfies the structural rules. This shape is this implementation's design.
          *     Scope: `campaigns:read`.
          */
         get: operations["listSequenceTemplatesLegacy"];
@@ -350,8 +355,9 @@ export interface paths {
          * Example prospect_response payloads (deprecated)
          * @deprecated
          * @description Deprecated: use `GET /webhooks/examples` (listWebhookExamples), its successor, which
-         *     returns the same examples. This operation keeps working; its responses carry
-         *     `Deprecation: true` and `Link: </v1/webhooks/examples>; rel="successor-version"`. No
+         *     returns the same examples. This operation keeps working; every response, errors
+         *     included, carries `Deprecation: true` and
+         *     `Link: </v1/webhooks/examples>; rel="successor-version"`. No
          *     `Sunset` date is set. Scope `campaigns:read`. Not scoped to a campaign (despite its path).
          *
          *     `200` body: `examples` (array of `prospect_response` payloads as sent to webhooks),
@@ -363,8 +369,11 @@ export interface paths {
          *        link (`agent_version: 2`, `conversation_status: awaiting_prospect`,
          *        `goal_status: link_sent`, `complete: false`);
          *     2. a negative LinkedIn reply that the agent closed (`closed_lost`, `complete: true`);
-         *     3. a reply that was not analysed: every `ai_response` field is null except `goal`, which
-         *        gives the reason.
+         *     3. a reply that was not analysed because it has no text to analyse (only the automatic
+         *        footer "Sent from my iPhone"): every `ai_response` field is null except `goal`, which
+         *        gives the reason (`skipped: no reply text`). Replies are always classified otherwise,
+         *        also when the reply agent is disabled (then `agent_action: skip`,
+         *        `conversation_status: needs_human`, `sentiment` and `out_of_office` set).
          *     Use them to test a receiver's parsing; receivers must also ignore unknown fields and
          *     accept unknown `conversation_status` values. The delivery rules and the signature are
          *     described on the `prospect_response` webhook.
@@ -455,18 +464,26 @@ export interface paths {
          *     step that has `branches.yes` and `branches.no`; conditionals nest at most two deep;
          *     `linkedin_message` steps are allowed only inside a `yes` branch; `email` steps need
          *     `subject` and `content`; `delay` is 0 to 90 days; every step has a unique integer `id`
-         *     and a sequence has at most 40 steps (applied per variation, counting the steps inside
-         *     branches; `variation_b` may reuse the IDs of `variation_a`). Every broken rule is
-         *     reported together in one `400 SEQUENCE_VALIDATION_FAILED` (the message and
-         *     `details.errors[]` list each one); a body that does not match the schema answers
-         *     `400 VALIDATION_ERROR`. On either error the stored sequence is unchanged.
+         *     and a sequence has at most 40 steps. Rule 6 applies to the whole sequence: step IDs are
+         *     unique across `variation_a` and `variation_b` together, steps inside branches included,
+         *     and the 40 steps are counted over both variations, branches included (so `variation_b`
+         *     cannot reuse the IDs of `variation_a`). Every broken rule is reported together in one
+         *     `400 SEQUENCE_VALIDATION_FAILED` (the message and `details.errors[]` list each one); a
+         *     body that does not match the schema (including a step without an integer `id` or a known
+         *     `type`) answers `400 VALIDATION_ERROR`. On either error the stored sequence is
+         *     unchanged. This is also how a legacy sequence whose steps share IDs (which step updates
+         *     answer with `409 STEP_ID_AMBIGUOUS`) is fixed: send it back with an ID of its own for
+         *     each step.
          *
          *     The replacement is saved at once, on drafts and on active campaigns alike. Leads already
-         *     enrolled keep their A/B arm and continue with the new steps of their arm from the step
-         *     that has the `id` of their next step (a lead whose next step ID no longer exists in its
-         *     arm completes the sequence). Omitting `variation_b` (or sending it empty) removes it:
-         *     A/B testing is then turned off, every new lead gets variation A, and leads of arm `b`
-         *     continue on `variation_a`. The answer carries the sequence as saved.
+         *     in the sequence keep their A/B arm and continue with the new steps of their arm from
+         *     the step that has the `id` of their next step (a lead whose next step ID no longer
+         *     exists in its arm completes the sequence). Omitting `variation_b` (or sending it empty) removes it:
+         *     A/B testing is then turned off, every lead that enters the sequence from then on gets
+         *     arm `a`, and leads of arm `b` keep their arm label and continue on `variation_a` at the
+         *     same position (the step at the same place in `variation_a` as their next step in the
+         *     removed `variation_b`), completing the sequence when there is none. The answer carries
+         *     the sequence as saved.
          *
          *     Scope: `campaigns:write`.
          */
@@ -500,12 +517,12 @@ export interface paths {
          *
          *     The step is found by its `id` anywhere in the sequence: in `variation_a` and
          *     `variation_b`, including inside `branches.yes` and `branches.no` of conditional steps at
-         *     any depth. No step with that ID answers `404 STEP_NOT_FOUND`; several steps sharing the
-         *     ID answer `409 STEP_ID_AMBIGUOUS` and nothing is changed. Because `variation_b` may
-         *     reuse the IDs of `variation_a` (a copied arm keeps its IDs), the optional `variation`
-         *     query parameter (`a` or `b`, this implementation's addition) restricts the search to one
-         *     arm; without it, an ID that both variations use answers `409 STEP_ID_AMBIGUOUS`. A
-         *     campaign without
+         *     any depth. Step IDs are unique across the whole sequence (rule 6 of `Sequence`), so an
+         *     ID names one step whichever variation holds it. No step with that ID answers
+         *     `404 STEP_NOT_FOUND`. A sequence stored before the rule was enforced (a legacy
+         *     campaign) may still have several steps sharing the ID: that answers
+         *     `409 STEP_ID_AMBIGUOUS` and nothing is changed; replace the sequence with
+         *     `PUT /campaigns/{campaign_id}/sequence` to give each step its own ID. A campaign without
          *     a sequence (its `sequence` is an empty list) answers `400 NO_SEQUENCE`.
          *
          *     The whole sequence is re-validated against the structural rules of `Sequence` with the
@@ -613,12 +630,14 @@ export interface paths {
          *
          *     - On: requires a `variation_b` with steps, otherwise `409 VARIATION_B_MISSING` and
          *       nothing changes. `traffic_split` (integer 0 to 100, default 50) is the percent of NEW
-         *       leads that get variation A; the rest get variation B. It applies to leads enrolled
-         *       from now on: leads already enrolled keep their arm. Turning A/B testing on starts a
-         *       new test and clears `winner`.
-         *     - Off: every new lead gets variation A. Leads already enrolled keep their arm (leads of
-         *       arm `b` continue on `variation_b`). `traffic_split` is ignored when turning off; the
-         *       stored split is kept and returned.
+         *       leads that get variation A; the rest get variation B. A lead gets its arm when its
+         *       first step is sent (the rule of `LeadEnrolment.variation`), so the split applies to
+         *       every lead that enters the sequence from now on, leads enrolled earlier but not yet
+         *       contacted (still `unassigned`) included; leads that already have an arm keep it.
+         *       Turning A/B testing on starts a new test and clears `winner`.
+         *     - Off: every lead that enters the sequence from now on gets variation A. Leads that
+         *       already have an arm keep it (leads of arm `b` continue on `variation_b`).
+         *       `traffic_split` is ignored when turning off; the stored split is kept and returned.
          *
          *     Sending the current state again is accepted and answers `200`. The answer gives the
          *     resulting settings.
@@ -645,16 +664,19 @@ export interface paths {
          * Promote the winning A/B variation
          * @description Ends the A/B test by promoting one arm (`variation`: `a` or `b`). This shape is this
          *     implementation's design:
-         *     - the winner's steps become `variation_a` (promoting `b` copies its steps over
-         *       `variation_a`; promoting `a` keeps them) and `variation_b` is removed;
-         *     - A/B testing turns off (`ab_testing_enabled: false`), so every new lead gets the
-         *       promoted steps; `traffic_split` keeps its stored value, which has no effect while A/B
-         *       testing is off;
+         *     - the winning arm's steps become `variation_a`, keeping their IDs (promoting `b` moves
+         *       its steps, IDs 7 to 12 in Q4 Founders Outreach, into `variation_a` in place of the
+         *       old ones; promoting `a` keeps them), and `variation_b` is removed;
+         *     - A/B testing turns off (`ab_testing_enabled: false`), so every lead that enters the
+         *       sequence from then on gets arm `a` and the promoted steps; `traffic_split` keeps its
+         *       stored value, which has no effect while A/B testing is off;
          *     - `winner` records the promoted arm (`a` or `b`) until A/B testing is turned on again;
-         *     - leads already enrolled keep their arm label (analytics still count them under `a` or
-         *       `b`) and continue on the promoted steps, each from the step that has the `id` of its
-         *       next step (arms that share IDs, as copied arms do, line up step for step; a lead
-         *       whose next step ID does not exist in the promoted steps completes the sequence).
+         *     - leads already enrolled keep their arm label (an arm is never changed once given, see
+         *       `LeadEnrolment.variation`; analytics still count them under `a` or `b`, and leads not
+         *       contacted yet stay `unassigned` until their first step is sent) and continue on the
+         *       promoted steps at the same position: each goes on with the step at the same place in
+         *       the promoted steps as its next step in its own arm (the same index, inside the same
+         *       branch), and completes the sequence when there is none.
          *
          *     The campaign must have a `variation_b` with steps, whichever arm is promoted, and
          *     whether or not A/B testing is currently on: otherwise `409 VARIATION_B_MISSING` and
@@ -865,14 +887,19 @@ export interface paths {
          *     soonest first (by `due_at`, ties broken by `sequence_lead_id`). The specification gives
          *     the method, path and scope only. This shape is this implementation's design.
          *
-         *     One item per lead at most: its next step, with the lead's arm (`variation`, null for a
-         *     lead with no arm yet), the channel (`linkedin` for profile views and conditionals, which
-         *     check a connection request), the account that will send it (null when none is assigned
+         *     One item per lead at most: its next step, with the lead's arm (`variation`), the
+         *     channel (`linkedin` for profile views and conditionals, which check a connection
+         *     request), the account that will send it (null when none is assigned
          *     for that channel) and `due_at`: the previous step's run plus the step's `delay` (days),
          *     or for a first step the later of the lead's enrolment and the campaign's activation. A
          *     `due_at` in the past means the step is overdue and runs at the scheduler's next pass.
          *     Leads paused by a reply and leads that completed the sequence have no item; a draft or
          *     deactivated campaign sends nothing and answers an empty `queue`.
+         *
+         *     A lead gets its A/B arm only when its first step is sent (the rule of
+         *     `LeadEnrolment.variation`). Until then its item has `variation` null and shows the first
+         *     step of `variation_a`; when the step is sent, a lead drawn into arm `b` is sent the first
+         *     step of `variation_b` instead.
          *
          *     Query: `limit` (1 to 500, default 100) caps the number of items; `before` (an ISO 8601
          *     date-time) keeps only items due at or before it. Out-of-range `limit` or a `before`
@@ -905,8 +932,10 @@ export interface paths {
          *
          *     Query:
          *     - `date_filter` (string or null, at most 64 characters): a number of days such as `7d`,
-         *       `30d`, `90d`, or an ISO 8601 timestamp; counts from that point on. Omitted or empty
-         *       means all time. Unparseable answers `400 INVALID_DATE_FILTER`.
+         *       `30d`, `90d`, or an ISO 8601 timestamp; counts from that point on. This implementation
+         *       accepts N days for N from 1 to 3650, an ISO 8601 date-time with an offset or `Z`, or a
+         *       date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Unparseable
+         *       answers `400 INVALID_DATE_FILTER`.
          *     - `variation` (string or null, at most 32 characters): one of `a`, `b`, `unassigned`,
          *       `all` (default `all`); other values answer `400 INVALID_VARIATION`. A value longer
          *       than its limit answers `400 VALIDATION_ERROR`.
@@ -958,13 +987,15 @@ export interface paths {
          *       step came due), `messages` leads sent a LinkedIn message, `replied_leads` and
          *       `positive_leads` leads with a reply, or a positive reply, on LinkedIn.
          *     - `window`: `from` is the start the `date_filter` resolves to (now minus the number of
-         *       days, or the timestamp given), null without a filter; `to` is null (the window runs
-         *       up to the moment of the request); `variation` is the arm applied (`all` when the
-         *       parameter is omitted).
+         *       days, the timestamp given, or midnight UTC of the date given), null without a filter;
+         *       `to` is null (the window runs up to the moment of the request); `variation` is the arm
+         *       applied (`all` when the parameter is omitted).
          *     - `by_variation` always carries the three arms `a`, `b` and `unassigned`, whatever
-         *       `variation` says; with `variation=all` each count of `leads`, `funnel` and `replies`
-         *       is the sum of the three entries, and with one arm the top-level groups equal that
-         *       arm's entry (`channels` are then restricted to the arm too). The shape of a
+         *       `variation` says. A lead gets its arm when its first step is sent (the rule of
+         *       `LeadEnrolment.variation`): until then it counts under `unassigned`, and once given
+         *       the arm never changes. With `variation=all` each count of `leads`, `funnel` and
+         *       `replies` is the sum of the three entries, and with one arm the top-level groups equal
+         *       that arm's entry (`channels` are then restricted to the arm too). The shape of a
          *       `by_variation` entry, `VariationAnalysis` (the `leads`, `funnel` and `replies` groups
          *       of the arm), is not shown by the specification. This shape is this implementation's
          *       design.
@@ -997,11 +1028,13 @@ export interface paths {
          *     `GET /campaigns/{campaign_id}/analysis` does not carry. The specification gives the
          *     method, path and scope only. This shape is this implementation's design.
          *
-         *     Query: `date_filter` and `variation` as in the analysis (a number of days such as `30d`
-         *     or an ISO 8601 timestamp, omitted for all time; `a`, `b`, `unassigned` or `all`, default
-         *     `all`). An unparseable `date_filter` answers `400 INVALID_DATE_FILTER`, another
-         *     `variation` `400 INVALID_VARIATION`, a value over 64 (`date_filter`) or 32
-         *     (`variation`) characters `400 VALIDATION_ERROR`.
+         *     Query: `date_filter` and `variation` as in the analysis. `date_filter`: a number of days
+         *     such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; counts from that point on. This
+         *     implementation accepts N days for N from 1 to 3650, an ISO 8601 date-time with an offset
+         *     or `Z`, or a date (`2026-10-01`, midnight UTC). Omitted means all time. `variation`:
+         *     `a`, `b`, `unassigned` or `all` (default `all`). An unparseable `date_filter` answers
+         *     `400 INVALID_DATE_FILTER`, another `variation` `400 INVALID_VARIATION`, a value over 64
+         *     (`date_filter`) or 32 (`variation`) characters `400 VALIDATION_ERROR`.
          *
          *     The body carries `campaign_id`, the `window` applied (same meaning as the analysis's
          *     `window`: `from` the resolved start or null for all time, `to` null for now, `variation`
@@ -1044,11 +1077,13 @@ export interface paths {
          * @description How far leads got through the sequence, step by step, over a window. The specification
          *     gives the method, path and scope only. This shape is this implementation's design.
          *
-         *     Query: `date_filter` and `variation` as in the analysis (a number of days such as `30d`
-         *     or an ISO 8601 timestamp, omitted for all time; `a`, `b`, `unassigned` or `all`, default
-         *     `all`). An unparseable `date_filter` answers `400 INVALID_DATE_FILTER`, another
-         *     `variation` `400 INVALID_VARIATION`, a value over 64 (`date_filter`) or 32
-         *     (`variation`) characters `400 VALIDATION_ERROR`.
+         *     Query: `date_filter` and `variation` as in the analysis. `date_filter`: a number of days
+         *     such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; counts from that point on. This
+         *     implementation accepts N days for N from 1 to 3650, an ISO 8601 date-time with an offset
+         *     or `Z`, or a date (`2026-10-01`, midnight UTC). Omitted means all time. `variation`:
+         *     `a`, `b`, `unassigned` or `all` (default `all`). An unparseable `date_filter` answers
+         *     `400 INVALID_DATE_FILTER`, another `variation` `400 INVALID_VARIATION`, a value over 64
+         *     (`date_filter`) or 32 (`variation`) characters `400 VALIDATION_ERROR`.
          *
          *     The body carries `campaign_id`, the `window` applied (as in the analysis) and `steps`:
          *     one row per step of the sequence, in sequence order (a step's row comes before the rows
@@ -1101,8 +1136,10 @@ export interface paths {
          * @description Each sender account's share of the campaign's activity over a window. The specification
          *     gives the method, path and scope only. This shape is this implementation's design.
          *
-         *     Query: `date_filter` as in the analysis (a number of days such as `30d` or an ISO 8601
-         *     timestamp, omitted for all time). An unparseable value answers
+         *     Query: `date_filter` as in the analysis: a number of days such as `7d`, `30d`, `90d`, or
+         *     an ISO 8601 timestamp; counts from that point on. This implementation accepts N days for
+         *     N from 1 to 3650, an ISO 8601 date-time with an offset or `Z`, or a date (`2026-10-01`,
+         *     midnight UTC). Omitted means all time. An unparseable value answers
          *     `400 INVALID_DATE_FILTER`, more than 64 characters `400 VALIDATION_ERROR`. There is no
          *     `variation` filter: the rows count every arm, and `window.variation` is always `all`.
          *
@@ -1151,8 +1188,10 @@ export interface paths {
          *     window. The specification gives the method, path and scope only. This shape is this
          *     implementation's design.
          *
-         *     Query: `date_filter` as in the analysis (a number of days such as `30d` or an ISO 8601
-         *     timestamp, omitted for all time). An unparseable value answers
+         *     Query: `date_filter` as in the analysis: a number of days such as `7d`, `30d`, `90d`, or
+         *     an ISO 8601 timestamp; counts from that point on. This implementation accepts N days for
+         *     N from 1 to 3650, an ISO 8601 date-time with an offset or `Z`, or a date (`2026-10-01`,
+         *     midnight UTC). Omitted means all time. An unparseable value answers
          *     `400 INVALID_DATE_FILTER`, more than 64 characters `400 VALIDATION_ERROR`. There is no
          *     `variation` filter: every arm counts, and `window.variation` is always `all`.
          *
@@ -1198,8 +1237,10 @@ export interface paths {
          *     window. The specification gives the method, path and scope only. This shape is this
          *     implementation's design.
          *
-         *     Query: `date_filter` as in the analysis (a number of days such as `30d` or an ISO 8601
-         *     timestamp, omitted for all time). An unparseable value answers
+         *     Query: `date_filter` as in the analysis: a number of days such as `7d`, `30d`, `90d`, or
+         *     an ISO 8601 timestamp; counts from that point on. This implementation accepts N days for
+         *     N from 1 to 3650, an ISO 8601 date-time with an offset or `Z`, or a date (`2026-10-01`,
+         *     midnight UTC). Omitted means all time. An unparseable value answers
          *     `400 INVALID_DATE_FILTER`, more than 64 characters `400 VALIDATION_ERROR`. There is no
          *     `variation` filter: `window.variation` is always `all`.
          *
@@ -1207,8 +1248,10 @@ export interface paths {
          *     `traffic_split` (percent of new leads that get variation A); `winner`, the arm promoted
          *     with `POST /campaigns/{campaign_id}/ab-testing/promote` (null until one is); the
          *     `window` applied (as in the analysis); and `cohorts`: always three entries, `a`, `b`,
-         *     then `unassigned` (leads with no arm yet), also when A/B testing is off (leads enrolled
-         *     meanwhile are in `a`).
+         *     then `unassigned` (leads with no arm yet), also when A/B testing is off. A lead gets its
+         *     arm when its first step is sent (the rule of `LeadEnrolment.variation`): enrolled leads
+         *     not contacted yet are `unassigned`, leads that enter the sequence while A/B testing is
+         *     off are in `a`, and a lead never changes cohort once it has an arm.
          *
          *     Counting uses the same events as the analysis (a lead's first event of a kind inside the
          *     window), and a cohort's numbers are its arm's `by_variation` entry of the analysis for
@@ -1249,10 +1292,13 @@ export interface paths {
          *
          *     Both kinds carry the matched `lead` and its `sequence_lead_id`.
          *
-         *     Query: `since` (string or null, an ISO 8601 date-time): only bookings made at or after
-         *     it (by `booked_at`); omitted means all. A value that cannot be parsed as a date-time
-         *     answers `400 VALIDATION_ERROR`. Up to 500 bookings of each kind are returned (the 500
-         *     newest meetings and the 500 newest confirmations); there is no paging.
+         *     Query: `since` (string or null, ISO 8601): only bookings made at or after it (by
+         *     `booked_at`); omitted means all. This implementation accepts the same ISO 8601 forms as
+         *     `date_filter`'s timestamp: a date-time with an offset or `Z`
+         *     (`2026-11-01T00:00:00+00:00`), or a date (`2026-11-01`, midnight UTC). A value that
+         *     cannot be parsed answers `400 VALIDATION_ERROR`. Up to 500 bookings of each kind are
+         *     returned (the 500 newest meetings and the 500 newest confirmations); there is no
+         *     paging.
          *
          *     The `200` body carries `campaign_id`, `bookings`, `count` (the number of bookings
          *     returned, default 0) and `success`. The specification names the booking fields above
@@ -1299,23 +1345,25 @@ export interface paths {
          *     value that is not a URL at all, or too long, answers `400 VALIDATION_ERROR`. The address
          *     is checked again at every delivery, after DNS resolution.
          *
-         *     A campaign has one response webhook slot, held by its enabled webhook. Outcomes:
-         *     - The URL is not already on the campaign and the slot is free: a new webhook is created
-         *       and enabled. `201`, `created: true`, `replaced: false`.
-         *     - A disabled webhook of the campaign has the same URL: it is re-enabled. `200`,
-         *       `created: false`; its existing signing secret is kept (a `secret` in the body is
-         *       ignored) and the response has no `secret`.
-         *     - A different URL holds the slot and `replace: true`: the slot is repointed at the new
-         *       URL and stays enabled. `200`, `replaced: true`, `created: false`; the previous receiver
-         *       stops getting events, and events still awaiting a retry go to the new URL. The webhook
-         *       keeps its `webhook_id`; its secret becomes the `secret` of the body, or a newly
-         *       generated one returned in `secret`. (When a disabled webhook of the campaign already
-         *       has the new URL, that one is re-enabled with its secret kept, the previous holder is
-         *       disabled, and `webhook_id` is the re-enabled one's.)
-         *     - The URL is already active (enabled) on the campaign: `409 DUPLICATE_WEBHOOK` with
-         *       `details.webhook_id`, whatever `replace` says.
-         *     - A different URL holds the slot and `replace` is not `true`: `409 WEBHOOK_SLOT_TAKEN`
-         *       with `details.webhook_id` of the webhook holding it.
+         *     A campaign has one response webhook slot, held by its enabled webhook. The slot is
+         *     checked first, in this order:
+         *     1. The URL is already active (enabled) on the campaign: `409 DUPLICATE_WEBHOOK` with
+         *        `details.webhook_id`, whatever `replace` says.
+         *     2. A different URL holds the slot (an enabled webhook) and `replace` is not `true`:
+         *        `409 WEBHOOK_SLOT_TAKEN` with `details.webhook_id` of the webhook holding it, even
+         *        when a disabled webhook of the campaign has the requested URL (it stays disabled).
+         *     3. A different URL holds the slot and `replace: true`: the slot is repointed at the new
+         *        URL and stays enabled. `200`, `replaced: true`, `created: false`; the previous
+         *        receiver stops getting events, and events still awaiting a retry go to the new URL.
+         *        The webhook keeps its `webhook_id`; its secret becomes the `secret` of the body, or a
+         *        newly generated one returned in `secret`. (When a disabled webhook of the campaign
+         *        already has the new URL, that one is re-enabled with its secret kept, the previous
+         *        holder is disabled, and `webhook_id` is the re-enabled one's.)
+         *     4. Only then, with the slot free: a disabled webhook of the campaign with the same URL
+         *        is re-enabled. `200`, `created: false`; its existing signing secret is kept (a
+         *        `secret` in the body is ignored) and the response has no `secret`.
+         *     5. Otherwise (slot free, URL not on the campaign): a new webhook is created and enabled.
+         *        `201`, `created: true`, `replaced: false`.
          *
          *     Secret: when the request has no `secret` and the webhook gets a new one (created or
          *     replaced), the service generates it and returns it in `secret`, only in this response;
@@ -1420,7 +1468,7 @@ export interface paths {
          * @deprecated
          * @description Deprecated: use `POST /campaigns/{campaign_id}/webhooks` (createWebhook), its successor.
          *     This operation keeps working with the same body, behaviour, responses and errors as the
-         *     successor; its responses carry `Deprecation: true` and
+         *     successor; every response, errors included, carries `Deprecation: true` and
          *     `Link: </v1/campaigns/{campaign_id}/webhooks>; rel="successor-version"` (with the
          *     campaign's ID). No `Sunset` date is set. Its scope is the successor's,
          *     `campaigns:write`.
@@ -1432,16 +1480,19 @@ export interface paths {
          *     answers `400 INVALID_WEBHOOK_URL`; a value that is not a URL, or too long,
          *     `400 VALIDATION_ERROR`.
          *
-         *     A campaign has one response webhook slot, held by its enabled webhook:
-         *     - URL not already on the campaign, slot free: created and enabled; `201`,
-         *       `created: true`.
-         *     - Same URL as a disabled webhook of the campaign: re-enabled; `200`, `created: false`,
-         *       existing signing secret kept, no `secret` in the response.
-         *     - A different URL holds the slot and `replace: true`: the slot is repointed at the new
-         *       URL; `200`, `replaced: true`; the previous receiver stops getting events.
-         *     - URL already active on the campaign: `409 DUPLICATE_WEBHOOK` (`details.webhook_id`).
-         *     - A different URL holds the slot and `replace` is not true: `409 WEBHOOK_SLOT_TAKEN`
-         *       (`details.webhook_id`).
+         *     A campaign has one response webhook slot, held by its enabled webhook. The slot is
+         *     checked first, in this order:
+         *     1. URL already active on the campaign: `409 DUPLICATE_WEBHOOK` (`details.webhook_id`).
+         *     2. A different URL holds the slot (an enabled webhook) and `replace` is not true:
+         *        `409 WEBHOOK_SLOT_TAKEN` (`details.webhook_id`), even when a disabled webhook of the
+         *        campaign has the requested URL.
+         *     3. A different URL holds the slot and `replace: true`: the slot is repointed at the new
+         *        URL; `200`, `replaced: true`; the previous receiver stops getting events.
+         *     4. Only then, with the slot free: a disabled webhook of the campaign with the same URL
+         *        is re-enabled; `200`, `created: false`, existing signing secret kept, no `secret` in
+         *        the response.
+         *     5. Otherwise (slot free, URL not on the campaign): created and enabled; `201`,
+         *        `created: true`.
          *
          *     A generated secret is returned in `secret` only in this response and cannot be retrieved
          *     afterwards. The details of these rules are those of the successor, whose description is
@@ -1467,7 +1518,8 @@ export interface paths {
          * Disable a webhook (deprecated)
          * @deprecated
          * @description Deprecated: use `DELETE /campaigns/{campaign_id}/webhooks/{webhook_id}` (disableWebhook),
-         *     its successor. This operation keeps working; its responses carry `Deprecation: true` and
+         *     its successor. This operation keeps working; every response, errors included, carries
+         *     `Deprecation: true` and
          *     `Link: </v1/campaigns/{campaign_id}/webhooks/{webhook_id}>; rel="successor-version"`
          *     (with the campaign's and the webhook's IDs). No `Sunset` date is set. Its scope is the
          *     successor's, `campaigns:write`.
@@ -1691,8 +1743,11 @@ export interface paths {
          *        link (`agent_version: 2`, `conversation_status: awaiting_prospect`,
          *        `goal_status: link_sent`, `complete: false`);
          *     2. a negative LinkedIn reply that the agent closed (`closed_lost`, `complete: true`);
-         *     3. a reply that was not analysed: every `ai_response` field is null except `goal`, which
-         *        gives the reason.
+         *     3. a reply that was not analysed because it has no text to analyse (only the automatic
+         *        footer "Sent from my iPhone"): every `ai_response` field is null except `goal`, which
+         *        gives the reason (`skipped: no reply text`). Replies are always classified otherwise,
+         *        also when the reply agent is disabled (then `agent_action: skip`,
+         *        `conversation_status: needs_human`, `sentiment` and `out_of_office` set).
          *     Use them to test a receiver's parsing; receivers must also ignore unknown fields and
          *     accept unknown `conversation_status` values. The delivery rules and the signature are
          *     described on the `prospect_response` webhook.
@@ -1849,7 +1904,8 @@ export interface components {
         PageEnvelope: {
             /** @default true */
             success: boolean;
-            message?: string | null;
+            /** @description A short human-readable summary, for example `Campaigns retrieved`. */
+            message: string;
             /** @description Items in this page. */
             count: number;
             /** @description Items matching across all pages. */
@@ -1918,7 +1974,7 @@ export interface components {
              */
             status: "not_contacted" | "active" | "paused" | "completed";
             /**
-             * @description A/B arm the lead was given at enrolment (`a` or `b`); null when not yet assigned.
+             * @description The lead's A/B arm in this campaign. A lead gets its arm when its first step is sent (when it enters the sequence): `b` with probability (100 - `traffic_split`) % while the campaign's A/B testing is on, otherwise `a`. Until then `variation` is null and analytics count the lead as `unassigned`. Once given, the arm never changes: turning A/B testing on or off, and promoting an arm, do not move enrolled leads to another arm.
              * @enum {string|null}
              */
             variation: "a" | "b" | null;
@@ -1952,7 +2008,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description Body of `POST /leads` (and of the deprecated `POST /leads/create`). A lead needs an `email` or a `linkedin_profile`. When `campaign_id` is given, the lead is also enrolled in that campaign (a campaign of another organization answers `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`). This shape is this implementation's design. */
+        /** @description Body of `POST /leads` (and of the deprecated `POST /leads/create`). A lead needs an `email` or a `linkedin_profile` with a non-null value (a body where both are missing or null answers `400 VALIDATION_ERROR`). When `campaign_id` is given, the lead is also enrolled in that campaign (a campaign of another organization answers `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`). This shape is this implementation's design. */
         LeadInput: {
             /**
              * Format: uuid
@@ -1973,7 +2029,11 @@ export interface components {
             custom_fields?: {
                 [key: string]: unknown;
             } | null;
-        } | unknown | unknown;
+        } | {
+            email: string;
+        } | {
+            linkedin_profile: string;
+        };
         /** @description Answer of `POST /leads` (and of the deprecated `POST /leads/create`): the lead; `created` tells whether it was created (`true`, status `201`) or whether a lead with the same email already existed in the organization and is returned unchanged (`false`, status `200`); `sequence_lead_id` is the enrolment made (or already present) when `campaign_id` was given. This shape is this implementation's design. */
         LeadCreated: {
             /** @default true */
@@ -1988,7 +2048,7 @@ export interface components {
              */
             sequence_lead_id: string | null;
         };
-        /** @description Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. This shape is this implementation's design. */
+        /** @description Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. A lead needs an `email` or a `linkedin_profile`: an update that would leave it with neither (clearing the one it has, or both) answers `400 VALIDATION_ERROR`. This shape is this implementation's design. */
         LeadUpdate: {
             /** Format: email */
             email?: string | null;
@@ -2022,7 +2082,7 @@ export interface components {
         };
         /** @description One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1). */
         SequenceStep: {
-            /** @description Unique within its variation (rule 6). */
+            /** @description Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). */
             id: number;
             /** @enum {string} */
             type: "view_profile" | "linkedin_connection" | "conditional" | "linkedin_message" | "email";
@@ -2061,12 +2121,21 @@ export interface components {
          *     5. `delay` is 0 to 90 (days).
          *     6. Every step has a unique integer `id`, and a sequence has at most 40 steps.
          *
-         *     This implementation applies rule 6 per variation, counting the steps inside branches:
-         *     each variation holds at most 40 steps with distinct IDs, and `variation_b` may reuse the
-         *     IDs of `variation_a` (so that a copied arm keeps its IDs). Updating a step by an ID that
-         *     both variations use answers `409 STEP_ID_AMBIGUOUS`. The rules are deliberately not
-         *     expressed as schema constraints, so that every broken rule is reported together as
-         *     `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.
+         *     Rule 6 applies to the whole sequence, as the specification says: step IDs are unique
+         *     across `variation_a` and `variation_b` together, steps inside branches included, and the
+         *     sequence holds at most 40 steps in total (both variations, steps inside branches
+         *     included). A copy of an arm therefore gets IDs of its own (for example `variation_a`
+         *     steps 1 to 6 and `variation_b` steps 7 to 12). Like the list-shaped `custom_fields` of
+         *     legacy campaigns, sequences stored before the rule was enforced (legacy campaigns) may
+         *     still have several steps sharing an ID: updating a step by such an ID answers
+         *     `409 STEP_ID_AMBIGUOUS`, and such a sequence must be fixed with
+         *     `PUT /campaigns/{campaign_id}/sequence` (which checks rule 6 like every other rule).
+         *
+         *     The rules are deliberately not expressed as schema constraints, so that every broken rule
+         *     is reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.
+         *     The exception is the shape of a step itself: a step without an integer `id` or without a
+         *     known `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),
+         *     before the structural rules are checked.
          */
         Sequence: {
             variation_a: components["schemas"]["SequenceStep"][];
@@ -2085,8 +2154,8 @@ export interface components {
             updated_at: string;
             /** @description Whether A/B testing is on. */
             ab_testing_enabled?: boolean | null;
-            /** @description An object on newer campaigns, a list on legacy ones. */
-            custom_fields?: Record<string, never> | unknown[] | null;
+            /** @description Any JSON value or null; an object on newer campaigns, a list on legacy ones. */
+            custom_fields?: unknown;
             /** @default  */
             description: string | null;
             /** @description IDs of the connected sender accounts this campaign sends from. */
@@ -2105,6 +2174,7 @@ export interface components {
         };
         /** @description Body of `POST /campaigns`. */
         CampaignInput: {
+            /** @description At most 2,000 characters (an empty name is refused: this implementation's choice). */
             name: string;
             /** @default  */
             description: string | null;
@@ -2122,6 +2192,7 @@ export interface components {
         };
         /** @description The campaign's sender accounts, keyed by channel. A channel is left out when no account is assigned for it; the object is empty when accounts cannot be looked up. */
         EventSender: {
+            /** @description The email sender account, or null. `account_id`, `platform_username` and `email` are all strings, required inside. */
             email?: ({
                 account_id: string;
                 platform_username: string;
@@ -2129,38 +2200,55 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description The LinkedIn sender account, or null. `account_id` and `platform_username` are strings; the specification does not mark them required, so receivers must not depend on them. */
             linkedin?: ({
-                account_id: string;
-                platform_username: string;
+                account_id?: string;
+                platform_username?: string;
             } & {
                 [key: string]: unknown;
             }) | null;
         } & {
             [key: string]: unknown;
         };
-        /** @description The lead who replied. Fields without a value are null. */
+        /** @description The lead who replied. Every field is documented and optional, and every field but `custom_fields` (an object) is nullable: the service always sends every field (null when it has no value), but receivers must not depend on a field being present. */
         EventLead: {
-            annual_revenue: number | null;
-            company: string | null;
-            email: string | null;
-            first_name: string | null;
-            industry: string | null;
-            last_name: string | null;
+            annual_revenue?: number | null;
+            company?: string | null;
+            email?: string | null;
+            first_name?: string | null;
+            industry?: string | null;
+            last_name?: string | null;
             /** @description Profile URL. */
-            linkedin_profile: string | null;
-            title: string | null;
-            website: string | null;
-            employee_count: number | null;
-            custom_fields: {
+            linkedin_profile?: string | null;
+            title?: string | null;
+            website?: string | null;
+            employee_count?: number | null;
+            custom_fields?: {
                 [key: string]: unknown;
             };
         } & {
             [key: string]: unknown;
         };
-        /** @description What the reply agent made of the reply. All fields are nullable; when the reply was not analysed, every field except `goal` is null and `goal` gives the reason (for example `skipped: responder disabled`). */
+        /**
+         * @description What the service made of the reply. Every reply is classified by the service (`sentiment`,
+         *     `out_of_office`), whether or not the reply agent is enabled; the reply agent acts on it
+         *     (answers, waits, nudges, escalates or closes) only when it is enabled. With the
+         *     responder disabled, `agent_action` is `skip`, `conversation_status` is `needs_human`,
+         *     `sentiment` and `out_of_office` are set, and `responder_message` is null (see
+         *     `ResponderSettings`).
+         *
+         *     A reply is not analysed only when it has no text to analyse (an empty reply, or only a
+         *     signature or an automatic footer such as "Sent from my iPhone") or when its
+         *     classification failed: every field except `goal` is then null, and `goal` gives the
+         *     reason, for example `skipped: no reply text` or `skipped: classification unavailable`.
+         *
+         *     Every field is documented, nullable and optional: the service always sends every field
+         *     (null when it has no value; only legacy payloads lack `agent_version`), but receivers must
+         *     not depend on a field being present.
+         */
         AiResponse: {
             /** @description Known values: `reply`, `wait`, `nudge`, `escalate`, `close`, `skip`; others may appear. */
-            agent_action: string | null;
+            agent_action?: string | null;
             /** @description Present as 2 when the appointment-setter agent handled the reply; absent on legacy payloads. */
             agent_version?: number | null;
             /** @description Asset-first campaigns only. */
@@ -2168,24 +2256,24 @@ export interface components {
             /** @description Asset-first campaigns only. */
             asset_url?: string | null;
             /** @description True when the conversation ended or should end; when `agent_version` is 2 it is true exactly when `conversation_status` begins with `closed_`. */
-            complete: boolean | null;
+            complete?: boolean | null;
             /** @description Known values: `awaiting_prospect`, `needs_human`, `human_owned`, `closed_won`, `closed_lost`, `closed_no_response`, `closed_escalated`, and `awaiting_followup` for leads on the older follow-up flow. Receivers must handle other values without failing. */
-            conversation_status: string | null;
+            conversation_status?: string | null;
             /** @description Why the agent handed over to a human. */
-            escalation_reason: string | null;
+            escalation_reason?: string | null;
             /** @description Asset-first campaigns only. */
             first_message_mode?: string | null;
             /** @description The campaign goal, or the reason the reply was not analysed. */
-            goal: string | null;
+            goal?: string | null;
             /** @description Known values: `not_sent`, `link_sent`, `soft_commit`, `confirmed`, `declined`; others may appear. */
-            goal_status: string | null;
-            out_of_office: boolean | null;
+            goal_status?: string | null;
+            out_of_office?: boolean | null;
             /** @description The reply the agent sent, or null when none. */
-            responder_message: string | null;
+            responder_message?: string | null;
             /** @description Short brief of the conversation for a sales rep. */
-            sdr_brief: string | null;
+            sdr_brief?: string | null;
             /** @description Known values: `positive`, `neutral`, `negative`; others may appear. */
-            sentiment: string | null;
+            sentiment?: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -2194,6 +2282,12 @@ export interface components {
          *     Receivers must ignore fields they do not know (fields may be added) and must accept
          *     values of `conversation_status`, `goal_status`, `sentiment`, `agent_action` and
          *     `conversation_owner` that they do not recognise.
+         *
+         *     Required are the fields the specification marks required: `event`, `idempotency_key`,
+         *     `sequence_lead_id`, `timestamp`, `channel`, `sender`, `lead` and `ai_response`.
+         *     `campaign`, `prospect_message`, `variation` and `conversation_owner` are documented and
+         *     nullable but optional: receivers must not depend on them being present
+         *     (`conversation_owner` is present only when the conversation has an owner).
          */
         ProspectResponseEvent: {
             /** @constant */
@@ -2213,23 +2307,23 @@ export interface components {
             lead: components["schemas"]["EventLead"];
             ai_response: components["schemas"]["AiResponse"];
             /** @description Campaign name; the campaign ID is not included. */
-            campaign: string | null;
+            campaign?: string | null;
             /** @description Present only when the conversation has an owner: `service` (the service's own responder handles replies) or `lp_responder` (an external responder). Other values may appear. */
             conversation_owner?: string | null;
             /** @description The reply as received. */
-            prospect_message: string | null;
+            prospect_message?: string | null;
             /**
-             * @description A/B arm of the lead, or null.
+             * @description A/B arm of the lead, or null when it has none (see `LeadEnrolment.variation`).
              * @enum {string|null}
              */
-            variation: "a" | "b" | null;
+            variation?: "a" | "b" | null;
         } & {
             [key: string]: unknown;
         };
         /**
          * @description Body of `PATCH /campaigns/{campaign_id}`: any subset of the writable fields. This shape is
          *     this implementation's design.
-         *     - `is_active: true` activates a draft (or re-activates a paused campaign). Activation
+         *     - `is_active: true` activates a draft (or re-activates a deactivated campaign). Activation
          *       enforces the preflight verdict: while `GET /campaigns/{campaign_id}/preflight` reports a
          *       blocking issue, the answer is `409 PREFLIGHT_FAILED` with the blocking issues in
          *       `details.issues`, and nothing else in the body is applied.
@@ -2239,10 +2333,12 @@ export interface components {
          *     - The sequence, senders, A/B testing, AI fields and responder have their own endpoints.
          */
         CampaignUpdate: {
+            /** @description At most 2,000 characters (an empty name is refused: this implementation's choice). */
             name?: string;
             description?: string | null;
             is_active?: boolean;
-            custom_fields?: Record<string, never> | unknown[] | null;
+            /** @description Any JSON value or null (an object on newer campaigns, a list on legacy ones). */
+            custom_fields?: unknown;
             lead_database_filters?: {
                 [key: string]: unknown;
             } | null;
@@ -2261,6 +2357,7 @@ export interface components {
                 delay?: number;
             };
         };
+        /** @description Body of `PUT /campaigns/{campaign_id}/senders`: `account_ids` (required, at least one). The limits beyond the specification's (at most 100 IDs, no duplicates, each at most 200 characters) are this implementation's limits. */
         SendersInput: {
             /** @description The `id` values from `GET /accounts`; replaces the whole set. */
             account_ids: string[];
@@ -2332,7 +2429,7 @@ export interface components {
         AbTestingInput: {
             enabled: boolean;
             /**
-             * @description Percent of NEW leads that get variation A.
+             * @description Percent of NEW leads that get variation A. A lead gets its arm when its first step is sent (the rule of `LeadEnrolment.variation`).
              * @default 50
              */
             traffic_split: number;
@@ -2453,8 +2550,11 @@ export interface components {
         /**
          * @description Settings of the campaign's reply agent (the AI appointment-setter). This shape is this
          *     implementation's design. How they shape the `ai_response` of `prospect_response` events:
-         *     - `enabled: false`: replies are classified but not answered; `agent_action` is `skip`
-         *       and the conversation goes to a human (`needs_human`).
+         *     - `enabled: false`: replies are still classified by the service but not answered;
+         *       `agent_action` is `skip`, the conversation goes to a human (`conversation_status:
+         *       needs_human`), `sentiment` and `out_of_office` are set and `responder_message` is null.
+         *       (Only a reply with no text to analyse, or whose classification failed, is not analysed
+         *       at all; see `AiResponse`.)
          *     - `mode: autopilot`: the agent answers (`agent_action: reply`, `responder_message` set);
          *       `mode: copilot`: the agent drafts and hands over (`needs_human`, `responder_message`
          *       null).
@@ -2599,7 +2699,7 @@ export interface components {
                 linkedin: components["schemas"]["AnalysisLinkedinChannel"];
             };
             window: components["schemas"]["AnalysisWindow"];
-            /** @description The same groups per A/B arm: `a`, `b`, and `unassigned` (leads with no arm yet). The shape of an entry is this implementation's design. */
+            /** @description The same groups per A/B arm: `a`, `b`, and `unassigned` (leads with no arm yet: a lead gets its arm when its first step is sent, see `LeadEnrolment.variation`). The shape of an entry is this implementation's design. */
             by_variation: {
                 a: components["schemas"]["VariationAnalysis"];
                 b: components["schemas"]["VariationAnalysis"];
@@ -3064,6 +3164,139 @@ export interface components {
                 };
             };
         };
+        /** @description The API key is missing, malformed, unknown, revoked, or expired. */
+        DeprecatedUnauthorized: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "UNAUTHORIZED" | "API_KEY_EXPIRED";
+                };
+            };
+        };
+        /** @description The key lacks the required scope, or its organization is deactivated. */
+        DeprecatedForbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "INSUFFICIENT_SCOPE" | "ORGANIZATION_DEACTIVATED";
+                };
+            };
+        };
+        /** @description The request body is larger than 1 MB. */
+        DeprecatedPayloadTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "PAYLOAD_TOO_LARGE";
+                };
+            };
+        };
+        /** @description A rate limit is exhausted (100 requests per minute per endpoint, 600 in total, per API key). Wait `Retry-After` seconds. */
+        DeprecatedRateLimited: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "RATE_LIMITED";
+                };
+            };
+        };
+        /** @description The server failed. Nothing internal is disclosed; quote `request_id`. */
+        DeprecatedInternalError: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "INTERNAL_ERROR";
+                };
+            };
+        };
+        /** @description A dependency timed out, or the key could not be checked. Safe to retry after a short wait. */
+        DeprecatedServiceUnavailable: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "UPSTREAM_TIMEOUT" | "AUTH_UNAVAILABLE";
+                };
+            };
+        };
         /** @description The lead does not exist in the organization (or was deleted), or the path ID is not a valid UUID. */
         LeadNotFound: {
             headers: {
@@ -3087,6 +3320,28 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "NOT_FOUND" | "CAMPAIGN_NOT_FOUND";
+                };
+            };
+        };
+        /** @description The campaign does not exist in the organization, or the path ID is not a valid UUID. */
+        DeprecatedCampaignNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3164,10 +3419,10 @@ export interface components {
          * @example 9c2e5b8f-1d4a-4c7e-b3f6-8a5d2c9e4b71
          */
         AiFieldId: string;
-        /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+        /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
         DateFilter: string;
         /**
-         * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
+         * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet: a lead gets its arm when its first step is sent) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
          * @example all
          */
         Variation: string;
@@ -3208,7 +3463,7 @@ export interface components {
         "X-Request-ID": string;
         /** @description Requests allowed to this endpoint (method and route template) per minute for this API key. */
         "RateLimit-Limit": number;
-        /** @description Requests left in the current window for this endpoint and API key (the lower of the per-endpoint and the per-key total budgets). */
+        /** @description Requests left in the current window for this endpoint and API key (this implementation's reading: the lower of the per-endpoint and the per-key total budgets). */
         "RateLimit-Remaining": number;
         /** @description Seconds (not a timestamp) until the endpoint's full limit is available again. */
         "RateLimit-Reset": number;
@@ -3254,7 +3509,7 @@ export interface operations {
                         organization: components["schemas"]["Organization"];
                         /** @description The API key used for this request. */
                         key: {
-                            /** @description The first eight characters of the key (`ocs_` and four more). */
+                            /** @description The first eight characters of the key: `ocs_` (this implementation's prefix) and four more. */
                             prefix: string;
                             /** @description Scopes the key holds (`<family>:<level>`; `write` includes `read`). */
                             scopes: ("leads:read" | "leads:write" | "campaigns:read" | "campaigns:write" | "crm:read" | "crm:write" | "accounts:read" | "accounts:write")[];
@@ -3623,12 +3878,12 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            401: components["responses"]["DeprecatedUnauthorized"];
+            403: components["responses"]["DeprecatedForbidden"];
+            413: components["responses"]["DeprecatedPayloadTooLarge"];
+            429: components["responses"]["DeprecatedRateLimited"];
+            500: components["responses"]["DeprecatedInternalError"];
+            503: components["responses"]["DeprecatedServiceUnavailable"];
         };
     };
     getLead: {
@@ -4020,11 +4275,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            401: components["responses"]["DeprecatedUnauthorized"];
+            403: components["responses"]["DeprecatedForbidden"];
+            429: components["responses"]["DeprecatedRateLimited"];
+            500: components["responses"]["DeprecatedInternalError"];
+            503: components["responses"]["DeprecatedServiceUnavailable"];
         };
     };
     listWebhookExamplesLegacy: {
@@ -4066,11 +4321,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            401: components["responses"]["DeprecatedUnauthorized"];
+            403: components["responses"]["DeprecatedForbidden"];
+            429: components["responses"]["DeprecatedRateLimited"];
+            500: components["responses"]["DeprecatedInternalError"];
+            503: components["responses"]["DeprecatedServiceUnavailable"];
         };
     };
     getCampaign: {
@@ -4262,13 +4517,7 @@ export interface operations {
     };
     updateSequenceStep: {
         parameters: {
-            query?: {
-                /**
-                 * @description Search only this arm for the step (`a` or `b`). Needed when both variations use the step's ID; otherwise optional.
-                 * @example b
-                 */
-                variation?: "a" | "b";
-            };
+            query?: never;
             header?: {
                 /**
                  * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
@@ -4349,7 +4598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Several steps share the ID (for example the same ID in `variation_a` and `variation_b`), or the sequence changed after it was read. Nothing was saved. */
+            /** @description Several steps share the ID (only in a sequence stored before step IDs had to be unique; fix it with `PUT /campaigns/{campaign_id}/sequence`), or the sequence changed after it was read. Nothing was saved. */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5123,10 +5372,10 @@ export interface operations {
     getCampaignAnalysis: {
         parameters: {
             query?: {
-                /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+                /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
                 date_filter?: components["parameters"]["DateFilter"];
                 /**
-                 * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
+                 * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet: a lead gets its arm when its first step is sent) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
                  * @example all
                  */
                 variation?: components["parameters"]["Variation"];
@@ -5195,10 +5444,10 @@ export interface operations {
     getDailyStats: {
         parameters: {
             query?: {
-                /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+                /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
                 date_filter?: components["parameters"]["DateFilter"];
                 /**
-                 * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
+                 * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet: a lead gets its arm when its first step is sent) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
                  * @example all
                  */
                 variation?: components["parameters"]["Variation"];
@@ -5269,10 +5518,10 @@ export interface operations {
     getStepFunnel: {
         parameters: {
             query?: {
-                /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+                /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
                 date_filter?: components["parameters"]["DateFilter"];
                 /**
-                 * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
+                 * @description Restrict counts to one A/B arm: `a`, `b`, `unassigned` (leads with no arm yet: a lead gets its arm when its first step is sent) or `all` (the default). Any other value answers `400 INVALID_VARIATION`; more than 32 characters answers `400 VALIDATION_ERROR`.
                  * @example all
                  */
                 variation?: components["parameters"]["Variation"];
@@ -5343,7 +5592,7 @@ export interface operations {
     getSenderBreakdown: {
         parameters: {
             query?: {
-                /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+                /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
                 date_filter?: components["parameters"]["DateFilter"];
             };
             header?: {
@@ -5411,7 +5660,7 @@ export interface operations {
     getPersonalizationQuality: {
         parameters: {
             query?: {
-                /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+                /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
                 date_filter?: components["parameters"]["DateFilter"];
             };
             header?: {
@@ -5482,7 +5731,7 @@ export interface operations {
     getAbCohorts: {
         parameters: {
             query?: {
-                /** @description Start of the counting window: a number of days back from now (`7d`, `30d`, `90d`; any whole number of days from 1 to 3650 followed by `d`) or an ISO 8601 timestamp with an offset (`2026-10-01T00:00:00+00:00`); events from that point on are counted. Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
+                /** @description Start of the counting window: a number of days such as `7d`, `30d`, `90d`, or an ISO 8601 timestamp; events from that point on are counted. This implementation accepts N days for N from 1 to 3650 (`Nd`, counted back from now), an ISO 8601 date-time with an offset or `Z` (`2026-10-01T00:00:00+00:00`), or a date (`2026-10-01`, midnight UTC). Omitted or empty means all time. Values that cannot be parsed answer `400 INVALID_DATE_FILTER`; more than 64 characters answers `400 VALIDATION_ERROR`. */
                 date_filter?: components["parameters"]["DateFilter"];
             };
             header?: {
@@ -5560,10 +5809,7 @@ export interface operations {
     listBookings: {
         parameters: {
             query?: {
-                /**
-                 * @description Only bookings made at or after this ISO 8601 date-time (with an offset). Omitted means all. A value that is not a date-time answers `400 VALIDATION_ERROR`.
-                 * @example 2026-11-01T00:00:00+00:00
-                 */
+                /** @description Only bookings made at or after this moment (ISO 8601): a date-time with an offset or `Z`, or a date (`2026-11-01`, meaning midnight UTC). Omitted means all. A value that cannot be parsed answers `400 VALIDATION_ERROR`. */
                 since?: string | null;
             };
             header?: {
@@ -5609,7 +5855,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `since` is not an ISO 8601 date-time. */
+            /** @description `since` cannot be parsed as an ISO 8601 date-time (with an offset or `Z`) or date. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -6015,9 +6261,9 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["CampaignNotFound"];
+            401: components["responses"]["DeprecatedUnauthorized"];
+            403: components["responses"]["DeprecatedForbidden"];
+            404: components["responses"]["DeprecatedCampaignNotFound"];
             /** @description The URL is already active on the campaign, or a different URL holds the slot and `replace` is not true. `details.webhook_id` names the webhook concerned. */
             409: {
                 headers: {
@@ -6044,10 +6290,10 @@ export interface operations {
                     };
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            413: components["responses"]["DeprecatedPayloadTooLarge"];
+            429: components["responses"]["DeprecatedRateLimited"];
+            500: components["responses"]["DeprecatedInternalError"];
+            503: components["responses"]["DeprecatedServiceUnavailable"];
         };
     };
     deactivateWebhook: {
@@ -6121,8 +6367,8 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["DeprecatedUnauthorized"];
+            403: components["responses"]["DeprecatedForbidden"];
             /** @description The campaign is not in the organization, the webhook is not on the campaign, or the path ID is not a valid UUID. */
             404: {
                 headers: {
@@ -6145,10 +6391,10 @@ export interface operations {
                     };
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            413: components["responses"]["DeprecatedPayloadTooLarge"];
+            429: components["responses"]["DeprecatedRateLimited"];
+            500: components["responses"]["DeprecatedInternalError"];
+            503: components["responses"]["DeprecatedServiceUnavailable"];
         };
     };
     listPipelines: {
