@@ -1,0 +1,90 @@
+/**
+ * Authentication (section 5): `Authorization: Bearer <key>` with exactly one space, the key
+ * looked up by its hash, then the key's and its organization's state. A short in-process
+ * cache spares the store a read per request; `authCacheTtlMs` bounds how long a revoked
+ * key or a deactivated organization can still pass after the change (0 disables it).
+ */
+import type { ApiKeyRecord, OrganizationRecord } from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+import { hashApiKey, scopeAllows } from '../domain/api-keys.ts';
+import { ApiError } from './api-error.ts';
+
+export interface AuthContext {
+  key: ApiKeyRecord;
+  organization: OrganizationRecord;
+}
+
+const bearer = /^Bearer ([^\s]+)$/;
+
+interface CacheEntry {
+  found: AuthContext | null;
+  until: number;
+}
+
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly cacheTtlMs: number,
+  ) {}
+
+  async authenticate(request: Request, now: Date): Promise<AuthContext> {
+    const header = request.headers.get('authorization');
+    const match = header === null ? null : bearer.exec(header);
+    if (!match?.[1]) {
+      throw new ApiError(
+        401,
+        'UNAUTHORIZED',
+        header === null
+          ? 'Missing API key. Send Authorization: Bearer <API_KEY>.'
+          : 'Malformed Authorization header. Send exactly "Bearer", one space, and the API key.',
+      );
+    }
+    const found = await this.lookup(match[1], now.getTime());
+    if (!found || found.key.revoked_at !== null) {
+      throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key: it is unknown or was revoked.');
+    }
+    if (found.key.expires_at !== null && found.key.expires_at <= now.toISOString()) {
+      throw new ApiError(
+        401,
+        'API_KEY_EXPIRED',
+        `The API key expired on ${found.key.expires_at}. Generate a new key and revoke this one.`,
+      );
+    }
+    if (!found.organization.is_active) {
+      throw new ApiError(403, 'ORGANIZATION_DEACTIVATED', 'The organization that owns this API key is deactivated.');
+    }
+    return found;
+  }
+
+  /** Forgets cached keys, so a revocation made in this process applies at once. */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async lookup(key: string, now: number): Promise<AuthContext | null> {
+    const hash = await hashApiKey(key);
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > now) return cached.found;
+    let found: AuthContext | null;
+    try {
+      found = await this.store.apiKeys.findByHash(hash);
+    } catch (error) {
+      throw new ApiError(503, 'AUTH_UNAVAILABLE', 'The API key could not be checked. Retry after a short wait.', {
+        headers: { 'Retry-After': '1' },
+        cause: error,
+      });
+    }
+    if (this.cacheTtlMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(hash, { found, until: now + this.cacheTtlMs });
+    }
+    return found;
+  }
+}
+
+export function requireScope(auth: AuthContext, scope: string | null): void {
+  if (scope === null || scopeAllows(auth.key.scopes, scope)) return;
+  throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This endpoint needs the ${scope} scope; the API key lacks it.`);
+}

@@ -1,0 +1,25 @@
+/** Building the API's JSON answers: success bodies and the error body of section 7. */
+import { ApiError } from './api-error.ts';
+
+export function jsonResponse(status: number, body: string, headers: Record<string, string>): Response {
+  return new Response(body, { status, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+/** The error body for `error`; anything that is not an ApiError is a 500 that says nothing. */
+export function errorBody(
+  error: unknown,
+  requestId: string,
+): { status: number; body: string; headers: Record<string, string> } {
+  const apiError =
+    error instanceof ApiError
+      ? error
+      : new ApiError(500, 'INTERNAL_ERROR', `Internal error. Quote request_id ${requestId} when reporting it.`);
+  const body = {
+    success: false as const,
+    error: apiError.code,
+    message: apiError.message,
+    ...(apiError.details === undefined ? {} : { details: apiError.details }),
+    request_id: requestId,
+  };
+  return { status: apiError.status, body: JSON.stringify(body), headers: apiError.headers };
+}

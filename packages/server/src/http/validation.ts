@@ -1,0 +1,210 @@
+/**
+ * Validates a request against its operation in the OpenAPI document: path parameters (a
+ * value that does not match answers `404 NOT_FOUND`, as the specification wants for path
+ * IDs), query parameters and headers (coerced from strings first), and the JSON body. Every
+ * failing field is reported at once in `details.errors[]`.
+ *
+ * Schemas are compiled on first use of each operation, so start-up costs nothing and the
+ * in-process mock answers its first request quickly.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { type OperationInfo, type OperationParameter, openApiDocument } from '../openapi/document.ts';
+import { notFound, type ValidationIssue, validationError } from './api-error.ts';
+
+export interface ValidatedInput {
+  path: Record<string, string | number>;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const documentId = 'urn:ocs:openapi';
+// ajv-formats is CommonJS with a default export; its typing does not survive ESM interop.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/** Headers the service reads but never refuses (NOTES.md: a bad X-Request-ID is ignored). */
+const unvalidatedHeaders = new Set(['x-request-id']);
+
+export class RequestValidator {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor() {
+    // OpenAPI adds keywords of its own (`example`, `x-*`); strict mode would refuse them.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...openApiDocument, $id: documentId } as object);
+  }
+
+  validate(
+    operation: OperationInfo,
+    raw: { path: Record<string, string>; url: URL; headers: Headers; body: unknown },
+  ): ValidatedInput {
+    const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
+    const issues: ValidationIssue[] = [];
+    for (const parameter of operation.parameters) {
+      const key = `${operation.operationId} ${parameter.in} ${parameter.name}`;
+      if (parameter.in === 'path') {
+        const value = coerce(raw.path[parameter.name] ?? '', parameter);
+        if (!this.run(key, parameter.schema, value).valid) {
+          throw notFound(`Not found: ${parameter.name} must be ${describeExpected(parameter)}.`);
+        }
+        result.path[parameter.name] = value as string | number;
+        continue;
+      }
+      const values =
+        parameter.in === 'query'
+          ? raw.url.searchParams.getAll(parameter.name)
+          : raw.headers.get(parameter.name) === null
+            ? []
+            : [raw.headers.get(parameter.name) as string];
+      const field = `${parameter.in}.${parameter.name}`;
+      if (values.length === 0) {
+        if (parameter.required) issues.push({ field, message: 'is required', type: 'required' });
+        continue;
+      }
+      if (parameter.in === 'header' && unvalidatedHeaders.has(parameter.name.toLowerCase())) continue;
+      if (values.length > 1) {
+        issues.push({ field, message: 'must be given once', type: 'type' });
+        continue;
+      }
+      const value = coerce(values[0] as string, parameter);
+      const check = this.run(key, parameter.schema, value);
+      if (!check.valid) issues.push(...toIssues(check.errors, field));
+      else if (parameter.in === 'query') result.query[parameter.name] = value;
+      else result.headers[parameter.name] = value as string;
+    }
+    if (operation.hasBody) {
+      if (raw.body === undefined) {
+        if (operation.bodyRequired) issues.push({ field: 'body', message: 'is required', type: 'required' });
+      } else {
+        const pointer = `${operation.pointer}/requestBody/content/application~1json/schema`;
+        const check = this.run(pointer, { $ref: `${documentId}${pointer}` }, raw.body);
+        if (!check.valid) issues.push(...toIssues(check.errors, 'body'));
+      }
+    }
+    if (issues.length > 0) throw validationError(issues);
+    return result;
+  }
+
+  /** Validates against `schema` (compiled once per `key`); local `$ref`s point into the document. */
+  private run(key: string, schema: Record<string, unknown>, value: unknown): { valid: boolean; errors: ErrorObject[] } {
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rebase(schema) as object);
+      this.compiled.set(key, validate);
+    }
+    const valid = validate(value) as boolean;
+    return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
+  }
+}
+
+function rebase(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rebase);
+  if (!node || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    copy[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${documentId}${value}` : rebase(value);
+  }
+  return copy;
+}
+
+/** Query and header values arrive as strings; give them the type their schema declares. */
+function coerce(value: string, parameter: OperationParameter): unknown {
+  const types = ([] as unknown[]).concat(parameter.schema.type ?? []);
+  if (types.includes('integer') && /^-?\d+$/.test(value)) return Number(value);
+  if (types.includes('number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  if (types.includes('null') && value === 'null') return null;
+  return value;
+}
+
+function describeExpected(parameter: OperationParameter): string {
+  if (parameter.schema.format === 'uuid') return 'a UUID';
+  if (parameter.schema.type === 'integer') return 'an integer';
+  return 'valid';
+}
+
+const issueTypes: Record<string, string> = {
+  required: 'required',
+  type: 'type',
+  format: 'format',
+  enum: 'enum',
+  const: 'enum',
+  minimum: 'minimum',
+  exclusiveMinimum: 'minimum',
+  maximum: 'maximum',
+  exclusiveMaximum: 'maximum',
+  minLength: 'min_length',
+  maxLength: 'max_length',
+  minItems: 'min_items',
+  maxItems: 'max_items',
+  uniqueItems: 'unique_items',
+  minProperties: 'min_properties',
+  maxProperties: 'max_properties',
+  pattern: 'pattern',
+  additionalProperties: 'additional_properties',
+  anyOf: 'any_of',
+  oneOf: 'one_of',
+};
+
+/**
+ * Turns Ajv's errors into the API's issues. For `oneOf`/`anyOf` failures, the branch errors
+ * are noise unless one branch is clearly meant (a nullable value that is not null): then
+ * that branch's errors are reported, otherwise one issue for the union.
+ */
+export function toIssues(errors: ErrorObject[], root: string): ValidationIssue[] {
+  const unions = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const kept = errors.filter((error) => {
+    if (error.keyword === 'oneOf' || error.keyword === 'anyOf') return !preferredBranch(error, errors);
+    const union = unions.find((u) => error.schemaPath.startsWith(`${u.schemaPath}/`));
+    if (!union) return true;
+    const preferred = preferredBranch(union, errors);
+    return preferred !== undefined && error.schemaPath.startsWith(`${union.schemaPath}/${preferred}/`);
+  });
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const error of kept) {
+    const issue = toIssue(error, root);
+    const key = `${issue.field}|${issue.type}|${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+/** The index of the one union branch that is not `type: 'null'`, when the value is not null. */
+function preferredBranch(union: ErrorObject, errors: ErrorObject[]): number | undefined {
+  const branches = (union.schema as Array<Record<string, unknown>> | undefined) ?? [];
+  const nonNull = branches.map((branch, index) => ({ branch, index })).filter(({ branch }) => branch.type !== 'null');
+  if (nonNull.length !== 1 || (union.data ?? null) === null) return undefined;
+  const index = nonNull[0]?.index;
+  const hasBranchErrors = errors.some((e) => e.schemaPath.startsWith(`${union.schemaPath}/${index}/`));
+  return hasBranchErrors ? index : undefined;
+}
+
+function toIssue(error: ErrorObject, root: string): ValidationIssue {
+  let path = root;
+  for (const segment of error.instancePath.split('/').slice(1)) {
+    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    path += /^\d+$/.test(key) ? `[${key}]` : `.${key}`;
+  }
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') {
+    return { field: `${path}.${String(params.missingProperty)}`, message: 'is required', type: 'required' };
+  }
+  if (error.keyword === 'additionalProperties') {
+    return {
+      field: `${path}.${String(params.additionalProperty)}`,
+      message: 'is not a known field',
+      type: 'additional_properties',
+    };
+  }
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return { field: path, message: `must be one of ${params.allowedValues.map(String).join(', ')}`, type: 'enum' };
+  }
+  return { field: path, message: error.message ?? 'is invalid', type: issueTypes[error.keyword] ?? error.keyword };
+}

@@ -1,0 +1,67 @@
+/**
+ * Creating organizations, members and API keys: what an organization's owners do in the
+ * application's settings (section 5), done here by the CLI, the demo seed and tests.
+ */
+import { allScopes, displayPrefix, generateApiKey, hashApiKey } from '../domain/api-keys.ts';
+import type { ApiKeyRecord, OrganizationRecord, Scope, UserRecord } from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+
+export interface NewOrganization {
+  name: string;
+  id?: string;
+  members?: Array<Pick<UserRecord, 'email' | 'name' | 'role'> & { id?: string }>;
+  now?: Date;
+}
+
+export async function createOrganization(store: Store, input: NewOrganization): Promise<OrganizationRecord> {
+  const at = (input.now ?? new Date()).toISOString();
+  const organization: OrganizationRecord = {
+    id: input.id ?? crypto.randomUUID(),
+    name: input.name,
+    is_active: true,
+    subscription_active: true,
+    created_at: at,
+  };
+  await store.transaction(async (tx) => {
+    await tx.organizations.insert(organization);
+    for (const member of input.members ?? []) {
+      await tx.organizations.insertMember({
+        id: member.id ?? crypto.randomUUID(),
+        organization_id: organization.id,
+        email: member.email,
+        name: member.name,
+        role: member.role,
+        created_at: at,
+      });
+    }
+  });
+  return organization;
+}
+
+export interface NewApiKey {
+  organizationId: string;
+  name?: string;
+  scopes?: readonly Scope[];
+  expiresAt?: string | null;
+  /** A fixed key (tests and seeded mocks); generated when omitted. */
+  key?: string;
+  now?: Date;
+}
+
+/** Creates a key and returns it in full: the only time it is ever shown. */
+export async function createApiKey(store: Store, input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = input.key ?? generateApiKey();
+  const record: ApiKeyRecord = {
+    id: crypto.randomUUID(),
+    organization_id: input.organizationId,
+    name: input.name ?? 'API key',
+    prefix: displayPrefix(key),
+    key_hash: await hashApiKey(key),
+    scopes: [...(input.scopes ?? allScopes)],
+    expires_at: input.expiresAt ?? null,
+    revoked_at: null,
+    created_at: (input.now ?? new Date()).toISOString(),
+  };
+  await store.apiKeys.insert(record);
+  return { key, record };
+}

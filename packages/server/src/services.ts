@@ -1,0 +1,18 @@
+/** What handlers may use: the store, the clock and the configuration of this server. */
+import type { Clock } from './domain/clock.ts';
+import type { Logger } from './http/logger.ts';
+import type { Store } from './store/types.ts';
+
+export interface ServerConfig {
+  /** Sandbox operations and behaviour (issue 5); on by default for `npm start`. */
+  sandbox: boolean;
+  /** Allow `http://` and loopback webhook receivers (development only; off by default). */
+  allowInsecureWebhooks: boolean;
+}
+
+export interface AppServices {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  config: ServerConfig;
+}

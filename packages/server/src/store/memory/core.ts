@@ -1,0 +1,102 @@
+/** Memory implementations of the organization, key, idempotency and rate-limit stores. */
+import type { ApiKeyStore, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
+import type { MemoryState } from './state.ts';
+import { compareText, patchRow } from './table.ts';
+
+export function memoryOrganizations(state: MemoryState): OrganizationStore {
+  return {
+    async get(id) {
+      return state.organizations.get(id) ?? null;
+    },
+    async list() {
+      return state.organizations
+        .all()
+        .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id));
+    },
+    async insert(record) {
+      state.organizations.set(record.id, record);
+    },
+    async update(id, patch) {
+      return patchRow(state.organizations, id, patch);
+    },
+    async insertMember(record) {
+      state.users.set(record.id, record);
+    },
+    async listMembers(organizationId) {
+      return state.users
+        .where((u) => u.organization_id === organizationId)
+        .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id));
+    },
+    async getMember(organizationId, userId) {
+      const user = state.users.get(userId);
+      return user && user.organization_id === organizationId ? user : null;
+    },
+  };
+}
+
+export function memoryApiKeys(state: MemoryState): ApiKeyStore {
+  return {
+    async insert(record) {
+      state.apiKeys.set(record.id, record);
+    },
+    async findByHash(keyHash) {
+      const [key] = state.apiKeys.where((k) => k.key_hash === keyHash);
+      const organization = key ? state.organizations.get(key.organization_id) : undefined;
+      return key && organization ? { key, organization } : null;
+    },
+    async get(id) {
+      return state.apiKeys.get(id) ?? null;
+    },
+    async listForOrganization(organizationId) {
+      return state.apiKeys
+        .where((k) => k.organization_id === organizationId)
+        .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id));
+    },
+    async revoke(id, at) {
+      const key = state.apiKeys.get(id);
+      if (!key) return null;
+      return patchRow(state.apiKeys, id, { revoked_at: key.revoked_at ?? at });
+    },
+  };
+}
+
+export function memoryIdempotency(state: MemoryState): IdempotencyStore {
+  const keyOf = (organizationId: string, key: string) => `${organizationId}\u0000${key}`;
+  return {
+    async claim(record, now) {
+      const id = keyOf(record.organization_id, record.key);
+      const existing = state.idempotency.get(id);
+      const takeOver =
+        !existing || existing.expires_at <= now || (existing.state === 'in_progress' && existing.locked_until <= now);
+      if (takeOver) {
+        state.idempotency.set(id, record);
+        return { outcome: 'claimed' };
+      }
+      return { outcome: 'existing', record: existing };
+    },
+    async complete(organizationId, key, status, body) {
+      patchRow(state.idempotency, keyOf(organizationId, key), {
+        state: 'completed',
+        response_status: status,
+        response_body: body,
+      });
+    },
+    async release(organizationId, key) {
+      state.idempotency.delete(keyOf(organizationId, key));
+    },
+  };
+}
+
+export function memoryRateLimits(state: MemoryState): RateLimitStore {
+  return {
+    async hit(apiKeyId, buckets, windowStart) {
+      return buckets.map((bucket) => {
+        const id = `${apiKeyId}\u0000${bucket}`;
+        const current = state.rateLimits.get(id);
+        const count = current && current.window_start === windowStart ? current.count + 1 : 1;
+        state.rateLimits.set(id, { count, window_start: windowStart });
+        return count;
+      });
+    },
+  };
+}

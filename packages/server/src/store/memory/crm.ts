@@ -1,0 +1,71 @@
+/** Memory implementations of the pipeline and deal stores. */
+import type { DealStore, PipelineStore } from '../types.ts';
+import type { MemoryState } from './state.ts';
+import { compareText, newestFirst, oldestFirst, paginate, patchRow } from './table.ts';
+
+export function memoryPipelines(state: MemoryState): PipelineStore {
+  const owned = (organizationId: string, id: string) => {
+    const pipeline = state.pipelines.get(id);
+    return pipeline && pipeline.organization_id === organizationId ? pipeline : null;
+  };
+  return {
+    async insert(record) {
+      state.pipelines.set(record.id, record);
+    },
+    async insertStage(record) {
+      state.stages.set(record.id, record);
+    },
+    async get(organizationId, id) {
+      return owned(organizationId, id);
+    },
+    async listActive(organizationId, page) {
+      const rows = state.pipelines.where((p) => p.organization_id === organizationId && p.is_active).sort(oldestFirst);
+      return paginate(rows, page);
+    },
+    async listAll(organizationId) {
+      return state.pipelines.where((p) => p.organization_id === organizationId).sort(oldestFirst);
+    },
+    async update(organizationId, id, patch) {
+      return owned(organizationId, id) ? patchRow(state.pipelines, id, patch) : null;
+    },
+    async listStages(pipelineId) {
+      return state.stages
+        .where((s) => s.pipeline_id === pipelineId)
+        .sort((a, b) => a.position - b.position || compareText(a.id, b.id));
+    },
+    async getStage(organizationId, stageId) {
+      const stage = state.stages.get(stageId);
+      return stage && stage.organization_id === organizationId ? stage : null;
+    },
+  };
+}
+
+export function memoryDeals(state: MemoryState): DealStore {
+  const owned = (organizationId: string, id: string) => {
+    const deal = state.deals.get(id);
+    return deal && deal.organization_id === organizationId ? deal : null;
+  };
+  return {
+    async insert(record) {
+      state.deals.set(record.id, record);
+    },
+    async get(organizationId, id) {
+      return owned(organizationId, id);
+    },
+    async list(organizationId, filter) {
+      const rows = state.deals
+        .where(
+          (d) =>
+            d.organization_id === organizationId &&
+            (filter.stage_id === undefined || d.stage_id === filter.stage_id) &&
+            (filter.owner_id === undefined || d.owner_id === filter.owner_id) &&
+            (filter.lead_id === undefined || d.lead_id === filter.lead_id),
+        )
+        .sort(newestFirst);
+      return paginate(rows, filter);
+    },
+    async update(organizationId, id, patch) {
+      return owned(organizationId, id) ? patchRow(state.deals, id, patch) : null;
+    },
+  };
+}

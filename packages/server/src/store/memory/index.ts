@@ -1,0 +1,74 @@
+/**
+ * The memory store: plain maps, for the mock and fast tests. Transactions run one at a time
+ * (a queue) and undo their writes from a journal when they throw, so a failed multi-step
+ * write leaves nothing behind, as on PostgreSQL.
+ */
+import type { Store } from '../types.ts';
+import { memoryAiFields, memoryCampaigns, memoryResponders, memoryWebhooks } from './campaigns.ts';
+import { memoryApiKeys, memoryIdempotency, memoryOrganizations, memoryRateLimits } from './core.ts';
+import { memoryDeals, memoryPipelines } from './crm.ts';
+import { memoryAccounts, memoryEnrolments, memoryLeads } from './leads.ts';
+import { MemoryState } from './state.ts';
+import { Journal } from './table.ts';
+
+export interface MemoryStore extends Store {
+  readonly kind: 'memory';
+  /** Empties every table. */
+  clear(): void;
+}
+
+function bindStores(state: MemoryState) {
+  return {
+    organizations: memoryOrganizations(state),
+    apiKeys: memoryApiKeys(state),
+    accounts: memoryAccounts(state),
+    campaigns: memoryCampaigns(state),
+    aiFields: memoryAiFields(state),
+    responders: memoryResponders(state),
+    webhooks: memoryWebhooks(state),
+    leads: memoryLeads(state),
+    enrolments: memoryEnrolments(state),
+    pipelines: memoryPipelines(state),
+    deals: memoryDeals(state),
+    idempotency: memoryIdempotency(state),
+    rateLimits: memoryRateLimits(state),
+  };
+}
+
+export function createMemoryStore(): MemoryStore {
+  const state = new MemoryState();
+  const journal = new Journal();
+  // Writes made inside a transaction go through a journaled view of the same tables, so a
+  // rollback undoes exactly them and never a write of a concurrent request.
+  const transactionStores = bindStores(state.inTransaction(journal));
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const store: MemoryStore = {
+    kind: 'memory',
+    ...bindStores(state),
+    transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+      const run = async () => {
+        journal.begin();
+        try {
+          const result = await work(inTransaction);
+          journal.commit();
+          return result;
+        } catch (error) {
+          journal.rollback();
+          throw error;
+        }
+      };
+      const result = queue.then(run, run);
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {},
+    clear() {
+      state.clear();
+    },
+  };
+  // Inside a transaction, nested transactions join the running one instead of queueing
+  // behind it (which would wait forever).
+  const inTransaction: Store = { ...store, ...transactionStores, transaction: (work) => work(inTransaction) };
+  return store;
+}

@@ -1,0 +1,149 @@
+/** Memory implementations of the lead, enrolment and sender account stores. */
+import type { LeadRecord } from '../records.ts';
+import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
+import type { MemoryState } from './state.ts';
+import { compareText, newestFirst, oldestFirst, paginate, patchRow } from './table.ts';
+
+/** The personal and company fields that deletion overwrites. */
+export const erasedLeadFields = {
+  email: null,
+  first_name: null,
+  last_name: null,
+  company: null,
+  title: null,
+  industry: null,
+  website: null,
+  linkedin_profile: null,
+  annual_revenue: null,
+  employee_count: null,
+  custom_fields: {},
+} satisfies Partial<LeadRecord>;
+
+export function memoryLeads(state: MemoryState): LeadStore {
+  const live = (organizationId: string, id: string) => {
+    const lead = state.leads.get(id);
+    return lead && lead.organization_id === organizationId && lead.deleted_at === null ? lead : null;
+  };
+  return {
+    async insert(record) {
+      state.leads.set(record.id, record);
+    },
+    async get(organizationId, id) {
+      return live(organizationId, id);
+    },
+    async getMany(organizationId, ids) {
+      return ids.map((id) => live(organizationId, id)).filter((lead): lead is LeadRecord => lead !== null);
+    },
+    async findByEmail(organizationId, email) {
+      const wanted = email.toLowerCase();
+      return (
+        state.leads
+          .where(
+            (l) => l.organization_id === organizationId && l.deleted_at === null && l.email?.toLowerCase() === wanted,
+          )
+          .sort(oldestFirst)[0] ?? null
+      );
+    },
+    async list(organizationId, filter) {
+      const enrolled = filter.campaign_id
+        ? new Set(
+            state.enrolments
+              .where((e) => e.campaign_id === filter.campaign_id && e.removed_at === null)
+              .map((e) => e.lead_id),
+          )
+        : null;
+      const email = filter.email?.toLowerCase();
+      const rows = state.leads
+        .where(
+          (l) =>
+            l.organization_id === organizationId &&
+            l.deleted_at === null &&
+            (enrolled === null || enrolled.has(l.id)) &&
+            (email === undefined || l.email?.toLowerCase() === email),
+        )
+        .sort(newestFirst);
+      return paginate(rows, filter);
+    },
+    async update(organizationId, id, patch) {
+      return live(organizationId, id) ? patchRow(state.leads, id, patch) : null;
+    },
+    async erase(organizationId, id, at) {
+      if (!live(organizationId, id)) return false;
+      patchRow(state.leads, id, { ...erasedLeadFields, deleted_at: at, updated_at: at });
+      return true;
+    },
+  };
+}
+
+export function memoryEnrolments(state: MemoryState): EnrolmentStore {
+  return {
+    async insert(record) {
+      state.enrolments.set(record.id, record);
+    },
+    async find(campaignId, leadId) {
+      return (
+        state.enrolments.where(
+          (e) => e.campaign_id === campaignId && e.lead_id === leadId && e.removed_at === null,
+        )[0] ?? null
+      );
+    },
+    async listForLead(leadId) {
+      return state.enrolments
+        .where((e) => e.lead_id === leadId && e.removed_at === null)
+        .sort((a, b) => compareText(a.enrolled_at, b.enrolled_at) || compareText(a.id, b.id));
+    },
+    async listForLeads(leadIds) {
+      const wanted = new Set(leadIds);
+      return state.enrolments
+        .where((e) => wanted.has(e.lead_id) && e.removed_at === null)
+        .sort((a, b) => compareText(a.enrolled_at, b.enrolled_at) || compareText(a.id, b.id));
+    },
+    async countForCampaign(campaignId) {
+      return state.enrolments.where(
+        (e) => e.campaign_id === campaignId && e.removed_at === null && state.leads.get(e.lead_id)?.deleted_at === null,
+      ).length;
+    },
+    async update(id, patch) {
+      patchRow(state.enrolments, id, patch);
+    },
+  };
+}
+
+export function memoryAccounts(state: MemoryState): SenderAccountStore {
+  const owned = (organizationId: string, id: string) => {
+    const account = state.accounts.get(id);
+    return account && account.organization_id === organizationId ? account : null;
+  };
+  return {
+    async insert(record) {
+      state.accounts.set(record.id, record);
+    },
+    async get(organizationId, id) {
+      return owned(organizationId, id);
+    },
+    async getMany(organizationId, ids) {
+      return ids.flatMap((id) => owned(organizationId, id) ?? []);
+    },
+    async list(organizationId, filter) {
+      const rows = state.accounts
+        .where(
+          (a) =>
+            a.organization_id === organizationId &&
+            (filter.platform === undefined || a.platform === filter.platform) &&
+            (filter.status === undefined || a.status === filter.status),
+        )
+        .sort((a, b) => {
+          if (a.connected_at === null || b.connected_at === null) {
+            if (a.connected_at !== b.connected_at) return a.connected_at === null ? 1 : -1;
+          } else if (a.connected_at !== b.connected_at) {
+            return compareText(a.connected_at, b.connected_at);
+          }
+          return compareText(a.id, b.id);
+        });
+      return paginate(rows, filter);
+    },
+    async update(organizationId, id, patch) {
+      return owned(organizationId, id) ? patchRow(state.accounts, id, patch) : null;
+    },
+  };
+}

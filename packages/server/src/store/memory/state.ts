@@ -1,0 +1,54 @@
+/** All tables of the memory store, sharing one journal for transactions. */
+import type {
+  AiFieldRecord,
+  ApiKeyRecord,
+  CampaignRecord,
+  DealRecord,
+  EnrolmentRecord,
+  IdempotencyRecord,
+  LeadRecord,
+  OrganizationRecord,
+  PipelineRecord,
+  ResponderSettingsRecord,
+  SenderAccountRecord,
+  StageRecord,
+  UserRecord,
+  WebhookRecord,
+} from '../records.ts';
+import type { Journal} from './table.ts';
+import { Table } from './table.ts';
+
+export class MemoryState {
+  /** `journal` is null for the store's own view (no transaction) and set for a transaction's. */
+  constructor(readonly journal: Journal | null = null) {}
+
+  readonly organizations = new Table<OrganizationRecord>(null);
+  readonly users = new Table<UserRecord>(null);
+  readonly apiKeys = new Table<ApiKeyRecord>(null);
+  readonly accounts = new Table<SenderAccountRecord>(null);
+  readonly campaigns = new Table<CampaignRecord>(null);
+  readonly aiFields = new Table<AiFieldRecord>(null);
+  readonly responders = new Table<ResponderSettingsRecord>(null);
+  readonly webhooks = new Table<WebhookRecord>(null);
+  readonly leads = new Table<LeadRecord>(null);
+  readonly enrolments = new Table<EnrolmentRecord>(null);
+  readonly pipelines = new Table<PipelineRecord>(null);
+  readonly stages = new Table<StageRecord>(null);
+  readonly deals = new Table<DealRecord>(null);
+  readonly idempotency = new Table<IdempotencyRecord>(null);
+  readonly rateLimits = new Table<{ count: number; window_start: string }>(null);
+
+  /** A view of the same tables whose writes are journaled, for one transaction. */
+  inTransaction(journal: Journal): MemoryState {
+    const view = new MemoryState(journal);
+    for (const [name, value] of Object.entries(this)) {
+      if (value instanceof Table) (view as unknown as Record<string, unknown>)[name] = value.withJournal(journal);
+    }
+    return view;
+  }
+
+  /** Empties every table (the mock's reset). */
+  clear(): void {
+    for (const value of Object.values(this)) if (value instanceof Table) value.clear();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * A table of the memory store: a map of records with a journal, so that a transaction can
+ * undo its writes. Records are copied in and out, so callers never share state with it.
+ */
+export class Journal {
+  private undo: Array<() => void> | null = null;
+
+  begin(): void {
+    this.undo = [];
+  }
+
+  record(step: () => void): void {
+    this.undo?.push(step);
+  }
+
+  commit(): void {
+    this.undo = null;
+  }
+
+  rollback(): void {
+    const steps = this.undo ?? [];
+    this.undo = null;
+    for (let i = steps.length - 1; i >= 0; i--) steps[i]?.();
+  }
+}
+
+export class Table<T> {
+  constructor(
+    private readonly journal: Journal | null,
+    private readonly rows = new Map<string, T>(),
+  ) {}
+
+  /** The same rows, with writes recorded in `journal` (a transaction's view). */
+  withJournal(journal: Journal): Table<T> {
+    return new Table(journal, this.rows);
+  }
+
+  get(key: string): T | undefined {
+    const row = this.rows.get(key);
+    return row === undefined ? undefined : structuredClone(row);
+  }
+
+  has(key: string): boolean {
+    return this.rows.has(key);
+  }
+
+  /** Every row, copied; filter and sort these. */
+  all(): T[] {
+    return [...this.rows.values()].map((row) => structuredClone(row));
+  }
+
+  /** Rows matching `predicate`, without copying the ones that do not match. */
+  where(predicate: (row: T) => boolean): T[] {
+    const result: T[] = [];
+    for (const row of this.rows.values()) if (predicate(row)) result.push(structuredClone(row));
+    return result;
+  }
+
+  set(key: string, row: T): void {
+    const previous = this.rows.get(key);
+    this.journal?.record(() => {
+      if (previous === undefined) this.rows.delete(key);
+      else this.rows.set(key, previous);
+    });
+    this.rows.set(key, structuredClone(row));
+  }
+
+  delete(key: string): void {
+    const previous = this.rows.get(key);
+    if (previous === undefined) return;
+    this.journal?.record(() => this.rows.set(key, previous));
+    this.rows.delete(key);
+  }
+
+  clear(): void {
+    this.rows.clear();
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+}
+
+/** Applies `patch` to the row at `key`, returning the updated copy, or null when absent. */
+export function patchRow<T extends object>(table: Table<T>, key: string, patch: Partial<NoInfer<T>>): T | null {
+  const row = table.get(key);
+  if (row === undefined) return null;
+  const updated = { ...row, ...stripUndefined(patch) };
+  table.set(key, updated);
+  return structuredClone(updated);
+}
+
+function stripUndefined<T extends object>(patch: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** One page of `rows` (already sorted) and the total. */
+export function paginate<T>(rows: T[], page: { limit: number; offset: number }) {
+  return { items: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
+}
+
+/** Code-point order, as PostgreSQL's `collate "C"` (never locale-dependent). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sort helpers that break ties by `id`, as the API promises. */
+export const newestFirst = <T extends { created_at: string; id: string }>(a: T, b: T) =>
+  compareText(b.created_at, a.created_at) || compareText(b.id, a.id);
+export const oldestFirst = <T extends { created_at: string; id: string }>(a: T, b: T) =>
+  compareText(a.created_at, b.created_at) || compareText(a.id, b.id);

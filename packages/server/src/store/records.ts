@@ -1,0 +1,216 @@
+/**
+ * What the store persists, one record type per table. Field names follow the database
+ * columns and the API (snake_case), so records map to API shapes with little code.
+ * Timestamps are ISO 8601 strings in UTC.
+ */
+import type { Schemas } from '../openapi/types.ts';
+
+export type Sequence = Schemas['Sequence'];
+/** `<family>:<level>`; see `allScopes` in domain/api-keys.ts. */
+export type Scope =
+  | 'leads:read'
+  | 'leads:write'
+  | 'campaigns:read'
+  | 'campaigns:write'
+  | 'crm:read'
+  | 'crm:write'
+  | 'accounts:read'
+  | 'accounts:write';
+export type SequenceStep = Schemas['SequenceStep'];
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  is_active: boolean;
+  subscription_active: boolean;
+  created_at: string;
+}
+
+export interface UserRecord {
+  id: string;
+  organization_id: string;
+  email: string;
+  name: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** The first characters of the key (`ocs_7Kq2`), shown to identify it. */
+  prefix: string;
+  /** SHA-256 hex of the full key; the key itself is never stored. */
+  key_hash: string;
+  scopes: Scope[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface SenderAccountRecord {
+  id: string;
+  organization_id: string;
+  platform: 'email' | 'linkedin';
+  label: string;
+  status: 'connected' | 'disconnected';
+  email: string | null;
+  platform_username: string | null;
+  daily_limit: number;
+  email_auth: { spf: boolean; dkim: boolean; dmarc: boolean } | null;
+  connected_at: string | null;
+  created_at: string;
+}
+
+export interface CampaignRecord {
+  id: string;
+  organization_id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  is_active: boolean;
+  ab_testing_enabled: boolean;
+  traffic_split: number;
+  ab_winner: 'a' | 'b' | null;
+  custom_fields: unknown;
+  /** IDs of the assigned sender accounts, in the order they were given. */
+  enabled_accounts: string[];
+  lead_database_filters: Record<string, unknown> | null;
+  refill_policy: Record<string, unknown> | null;
+  responder_enabled: boolean;
+  /** The sequence, or `[]` when the campaign has none yet. */
+  sequence: Sequence | [];
+  /** Incremented by every sequence write; conditional writes compare it. */
+  sequence_version: number;
+  activated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AiFieldRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  field_name: string;
+  ai_instructions: string;
+  data_sources: string[] | null;
+  fallback_value: string | null;
+  field_description: string | null;
+  is_active: boolean;
+  /** Additional properties the caller sent (AI fields allow them). */
+  extra: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResponderSettingsRecord {
+  campaign_id: string;
+  organization_id: string;
+  mode: 'autopilot' | 'copilot';
+  goal: string | null;
+  booking_url: string | null;
+  instructions: string | null;
+  escalate_negative: boolean;
+  handle_out_of_office: boolean;
+  updated_at: string | null;
+}
+
+export interface WebhookRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  url: string;
+  enabled: boolean;
+  secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LeadRecord {
+  id: string;
+  organization_id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  title: string | null;
+  industry: string | null;
+  website: string | null;
+  linkedin_profile: string | null;
+  annual_revenue: number | null;
+  employee_count: number | null;
+  custom_fields: Record<string, unknown>;
+  /** Set when the lead was deleted: personal fields are then erased in place. */
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type EnrolmentStatus = 'not_contacted' | 'active' | 'paused' | 'completed';
+
+/** A lead's enrolment in a campaign: the "sequence lead". */
+export interface EnrolmentRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  lead_id: string;
+  status: EnrolmentStatus;
+  variation: 'a' | 'b' | null;
+  enrolled_at: string;
+  /** Set when the lead was removed from the campaign; the row stays for past activity. */
+  removed_at: string | null;
+}
+
+export interface PipelineRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  is_active: boolean;
+  is_default: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StageRecord {
+  id: string;
+  organization_id: string;
+  pipeline_id: string;
+  name: string;
+  position: number;
+  probability: number | null;
+  outcome: 'open' | 'won' | 'lost';
+}
+
+export interface DealRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  lead_id: string | null;
+  pipeline_id: string | null;
+  stage_id: string | null;
+  owner_id: string | null;
+  value: number | null;
+  probability: number | null;
+  expected_close_date: string | null;
+  actual_close_date: string | null;
+  notes: string | null;
+  custom_fields: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyRecord {
+  organization_id: string;
+  key: string;
+  /** Hash of the method, route and body of the first request. */
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  /** While in progress: when another request may take the key over (the first died). */
+  locked_until: string;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}

@@ -1,0 +1,30 @@
+/**
+ * The little the SQL store needs from a PostgreSQL connection, so that the same queries run
+ * on embedded PGlite and on a PostgreSQL server through `pg`.
+ */
+export interface SqlClient {
+  readonly kind: 'pglite' | 'postgres';
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Runs `work` in one transaction on one connection; nested calls join it. */
+  transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL's text form of `timestamptz` (`2026-11-03 16:04:12.345+00`) as the ISO form the
+ * records use (`2026-11-03T16:04:12.345Z`). Sessions run in UTC.
+ */
+export function parseTimestamp(value: string): string {
+  const match = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(?::?(\d\d))?$/.exec(value);
+  if (!match) return new Date(value).toISOString();
+  const [, date, time, hours, minutes = '00'] = match;
+  return new Date(`${date}T${time}${hours}:${minutes}`).toISOString();
+}
+
+/** Type OIDs whose text form the store wants parsed differently from the drivers' defaults. */
+export const typeParsers: Record<number, (value: string) => unknown> = {
+  20: Number, // int8: counts and bigint columns stay well within 2^53
+  1700: Number, // numeric: deal values
+  1114: parseTimestamp, // timestamp
+  1184: parseTimestamp, // timestamptz
+};

@@ -1,0 +1,151 @@
+/** SQL implementations of the organization, key, idempotency and rate-limit stores. */
+import type { ApiKeyRecord, IdempotencyRecord, OrganizationRecord, UserRecord } from '../records.ts';
+import type { ApiKeyStore, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
+import type { SqlClient } from './client.ts';
+import { insertRow, updateRow } from './rows.ts';
+
+const apiKeyJson = new Set(['scopes']);
+
+export function sqlOrganizations(client: SqlClient): OrganizationStore {
+  return {
+    async get(id) {
+      const [row] = await client.query<OrganizationRecord>('select * from organizations where id = $1', [id]);
+      return row ?? null;
+    },
+    async list() {
+      return client.query<OrganizationRecord>('select * from organizations order by created_at, id');
+    },
+    async insert(record) {
+      await insertRow(client, 'organizations', record);
+    },
+    async update(id, patch) {
+      return updateRow<OrganizationRecord>(client, 'organizations', { id }, patch);
+    },
+    async insertMember(record) {
+      await insertRow(client, 'users', record);
+    },
+    async listMembers(organizationId) {
+      return client.query<UserRecord>('select * from users where organization_id = $1 order by created_at, id', [
+        organizationId,
+      ]);
+    },
+    async getMember(organizationId, userId) {
+      const [row] = await client.query<UserRecord>('select * from users where organization_id = $1 and id = $2', [
+        organizationId,
+        userId,
+      ]);
+      return row ?? null;
+    },
+  };
+}
+
+export function sqlApiKeys(client: SqlClient): ApiKeyStore {
+  return {
+    async insert(record) {
+      await insertRow(client, 'api_keys', record, apiKeyJson);
+    },
+    async findByHash(keyHash) {
+      const [row] = await client.query<{ key: ApiKeyRecord; organization: OrganizationRecord }>(
+        `select to_jsonb(k) as key, to_jsonb(o) as organization
+           from api_keys k join organizations o on o.id = k.organization_id
+          where k.key_hash = $1`,
+        [keyHash],
+      );
+      if (!row) return null;
+      return { key: normaliseTimestamps(row.key), organization: normaliseTimestamps(row.organization) };
+    },
+    async get(id) {
+      const [row] = await client.query<ApiKeyRecord>('select * from api_keys where id = $1', [id]);
+      return row ?? null;
+    },
+    async listForOrganization(organizationId) {
+      return client.query<ApiKeyRecord>('select * from api_keys where organization_id = $1 order by created_at, id', [
+        organizationId,
+      ]);
+    },
+    async revoke(id, at) {
+      const [row] = await client.query<ApiKeyRecord>(
+        'update api_keys set revoked_at = coalesce(revoked_at, $2) where id = $1 returning *',
+        [id, at],
+      );
+      return row ?? null;
+    },
+  };
+}
+
+/** `to_jsonb` renders timestamps as `2026-11-03T16:04:12.345+00:00`; records use the `Z` form. */
+function normaliseTimestamps<T>(row: T): T {
+  const copy = { ...row } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(copy)) {
+    if (typeof value === 'string' && key.endsWith('_at') && /^\d{4}-\d\d-\d\dT/.test(value)) {
+      copy[key] = new Date(value).toISOString();
+    }
+  }
+  return copy as T;
+}
+
+export function sqlIdempotency(client: SqlClient): IdempotencyStore {
+  return {
+    async claim(record, now) {
+      // Insert, or take over an expired record or a dead in-progress claim, in one statement.
+      const claimed = await client.query(
+        `insert into idempotency_keys as k
+              (organization_id, key, fingerprint, state, locked_until, response_status, response_body, created_at, expires_at)
+         values ($1, $2, $3, $4, $5, null, null, $6, $7)
+         on conflict (organization_id, key) do update
+            set fingerprint = excluded.fingerprint, state = excluded.state, locked_until = excluded.locked_until,
+                response_status = null, response_body = null, created_at = excluded.created_at,
+                expires_at = excluded.expires_at
+          where k.expires_at <= $8 or (k.state = 'in_progress' and k.locked_until <= $8)
+         returning 1`,
+        [
+          record.organization_id,
+          record.key,
+          record.fingerprint,
+          record.state,
+          record.locked_until,
+          record.created_at,
+          record.expires_at,
+          now,
+        ],
+      );
+      if (claimed.length > 0) return { outcome: 'claimed' };
+      const [existing] = await client.query<IdempotencyRecord>(
+        'select * from idempotency_keys where organization_id = $1 and key = $2',
+        [record.organization_id, record.key],
+      );
+      // Gone between the two statements (released): claim again.
+      if (!existing) return this.claim(record, now);
+      return { outcome: 'existing', record: existing };
+    },
+    async complete(organizationId, key, status, body) {
+      await client.query(
+        `update idempotency_keys set state = 'completed', response_status = $3, response_body = $4
+          where organization_id = $1 and key = $2`,
+        [organizationId, key, status, body],
+      );
+    },
+    async release(organizationId, key) {
+      await client.query('delete from idempotency_keys where organization_id = $1 and key = $2', [organizationId, key]);
+    },
+  };
+}
+
+export function sqlRateLimits(client: SqlClient): RateLimitStore {
+  return {
+    async hit(apiKeyId, buckets, windowStart) {
+      // One round trip for every bucket: count in the current window, or restart the window.
+      const rows = await client.query<{ bucket: string; count: number }>(
+        `insert into rate_limit_counters as c (api_key_id, bucket, window_start, count)
+         select $1, bucket, $3, 1 from unnest($2::text[]) as bucket
+         on conflict (api_key_id, bucket) do update
+            set count = case when c.window_start = excluded.window_start then c.count + 1 else 1 end,
+                window_start = excluded.window_start
+         returning bucket, count`,
+        [apiKeyId, buckets, windowStart],
+      );
+      const counts = new Map(rows.map((row) => [row.bucket, Number(row.count)]));
+      return buckets.map((bucket) => counts.get(bucket) ?? 1);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/** SQL implementations of the pipeline and deal stores. */
+import type { DealRecord, PipelineRecord, StageRecord } from '../records.ts';
+import type { DealStore, PipelineStore } from '../types.ts';
+import type { SqlClient } from './client.ts';
+import { insertRow, selectPage, updateRow } from './rows.ts';
+
+export function sqlPipelines(client: SqlClient): PipelineStore {
+  return {
+    async insert(record) {
+      await insertRow(client, 'pipelines', record);
+    },
+    async insertStage(record) {
+      await insertRow(client, 'stages', record);
+    },
+    async get(organizationId, id) {
+      const [row] = await client.query<PipelineRecord>(
+        'select * from pipelines where organization_id = $1 and id = $2',
+        [organizationId, id],
+      );
+      return row ?? null;
+    },
+    async listActive(organizationId, page) {
+      return selectPage<PipelineRecord>(
+        client,
+        'pipelines',
+        'organization_id = $1 and is_active',
+        [organizationId],
+        'created_at, id',
+        page,
+      );
+    },
+    async listAll(organizationId) {
+      return client.query<PipelineRecord>(
+        'select * from pipelines where organization_id = $1 order by created_at, id',
+        [organizationId],
+      );
+    },
+    async update(organizationId, id, patch) {
+      return updateRow<PipelineRecord>(client, 'pipelines', { organization_id: organizationId, id }, patch);
+    },
+    async listStages(pipelineId) {
+      return client.query<StageRecord>('select * from stages where pipeline_id = $1 order by position, id', [
+        pipelineId,
+      ]);
+    },
+    async getStage(organizationId, stageId) {
+      const [row] = await client.query<StageRecord>('select * from stages where organization_id = $1 and id = $2', [
+        organizationId,
+        stageId,
+      ]);
+      return row ?? null;
+    },
+  };
+}
+
+const dealJson = new Set(['custom_fields', 'metadata']);
+
+export function sqlDeals(client: SqlClient): DealStore {
+  return {
+    async insert(record) {
+      await insertRow(client, 'deals', record, dealJson);
+    },
+    async get(organizationId, id) {
+      const [row] = await client.query<DealRecord>('select * from deals where organization_id = $1 and id = $2', [
+        organizationId,
+        id,
+      ]);
+      return row ?? null;
+    },
+    async list(organizationId, filter) {
+      const params: unknown[] = [organizationId];
+      let where = 'organization_id = $1';
+      for (const column of ['stage_id', 'owner_id', 'lead_id'] as const) {
+        if (filter[column] === undefined) continue;
+        params.push(filter[column]);
+        where += ` and ${column} = $${params.length}`;
+      }
+      return selectPage<DealRecord>(client, 'deals', where, params, 'created_at desc, id desc', filter);
+    },
+    async update(organizationId, id, patch) {
+      return updateRow<DealRecord>(client, 'deals', { organization_id: organizationId, id }, patch, dealJson);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The SQL store, in the PostgreSQL dialect: embedded PGlite by default, a PostgreSQL server
+ * when `DATABASE_URL` is set. Migrations run when it opens.
+ */
+import type { Store } from '../types.ts';
+import { sqlAiFields, sqlCampaigns, sqlResponders, sqlWebhooks } from './campaigns.ts';
+import type { SqlClient } from './client.ts';
+import { sqlApiKeys, sqlIdempotency, sqlOrganizations, sqlRateLimits } from './core.ts';
+import { sqlDeals, sqlPipelines } from './crm.ts';
+import { sqlAccounts, sqlEnrolments, sqlLeads } from './leads.ts';
+import { migrate } from './migrate.ts';
+
+export interface SqlStore extends Store {
+  readonly kind: 'pglite' | 'postgres';
+  readonly client: SqlClient;
+}
+
+export function sqlStoreOn(client: SqlClient): SqlStore {
+  return {
+    kind: client.kind,
+    client,
+    organizations: sqlOrganizations(client),
+    apiKeys: sqlApiKeys(client),
+    accounts: sqlAccounts(client),
+    campaigns: sqlCampaigns(client),
+    aiFields: sqlAiFields(client),
+    responders: sqlResponders(client),
+    webhooks: sqlWebhooks(client),
+    leads: sqlLeads(client),
+    enrolments: sqlEnrolments(client),
+    pipelines: sqlPipelines(client),
+    deals: sqlDeals(client),
+    idempotency: sqlIdempotency(client),
+    rateLimits: sqlRateLimits(client),
+    transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx))),
+    close: () => client.close(),
+  };
+}
+
+export interface SqlStoreOptions {
+  /** A PostgreSQL connection string; without it, embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite's data directory; without it, PGlite keeps everything in memory. */
+  dataDir?: string;
+  /** PostgreSQL schema (tests isolate suites with one each); created when missing. */
+  schema?: string;
+}
+
+export async function openSqlStore(options: SqlStoreOptions = {}): Promise<SqlStore> {
+  let client: SqlClient;
+  if (options.databaseUrl) {
+    const { createPgClient } = await import('./pg-client.ts');
+    if (options.schema) {
+      const admin = await createPgClient({ connectionString: options.databaseUrl, max: 1 });
+      await admin.query(`create schema if not exists "${options.schema.replaceAll('"', '')}"`);
+      await admin.close();
+    }
+    client = await createPgClient({ connectionString: options.databaseUrl, schema: options.schema });
+  } else {
+    const { createPgliteClient } = await import('./pglite-client.ts');
+    client = await createPgliteClient(options.dataDir);
+  }
+  await migrate(client);
+  return sqlStoreOn(client);
+}

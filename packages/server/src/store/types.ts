@@ -1,0 +1,238 @@
+/**
+ * The store: persistence only. Every rule of the API lives above it, once; the store finds,
+ * inserts and updates records, scoped to an organization where the records belong to one.
+ * Two implementations pass one contract suite: SQL (PGlite or PostgreSQL) and memory.
+ */
+import type {
+  AiFieldRecord,
+  ApiKeyRecord,
+  CampaignRecord,
+  DealRecord,
+  EnrolmentRecord,
+  IdempotencyRecord,
+  LeadRecord,
+  OrganizationRecord,
+  PipelineRecord,
+  ResponderSettingsRecord,
+  SenderAccountRecord,
+  Sequence,
+  StageRecord,
+  UserRecord,
+  WebhookRecord,
+} from './records.ts';
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Items matching across all pages. */
+  total: number;
+}
+
+export interface OrganizationStore {
+  get(id: string): Promise<OrganizationRecord | null>;
+  list(): Promise<OrganizationRecord[]>;
+  insert(record: OrganizationRecord): Promise<void>;
+  update(id: string, patch: Partial<Omit<OrganizationRecord, 'id'>>): Promise<OrganizationRecord | null>;
+  insertMember(record: UserRecord): Promise<void>;
+  listMembers(organizationId: string): Promise<UserRecord[]>;
+  getMember(organizationId: string, userId: string): Promise<UserRecord | null>;
+}
+
+export interface ApiKeyStore {
+  insert(record: ApiKeyRecord): Promise<void>;
+  /** The key with that hash and its organization, in one read (it runs on every request). */
+  findByHash(keyHash: string): Promise<{ key: ApiKeyRecord; organization: OrganizationRecord } | null>;
+  get(id: string): Promise<ApiKeyRecord | null>;
+  listForOrganization(organizationId: string): Promise<ApiKeyRecord[]>;
+  revoke(id: string, at: string): Promise<ApiKeyRecord | null>;
+}
+
+export interface SenderAccountStore {
+  insert(record: SenderAccountRecord): Promise<void>;
+  get(organizationId: string, id: string): Promise<SenderAccountRecord | null>;
+  getMany(organizationId: string, ids: string[]): Promise<SenderAccountRecord[]>;
+  /** Oldest `connected_at` first (never connected last), ties by `id`. */
+  list(
+    organizationId: string,
+    filter: { platform?: string; status?: string } & PageRequest,
+  ): Promise<Page<SenderAccountRecord>>;
+  update(
+    organizationId: string,
+    id: string,
+    patch: Partial<Omit<SenderAccountRecord, 'id' | 'organization_id'>>,
+  ): Promise<SenderAccountRecord | null>;
+}
+
+export type CampaignPatch = Partial<
+  Omit<CampaignRecord, 'id' | 'organization_id' | 'created_at' | 'sequence' | 'sequence_version'>
+>;
+
+export interface CampaignStore {
+  insert(record: CampaignRecord): Promise<void>;
+  /** With `forUpdate`, the row is locked until the surrounding transaction ends. */
+  get(organizationId: string, id: string, options?: { forUpdate?: boolean }): Promise<CampaignRecord | null>;
+  /** Newest first, ties by `id`. */
+  list(organizationId: string, filter: { is_active?: boolean } & PageRequest): Promise<Page<CampaignRecord>>;
+  update(organizationId: string, id: string, patch: CampaignPatch): Promise<CampaignRecord | null>;
+  /**
+   * Saves a sequence only if its version is still `expectedVersion` (compare-and-swap), and
+   * increments the version. `modified` means another write came first.
+   */
+  replaceSequence(
+    organizationId: string,
+    id: string,
+    sequence: Sequence | [],
+    expectedVersion: number,
+    updatedAt: string,
+  ): Promise<{ outcome: 'saved'; campaign: CampaignRecord } | { outcome: 'modified' | 'not_found' }>;
+  /** Active campaigns other than `exceptCampaignId` that send from any of `accountIds`. */
+  findActiveUsingAccounts(
+    organizationId: string,
+    accountIds: string[],
+    exceptCampaignId: string,
+  ): Promise<Array<{ account_id: string; campaign_id: string; campaign_name: string }>>;
+}
+
+export interface AiFieldStore {
+  insert(record: AiFieldRecord): Promise<void>;
+  get(campaignId: string, id: string): Promise<AiFieldRecord | null>;
+  /** Oldest first, ties by `id`. */
+  list(campaignId: string): Promise<AiFieldRecord[]>;
+  update(
+    campaignId: string,
+    id: string,
+    patch: Partial<Omit<AiFieldRecord, 'id' | 'organization_id' | 'campaign_id' | 'created_at'>>,
+  ): Promise<AiFieldRecord | null>;
+}
+
+export interface ResponderStore {
+  get(campaignId: string): Promise<ResponderSettingsRecord | null>;
+  upsert(record: ResponderSettingsRecord): Promise<void>;
+}
+
+export interface WebhookStore {
+  insert(record: WebhookRecord): Promise<void>;
+  get(campaignId: string, id: string): Promise<WebhookRecord | null>;
+  findByUrl(campaignId: string, url: string): Promise<WebhookRecord | null>;
+  /** Every enabled webhook of the campaign (the slot holder; normally at most one). */
+  listEnabled(campaignId: string): Promise<WebhookRecord[]>;
+  /** Oldest first, ties by `id`; disabled webhooks included. */
+  list(campaignId: string, page: PageRequest): Promise<Page<WebhookRecord>>;
+  update(
+    campaignId: string,
+    id: string,
+    patch: Partial<Pick<WebhookRecord, 'url' | 'enabled' | 'secret' | 'updated_at'>>,
+  ): Promise<WebhookRecord | null>;
+}
+
+export type LeadPatch = Partial<Omit<LeadRecord, 'id' | 'organization_id' | 'created_at' | 'deleted_at'>>;
+
+export interface LeadStore {
+  insert(record: LeadRecord): Promise<void>;
+  /** A lead that is not deleted. */
+  get(organizationId: string, id: string): Promise<LeadRecord | null>;
+  getMany(organizationId: string, ids: string[]): Promise<LeadRecord[]>;
+  /** The live lead with this email, compared case-insensitively. */
+  findByEmail(organizationId: string, email: string): Promise<LeadRecord | null>;
+  /** Newest first, ties by `id`; deleted leads never appear. */
+  list(
+    organizationId: string,
+    filter: { campaign_id?: string; email?: string } & PageRequest,
+  ): Promise<Page<LeadRecord>>;
+  update(organizationId: string, id: string, patch: LeadPatch): Promise<LeadRecord | null>;
+  /** Overwrites every personal field in place and marks the row deleted; the row stays. */
+  erase(organizationId: string, id: string, at: string): Promise<boolean>;
+}
+
+export interface EnrolmentStore {
+  insert(record: EnrolmentRecord): Promise<void>;
+  /** The lead's live (not removed) enrolment in the campaign. */
+  find(campaignId: string, leadId: string): Promise<EnrolmentRecord | null>;
+  /** The lead's live enrolments, oldest first. */
+  listForLead(leadId: string): Promise<EnrolmentRecord[]>;
+  listForLeads(leadIds: string[]): Promise<EnrolmentRecord[]>;
+  /** Live enrolments of a campaign whose lead is not deleted. */
+  countForCampaign(campaignId: string): Promise<number>;
+  update(id: string, patch: Partial<Pick<EnrolmentRecord, 'status' | 'variation' | 'removed_at'>>): Promise<void>;
+}
+
+export interface PipelineStore {
+  insert(record: PipelineRecord): Promise<void>;
+  insertStage(record: StageRecord): Promise<void>;
+  get(organizationId: string, id: string): Promise<PipelineRecord | null>;
+  /** Active pipelines, oldest first, ties by `id`. */
+  listActive(organizationId: string, page: PageRequest): Promise<Page<PipelineRecord>>;
+  listAll(organizationId: string): Promise<PipelineRecord[]>;
+  update(
+    organizationId: string,
+    id: string,
+    patch: Partial<Pick<PipelineRecord, 'name' | 'is_active' | 'is_default' | 'updated_at'>>,
+  ): Promise<PipelineRecord | null>;
+  /** Stages of a pipeline by `position`. */
+  listStages(pipelineId: string): Promise<StageRecord[]>;
+  getStage(organizationId: string, stageId: string): Promise<StageRecord | null>;
+}
+
+export interface DealStore {
+  insert(record: DealRecord): Promise<void>;
+  get(organizationId: string, id: string): Promise<DealRecord | null>;
+  /** Newest first, ties by `id`. */
+  list(
+    organizationId: string,
+    filter: { stage_id?: string; owner_id?: string; lead_id?: string } & PageRequest,
+  ): Promise<Page<DealRecord>>;
+  update(
+    organizationId: string,
+    id: string,
+    patch: Partial<Omit<DealRecord, 'id' | 'organization_id' | 'created_at'>>,
+  ): Promise<DealRecord | null>;
+}
+
+export type IdempotencyClaim = { outcome: 'claimed' } | { outcome: 'existing'; record: IdempotencyRecord };
+
+export interface IdempotencyStore {
+  /**
+   * Claims `(organization_id, key)` for a new request, or returns the record already there.
+   * Expired records are replaced, and an in-progress claim whose lease ran out (its request
+   * died) is taken over, so a crash never blocks a key for good.
+   */
+  claim(record: IdempotencyRecord, now: string): Promise<IdempotencyClaim>;
+  complete(organizationId: string, key: string, status: number, body: string): Promise<void>;
+  /** Forgets a claim whose request failed in a way that must not be replayed. */
+  release(organizationId: string, key: string): Promise<void>;
+}
+
+export interface RateLimitStore {
+  /**
+   * Counts one request in each bucket for the window starting at `windowStart`, and returns
+   * each bucket's count after it, in the order given.
+   */
+  hit(apiKeyId: string, buckets: string[], windowStart: string): Promise<number[]>;
+}
+
+export interface Store {
+  readonly kind: 'memory' | 'pglite' | 'postgres';
+  organizations: OrganizationStore;
+  apiKeys: ApiKeyStore;
+  accounts: SenderAccountStore;
+  campaigns: CampaignStore;
+  aiFields: AiFieldStore;
+  responders: ResponderStore;
+  webhooks: WebhookStore;
+  leads: LeadStore;
+  enrolments: EnrolmentStore;
+  pipelines: PipelineStore;
+  deals: DealStore;
+  idempotency: IdempotencyStore;
+  rateLimits: RateLimitStore;
+  /**
+   * Runs `work` atomically: every write inside commits together or not at all. Nested calls
+   * join the outer transaction.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
