@@ -10,6 +10,8 @@ import { sqlDeals, sqlPipelines } from './crm.ts';
 import { sqlAccounts, sqlEnrolments, sqlLeads } from './leads.ts';
 import { migrate } from './migrate.ts';
 
+export { migrate };
+
 export interface SqlStore extends Store {
   readonly kind: 'pglite' | 'postgres';
   readonly client: SqlClient;
@@ -44,6 +46,8 @@ export interface SqlStoreOptions {
   dataDir?: string;
   /** PostgreSQL schema (tests isolate suites with one each); created when missing. */
   schema?: string;
+  /** Leave migrations to the caller (the CLI's `migrate` reports what it applied). */
+  skipMigrations?: boolean;
 }
 
 export async function openSqlStore(options: SqlStoreOptions = {}): Promise<SqlStore> {
@@ -60,6 +64,6 @@ export async function openSqlStore(options: SqlStoreOptions = {}): Promise<SqlSt
     const { createPgliteClient } = await import('./pglite-client.ts');
     client = await createPgliteClient(options.dataDir);
   }
-  await migrate(client);
+  if (!options.skipMigrations) await migrate(client);
   return sqlStoreOn(client);
 }

@@ -17,7 +17,7 @@ export async function migrate(client: SqlClient, migrations: readonly Migration[
     const rows = await tx.query<{ version: number }>('select version from schema_migrations');
     const applied = new Set(rows.map((row) => row.version));
     const done: number[] = [];
-    for (const migration of migrations) {
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
       await execScript(tx, migration.sql);
       await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [

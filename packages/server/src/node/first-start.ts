@@ -1,0 +1,25 @@
+/**
+ * On the first start of an empty store, create the demo organization and print its API key
+ * once: the key is never stored, so this is the only time it can be seen.
+ */
+import { seedDemoOrganization } from '../seed/demo.ts';
+import type { Store } from '../store/types.ts';
+
+export async function ensureDemoOrganization(store: Store, print: (text: string) => void): Promise<boolean> {
+  const organizations = await store.organizations.list();
+  if (organizations.length > 0) return false;
+  const demo = await seedDemoOrganization(store);
+  print(
+    [
+      '',
+      'Created the demo organization "Demo Outreach" with members, connected sender accounts',
+      'and a default pipeline. Its API key, shown this once (only a hash is stored):',
+      '',
+      `    ${demo.apiKey}`,
+      '',
+      'Lost it? Create another: npx ocs-server key create --org ' + demo.organizationId,
+      '',
+    ].join('\n'),
+  );
+  return true;
+}

@@ -1,0 +1,23 @@
+/**
+ * Where the Node entry keeps its data and listens, from flags and the environment:
+ * `--database-url` / `DATABASE_URL` selects a PostgreSQL server, otherwise embedded PGlite in
+ * `--data-dir` / `OCS_DATA_DIR` (default `.data/pglite` under the working directory).
+ */
+import { resolve } from 'node:path';
+
+export interface StoreLocation {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+export function storeLocation(flags: { 'database-url'?: string; 'data-dir'?: string }): StoreLocation {
+  const databaseUrl = flags['database-url'] ?? process.env.DATABASE_URL;
+  const dataDir = resolve(flags['data-dir'] ?? process.env.OCS_DATA_DIR ?? '.data/pglite');
+  return databaseUrl ? { databaseUrl, dataDir } : { dataDir };
+}
+
+export function describeLocation(location: StoreLocation): string {
+  return location.databaseUrl
+    ? `PostgreSQL at ${location.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`
+    : `embedded PGlite in ${location.dataDir}`;
+}
