@@ -17,6 +17,7 @@ import { defaultIdempotency, IdempotencyKeys, type IdempotencyPolicy } from './h
 import { type Logger, silentLogger } from './http/logger.ts';
 import {
   defaultRateLimits,
+  inProcessRateLimits,
   type RateLimitPolicy,
   RateLimitedError,
   RateLimiter,
@@ -69,7 +70,12 @@ export function createApp(options: AppOptions): App {
     config: { sandbox: false, allowInsecureWebhooks: false, ...options.config },
   };
   const authenticator = new Authenticator(options.store, options.authCacheTtlMs ?? 0);
-  const rateLimiter = new RateLimiter(options.store, { ...defaultRateLimits, ...options.rateLimits });
+  // Only a PostgreSQL server is shared by several processes; everywhere else the counters
+  // can live in this process (see inProcessRateLimits).
+  const rateLimiter = new RateLimiter(
+    options.store.kind === 'postgres' ? options.store.rateLimits : inProcessRateLimits(),
+    { ...defaultRateLimits, ...options.rateLimits },
+  );
   const idempotency = new IdempotencyKeys(options.store, { ...defaultIdempotency, ...options.idempotency });
   const validator = new RequestValidator();
   const handlers = options.handlers ?? allHandlers;
@@ -138,7 +144,8 @@ export function createApp(options: AppOptions): App {
         headers: request.headers,
         body: rawBody,
       });
-      const handlerRequest = { ...input, auth, requestId, now } as unknown as HandlerRequest<OperationId>;
+      const origin = new URL(request.url).origin;
+      const handlerRequest = { ...input, auth, requestId, now, origin } as unknown as HandlerRequest<OperationId>;
       const key = input.headers[idempotencyHeader];
       if (key !== undefined) {
         const answer = await runIdempotent(operation, handlerRequest, key, auth.organization.id);

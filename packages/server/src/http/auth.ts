@@ -64,9 +64,11 @@ export class Authenticator {
   }
 
   private async lookup(key: string, now: number): Promise<AuthContext | null> {
-    const hash = await hashApiKey(key);
-    const cached = this.cache.get(hash);
+    // Cached by the key itself, so a cached request skips hashing too; the map lives only
+    // in this process's memory, like the key in the request being served.
+    const cached = this.cache.get(key);
     if (cached && cached.until > now) return cached.found;
+    const hash = await hashApiKey(key);
     let found: AuthContext | null;
     try {
       found = await this.store.apiKeys.findByHash(hash);
@@ -78,7 +80,7 @@ export class Authenticator {
     }
     if (this.cacheTtlMs > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, { found, until: now + this.cacheTtlMs });
+      this.cache.set(key, { found, until: now + this.cacheTtlMs });
     }
     return found;
   }

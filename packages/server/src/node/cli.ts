@@ -41,6 +41,8 @@ Options:
   --port, --host        serve: where to listen (or PORT, HOST)
   --no-sandbox          serve: turn sandbox mode off
   --allow-insecure-webhooks  serve: allow http:// and loopback webhook receivers (development)
+  --rate-limit-per-endpoint <n>, --rate-limit-total <n>
+                        serve: per-key limits per minute (default 100 and 600, as section 8 says)
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -55,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'no-sandbox': { type: 'boolean', default: false },
       'allow-insecure-webhooks': { type: 'boolean', default: false },
+      'rate-limit-per-endpoint': { type: 'string' },
+      'rate-limit-total': { type: 'string' },
       name: { type: 'string' },
       'owner-email': { type: 'string' },
       'owner-name': { type: 'string' },
@@ -81,6 +85,10 @@ export async function main(argv: string[]): Promise<number> {
       port: Number(values.port ?? process.env.PORT ?? 4010),
       host: values.host ?? process.env.HOST ?? '127.0.0.1',
       config: { sandbox: !values['no-sandbox'], allowInsecureWebhooks: values['allow-insecure-webhooks'] },
+      rateLimits: {
+        ...(values['rate-limit-per-endpoint'] ? { perEndpoint: Number(values['rate-limit-per-endpoint']) } : {}),
+        ...(values['rate-limit-total'] ? { total: Number(values['rate-limit-total']) } : {}),
+      },
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
     await new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@
 import { serve as serveHono } from '@hono/node-server';
 import { createApp } from '../app.ts';
 import { jsonLineLogger } from '../http/logger.ts';
+import type { RateLimitPolicy } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
 import type { Store } from '../store/types.ts';
 
@@ -13,6 +14,7 @@ export interface ServeOptions {
   port: number;
   host: string;
   config?: Partial<ServerConfig>;
+  rateLimits?: Partial<RateLimitPolicy>;
   /** Trust a looked-up API key this long before reading it again. */
   authCacheTtlMs?: number;
   quiet?: boolean;
@@ -29,6 +31,7 @@ export function serve(options: ServeOptions): Promise<RunningServer> {
     store: options.store,
     logger,
     config: options.config,
+    rateLimits: options.rateLimits,
     authCacheTtlMs: options.authCacheTtlMs ?? 1000,
   });
   return new Promise((resolve) => {

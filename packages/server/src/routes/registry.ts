@@ -17,6 +17,8 @@ export interface HandlerRequest<K extends OperationId> {
   requestId: string;
   /** The request's time, one value for the whole request. */
   now: Date;
+  /** Where the request reached this server (`http://127.0.0.1:4010`), for links back to it. */
+  origin: string;
 }
 
 export type Handler<K extends OperationId> = (
