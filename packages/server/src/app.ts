@@ -33,7 +33,7 @@ import type { OperationId } from './openapi/types.ts';
 import { handlers as allHandlers } from './routes/index.ts';
 import type { HandlerRequest, PartialHandlers } from './routes/registry.ts';
 import type { AppServices, ServerConfig } from './services.ts';
-import type { Store } from './store/types.ts';
+import type { RateLimitStore, Store } from './store/types.ts';
 
 export interface AppOptions {
   store: Store;
@@ -46,12 +46,24 @@ export interface AppOptions {
   idempotency?: Partial<IdempotencyPolicy>;
   /** How long a looked-up API key is trusted before it is read again (0: every request). */
   authCacheTtlMs?: number;
+  /**
+   * Rate-limit counters to use instead of the default ones (the mock passes its own, so that
+   * its `reset()` can start every budget afresh).
+   */
+  rateLimitCounters?: RateLimitStore;
+  /**
+   * The request validator to use. It holds only compiled schemas of the document, so apps
+   * may share one: the mock does, so that a new mock reuses what earlier ones compiled.
+   */
+  validator?: RequestValidator;
 }
 
 export interface App {
   fetch(request: Request): Promise<Response>;
   services: AppServices;
   authenticator: Authenticator;
+  /** The rate limiter; its `policy` may be changed at run time (the mock's low-budget scenario). */
+  rateLimiter: RateLimiter;
 }
 
 const idempotencyHeader = 'Idempotency-Key';
@@ -73,11 +85,11 @@ export function createApp(options: AppOptions): App {
   // Only a PostgreSQL server is shared by several processes; everywhere else the counters
   // can live in this process (see inProcessRateLimits).
   const rateLimiter = new RateLimiter(
-    options.store.kind === 'postgres' ? options.store.rateLimits : inProcessRateLimits(),
+    options.rateLimitCounters ?? (options.store.kind === 'postgres' ? options.store.rateLimits : inProcessRateLimits()),
     { ...defaultRateLimits, ...options.rateLimits },
   );
   const idempotency = new IdempotencyKeys(options.store, { ...defaultIdempotency, ...options.idempotency });
-  const validator = new RequestValidator();
+  const validator = options.validator ?? new RequestValidator();
   const handlers = options.handlers ?? allHandlers;
 
   const hono = new Hono({ strict: true });
@@ -225,7 +237,7 @@ export function createApp(options: AppOptions): App {
     }
   }
 
-  return { fetch: async (request) => hono.fetch(request), services, authenticator };
+  return { fetch: async (request) => hono.fetch(request), services, authenticator, rateLimiter };
 }
 
 function paramCount(path: string): number {

@@ -11,5 +11,19 @@ export { handlers } from './routes/index.ts';
 export { seedDemoOrganization } from './seed/demo.ts';
 export { createApiKey, createOrganization } from './seed/organizations.ts';
 export type { AppServices, ServerConfig } from './services.ts';
-export { createMemoryStore, type MemoryStore } from './store/memory/index.ts';
-export type { Store } from './store/types.ts';
+export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/index.ts';
+export type { RateLimitStore, Store } from './store/types.ts';
+// For @ocs/mock: a seeded ID source, the rate limiter's parts and the error envelope, so
+// that the mock's own answers (scenarios) are built as the application builds its own.
+export { newId, withIdSource } from './domain/ids.ts';
+export {
+  defaultRateLimits,
+  inProcessRateLimits,
+  type RateLimitPolicy,
+  rateLimitHeaders,
+  type RateLimitState,
+} from './http/rate-limit.ts';
+export { requestIdFor } from './http/request-id.ts';
+export { RequestValidator } from './http/validation.ts';
+export { errorBody, jsonResponse } from './http/responses.ts';
+export type { OperationInfo } from './openapi/document.ts';

@@ -3,7 +3,7 @@
  * only the first, so that one `SEQUENCE_VALIDATION_FAILED` answer lists them all. Field
  * paths name the step: `sequence.variation_a[3].branches.yes[0]`.
  */
-import { ApiError, type ValidationIssue } from '../http/api-error.ts';
+import { ApiError, type ErrorDetails, type ValidationIssue } from '../http/api-error.ts';
 import type { Sequence, SequenceStep } from '../store/records.ts';
 
 export const maxSteps = 40;
@@ -102,7 +102,7 @@ export function sequenceIssues(sequence: Sequence, root = 'sequence'): Validatio
 }
 
 /** Throws `400 SEQUENCE_VALIDATION_FAILED` listing every broken rule. */
-export function assertValidSequence(sequence: Sequence, root = 'sequence'): void {
+export function assertValidSequence(sequence: Sequence, root = 'sequence', details: ErrorDetails = {}): void {
   const issues = sequenceIssues(sequence, root);
   if (issues.length === 0) return;
   const list = issues.map((issue) => `${issue.field} ${issue.message}`).join('; ');
@@ -110,7 +110,7 @@ export function assertValidSequence(sequence: Sequence, root = 'sequence'): void
     400,
     'SEQUENCE_VALIDATION_FAILED',
     `Sequence validation failed (${issues.length} rule${issues.length === 1 ? '' : 's'}): ${list}.`,
-    { details: { errors: issues } },
+    { details: { ...details, errors: issues } },
   );
 }
 

@@ -32,7 +32,8 @@ export class RequestValidator {
 
   constructor() {
     // OpenAPI adds keywords of its own (`example`, `x-*`); strict mode would refuse them.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    // `verbose` puts each failing schema and value on its error: the union handling reads them.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
     addFormats(this.ajv);
     this.ajv.addSchema({ ...openApiDocument, $id: documentId } as object);
   }
@@ -44,7 +45,7 @@ export class RequestValidator {
     const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
     const issues: ValidationIssue[] = [];
     for (const parameter of operation.parameters) {
-      const key = `${operation.operationId} ${parameter.in} ${parameter.name}`;
+      const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
       if (parameter.in === 'path') {
         const value = coerce(raw.path[parameter.name] ?? '', parameter);
         if (!this.run(key, parameter.schema, value).valid) {
@@ -111,10 +112,14 @@ function rebase(node: unknown): unknown {
   return copy;
 }
 
-/** Query and header values arrive as strings; give them the type their schema declares. */
+/**
+ * Query and header values arrive as strings; give them the type their schema declares.
+ * Integers beyond 2^53 stay strings, so they fail as the wrong type instead of reaching the
+ * database as a rounded number.
+ */
 function coerce(value: string, parameter: OperationParameter): unknown {
   const types = ([] as unknown[]).concat(parameter.schema.type ?? []);
-  if (types.includes('integer') && /^-?\d+$/.test(value)) return Number(value);
+  if (types.includes('integer') && /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
   if (types.includes('number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   if (types.includes('null') && value === 'null') return null;
@@ -157,16 +162,29 @@ const issueTypes: Record<string, string> = {
  */
 export function toIssues(errors: ErrorObject[], root: string): ValidationIssue[] {
   const unions = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
-  const kept = errors.filter((error) => {
-    if (error.keyword === 'oneOf' || error.keyword === 'anyOf') return !preferredBranch(error, errors);
-    const union = unions.find((u) => error.schemaPath.startsWith(`${u.schemaPath}/`));
-    if (!union) return true;
-    const preferred = preferredBranch(union, errors);
-    return preferred !== undefined && error.schemaPath.startsWith(`${union.schemaPath}/${preferred}/`);
-  });
+  const dropped = new Set<ErrorObject>();
+  for (const union of unions) {
+    const preferred = preferredBranch(union);
+    if (preferred !== undefined) {
+      // A nullable value that is not null: report what is wrong with the value itself.
+      dropped.add(union);
+      for (const error of errors) {
+        const inOtherBranch =
+          error.schemaPath.startsWith(`${union.schemaPath}/`) &&
+          !error.schemaPath.startsWith(`${union.schemaPath}/${preferred}/`);
+        if (inOtherBranch) dropped.add(error);
+      }
+    } else {
+      // Otherwise one issue for the union; its branches' errors are noise.
+      for (const error of errors) {
+        if (error !== union && isWithin(error.instancePath, union.instancePath)) dropped.add(error);
+      }
+    }
+  }
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const error of kept) {
+  for (const error of errors) {
+    if (dropped.has(error)) continue;
     const issue = toIssue(error, root);
     const key = `${issue.field}|${issue.type}|${issue.message}`;
     if (seen.has(key)) continue;
@@ -176,14 +194,16 @@ export function toIssues(errors: ErrorObject[], root: string): ValidationIssue[]
   return issues;
 }
 
+function isWithin(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(`${parent}/`);
+}
+
 /** The index of the one union branch that is not `type: 'null'`, when the value is not null. */
-function preferredBranch(union: ErrorObject, errors: ErrorObject[]): number | undefined {
-  const branches = (union.schema as Array<Record<string, unknown>> | undefined) ?? [];
+function preferredBranch(union: ErrorObject): number | undefined {
+  const branches = unionBranches(union) as Array<Record<string, unknown>>;
   const nonNull = branches.map((branch, index) => ({ branch, index })).filter(({ branch }) => branch.type !== 'null');
-  if (nonNull.length !== 1 || (union.data ?? null) === null) return undefined;
-  const index = nonNull[0]?.index;
-  const hasBranchErrors = errors.some((e) => e.schemaPath.startsWith(`${union.schemaPath}/${index}/`));
-  return hasBranchErrors ? index : undefined;
+  if (nonNull.length !== 1 || branches.length < 2 || (union.data ?? null) === null) return undefined;
+  return nonNull[0]?.index;
 }
 
 function toIssue(error: ErrorObject, root: string): ValidationIssue {
@@ -193,6 +213,15 @@ function toIssue(error: ErrorObject, root: string): ValidationIssue {
     path += /^\d+$/.test(key) ? `[${key}]` : `.${key}`;
   }
   const params = error.params as Record<string, unknown>;
+  const alternatives = requiredAlternatives(error);
+  if (alternatives) {
+    // `anyOf: [{required: [email]}, {required: [linkedin_profile]}]`: one of these fields is needed.
+    return {
+      field: `${path}.${alternatives[0]}`,
+      message: `${alternatives.join(' or ')} is required`,
+      type: 'required',
+    };
+  }
   if (error.keyword === 'required') {
     return { field: `${path}.${String(params.missingProperty)}`, message: 'is required', type: 'required' };
   }
@@ -207,4 +236,19 @@ function toIssue(error: ErrorObject, root: string): ValidationIssue {
     return { field: path, message: `must be one of ${params.allowedValues.map(String).join(', ')}`, type: 'enum' };
   }
   return { field: path, message: error.message ?? 'is invalid', type: issueTypes[error.keyword] ?? error.keyword };
+}
+
+/** The field names of a union whose every branch requires one field, in branch order. */
+function requiredAlternatives(error: ErrorObject): string[] | undefined {
+  if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') return undefined;
+  const branches = unionBranches(error);
+  const names = branches.map((branch) =>
+    Array.isArray(branch.required) && branch.required.length === 1 ? String(branch.required[0]) : undefined,
+  );
+  return names.length > 0 && names.every((name) => name !== undefined) ? (names as string[]) : undefined;
+}
+
+/** A union's branches (`verbose` errors carry the failing schema). */
+function unionBranches(error: ErrorObject): Array<{ required?: unknown }> {
+  return Array.isArray(error.schema) ? (error.schema as Array<{ required?: unknown }>) : [];
 }

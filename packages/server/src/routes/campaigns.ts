@@ -6,6 +6,7 @@ import type { Store } from '../store/types.ts';
 import { campaignView } from '../views/campaign.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
+import { newId } from '../domain/ids.ts';
 
 export const campaignHandlers: PartialHandlers = {
   async listCampaigns({ query, auth }, { store }) {
@@ -20,7 +21,7 @@ export const campaignHandlers: PartialHandlers = {
     const owner = await campaignOwner(store, auth.organization.id);
     const at = now.toISOString();
     const record: CampaignRecord = {
-      id: crypto.randomUUID(),
+      id: newId(),
       organization_id: auth.organization.id,
       owner_id: owner,
       name: body.name,

@@ -5,6 +5,7 @@
 import { allScopes, displayPrefix, generateApiKey, hashApiKey } from '../domain/api-keys.ts';
 import type { ApiKeyRecord, OrganizationRecord, Scope, UserRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
+import { newId } from '../domain/ids.ts';
 
 export interface NewOrganization {
   name: string;
@@ -16,7 +17,7 @@ export interface NewOrganization {
 export async function createOrganization(store: Store, input: NewOrganization): Promise<OrganizationRecord> {
   const at = (input.now ?? new Date()).toISOString();
   const organization: OrganizationRecord = {
-    id: input.id ?? crypto.randomUUID(),
+    id: input.id ?? newId(),
     name: input.name,
     is_active: true,
     subscription_active: true,
@@ -26,7 +27,7 @@ export async function createOrganization(store: Store, input: NewOrganization): 
     await tx.organizations.insert(organization);
     for (const member of input.members ?? []) {
       await tx.organizations.insertMember({
-        id: member.id ?? crypto.randomUUID(),
+        id: member.id ?? newId(),
         organization_id: organization.id,
         email: member.email,
         name: member.name,
@@ -52,7 +53,7 @@ export interface NewApiKey {
 export async function createApiKey(store: Store, input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = input.key ?? generateApiKey();
   const record: ApiKeyRecord = {
-    id: crypto.randomUUID(),
+    id: newId(),
     organization_id: input.organizationId,
     name: input.name ?? 'API key',
     prefix: displayPrefix(key),

@@ -63,6 +63,21 @@ export interface SenderAccountRecord {
   created_at: string;
 }
 
+/** A one-time link where a user connects (or, with `account_id`, reconnects) a sender account. */
+export interface ConnectLinkRecord {
+  /** The secret part of the link's URL; unique. */
+  token: string;
+  organization_id: string;
+  platform: 'email' | 'linkedin';
+  /** The account to reconnect; null to add a new one. */
+  account_id: string | null;
+  redirect_url: string | null;
+  expires_at: string;
+  /** Set when the link was used; a link is used once. */
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface CampaignRecord {
   id: string;
   organization_id: string;
@@ -160,6 +175,106 @@ export interface EnrolmentRecord {
   enrolled_at: string;
   /** Set when the lead was removed from the campaign; the row stays for past activity. */
   removed_at: string | null;
+}
+
+/** An enrolment with its lead's deletion time: what analytics count (deleted leads included). */
+export interface EnrolmentWithLeadRecord extends EnrolmentRecord {
+  lead_deleted_at: string | null;
+}
+
+/**
+ * What happened to a sequence lead, one row per event. The engine writes them; every
+ * analytics operation counts from them. Kinds and the `data` each carries:
+ * - `email_sent`, `linkedin_message_sent`, `connection_requested`: a step sent a message
+ *   (`StepRunData` with `placeholders`); `profile_viewed`: a `view_profile` step ran
+ *   (`StepRunData`); `already_connected`: a `linkedin_connection` step found the lead already
+ *   connected to the sender, so no request was sent (`StepRunData`).
+ * - `email_opened`, `connection_accepted`: engagement, `data` empty.
+ * - `reply_received`: `ReplyData`.
+ */
+export type ActivityKind =
+  | 'email_sent'
+  | 'email_opened'
+  | 'profile_viewed'
+  | 'connection_requested'
+  | 'already_connected'
+  | 'connection_accepted'
+  | 'linkedin_message_sent'
+  | 'reply_received';
+
+/**
+ * How one placeholder of a sent message was filled (one entry per distinct placeholder of
+ * the step's subject, content and message): `filled` with the lead's value or a generated AI
+ * value, `fallback` with the AI field's `fallback_value`, `empty` when it had no value.
+ * `source` is `lead` for lead fields and custom fields, `ai` for AI fields.
+ */
+export interface PlaceholderFill {
+  name: string;
+  source: 'lead' | 'ai';
+  fill: 'filled' | 'fallback' | 'empty';
+}
+
+/**
+ * `data` of an event written when a step ran (`step_id` set). `position` is where the step
+ * sat in the lead's steps when it ran: indexes joined with the branch taken (`3.yes.0` for
+ * the first step of the `yes` branch of the fourth step); `next_step_id` is the ID of the
+ * step that followed it then (the next sibling, or what follows the enclosing conditional),
+ * null when it was the last. Both let a lead continue at the right place after the
+ * sequence is replaced or an arm promoted (domain/sequence-progress.ts).
+ */
+export interface StepRunData {
+  position?: string;
+  next_step_id?: number | null;
+  /** Messages only (`email_sent`, `connection_requested`, `linkedin_message_sent`). */
+  placeholders?: PlaceholderFill[];
+}
+
+/** `data` of `reply_received`: the classification (null fields when not analysed). */
+export interface ReplyData {
+  sentiment?: 'positive' | 'neutral' | 'negative' | null;
+  out_of_office?: boolean;
+  /** The prospect's message; erased when the lead is deleted. */
+  message?: string | null;
+}
+
+export interface ActivityEventRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  /** The sequence lead (enrolment) it happened to. */
+  enrolment_id: string;
+  lead_id: string;
+  /** The lead's arm when it happened (null before the first step). */
+  variation: 'a' | 'b' | null;
+  /** The step that ran, for step events; null otherwise. */
+  step_id: number | null;
+  /** The sender account that sent it, or on which the engagement or reply arrived. */
+  account_id: string | null;
+  channel: 'email' | 'linkedin' | null;
+  kind: ActivityKind;
+  occurred_at: string;
+  data: StepRunData & ReplyData;
+}
+
+/** A meeting booked from a campaign: a calendar event (`meeting`) or a confirmation. */
+export interface BookingRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  enrolment_id: string;
+  lead_id: string;
+  kind: 'meeting' | 'confirmation';
+  /** When the invitee booked, or the confirmation time. */
+  booked_at: string;
+  /** Meetings only: the calendar event's start, status (`active`, `canceled`) and invitee. */
+  start_time: string | null;
+  status: string | null;
+  invitee_name: string | null;
+  invitee_email: string | null;
+  canceled_at: string | null;
+  rescheduled: boolean | null;
+  /** Confirmations only. */
+  confirmed_by: 'agent' | 'person' | null;
 }
 
 export interface PipelineRecord {

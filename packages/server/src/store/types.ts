@@ -4,11 +4,16 @@
  * Two implementations pass one contract suite: SQL (PGlite or PostgreSQL) and memory.
  */
 import type {
+  ActivityEventRecord,
+  ActivityKind,
   AiFieldRecord,
   ApiKeyRecord,
+  BookingRecord,
   CampaignRecord,
+  ConnectLinkRecord,
   DealRecord,
   EnrolmentRecord,
+  EnrolmentWithLeadRecord,
   IdempotencyRecord,
   LeadRecord,
   OrganizationRecord,
@@ -54,7 +59,12 @@ export interface ApiKeyStore {
 export interface SenderAccountStore {
   insert(record: SenderAccountRecord): Promise<void>;
   get(organizationId: string, id: string): Promise<SenderAccountRecord | null>;
-  getMany(organizationId: string, ids: string[]): Promise<SenderAccountRecord[]>;
+  /**
+   * The accounts with those IDs, in the order given (unknown IDs left out). With `forUpdate`,
+   * their rows are locked in ID order until the surrounding transaction ends, so that
+   * activations and sender assignments sharing an account run one after the other.
+   */
+  getMany(organizationId: string, ids: string[], options?: { forUpdate?: boolean }): Promise<SenderAccountRecord[]>;
   /** Oldest `connected_at` first (never connected last), ties by `id`. */
   list(
     organizationId: string,
@@ -65,6 +75,19 @@ export interface SenderAccountStore {
     id: string,
     patch: Partial<Omit<SenderAccountRecord, 'id' | 'organization_id'>>,
   ): Promise<SenderAccountRecord | null>;
+  /**
+   * For each of `accountIds`, the campaigns of the organization that have it among their
+   * `enabled_accounts`, active or not: by account ID, then oldest campaign first, ties by
+   * campaign `id`.
+   */
+  listCampaignUses(
+    organizationId: string,
+    accountIds: string[],
+  ): Promise<Array<{ account_id: string; campaign_id: string }>>;
+  /** Tokens are unique: a duplicate throws `UniqueViolation` (`connect_links_pkey`). */
+  insertConnectLink(record: ConnectLinkRecord): Promise<void>;
+  /** The link with that token, used or expired included. */
+  getConnectLink(token: string): Promise<ConnectLinkRecord | null>;
 }
 
 export type CampaignPatch = Partial<
@@ -115,6 +138,11 @@ export interface ResponderStore {
 }
 
 export interface WebhookStore {
+  /**
+   * Throws `UniqueViolation` when the campaign already has a webhook with the URL
+   * (`webhooks_campaign_id_url_key`) or, for an enabled one, an enabled webhook
+   * (`webhooks_one_enabled`: the campaign's one slot); `update` does the same.
+   */
   insert(record: WebhookRecord): Promise<void>;
   get(campaignId: string, id: string): Promise<WebhookRecord | null>;
   findByUrl(campaignId: string, url: string): Promise<WebhookRecord | null>;
@@ -132,6 +160,10 @@ export interface WebhookStore {
 export type LeadPatch = Partial<Omit<LeadRecord, 'id' | 'organization_id' | 'created_at' | 'deleted_at'>>;
 
 export interface LeadStore {
+  /**
+   * Throws `UniqueViolation` (`leads_email`) when a live lead of the organization already has
+   * the email, compared case-insensitively; `update` does the same.
+   */
   insert(record: LeadRecord): Promise<void>;
   /** A lead that is not deleted. */
   get(organizationId: string, id: string): Promise<LeadRecord | null>;
@@ -146,9 +178,12 @@ export interface LeadStore {
   update(organizationId: string, id: string, patch: LeadPatch): Promise<LeadRecord | null>;
   /** Overwrites every personal field in place and marks the row deleted; the row stays. */
   erase(organizationId: string, id: string, at: string): Promise<boolean>;
+  /** The row as stored, deleted or not: after `erase`, the anonymised record of past activity. */
+  getRow(organizationId: string, id: string): Promise<LeadRecord | null>;
 }
 
 export interface EnrolmentStore {
+  /** Throws `UniqueViolation` (`enrolments_live`) when the lead has a live enrolment in the campaign. */
   insert(record: EnrolmentRecord): Promise<void>;
   /** The lead's live (not removed) enrolment in the campaign. */
   find(campaignId: string, leadId: string): Promise<EnrolmentRecord | null>;
@@ -157,7 +192,47 @@ export interface EnrolmentStore {
   listForLeads(leadIds: string[]): Promise<EnrolmentRecord[]>;
   /** Live enrolments of a campaign whose lead is not deleted. */
   countForCampaign(campaignId: string): Promise<number>;
+  /** The leads of the campaign's live enrolments that are not deleted, by `enrolled_at`, ties by enrolment `id`. */
+  listLeadsForCampaign(campaignId: string): Promise<LeadRecord[]>;
   update(id: string, patch: Partial<Pick<EnrolmentRecord, 'status' | 'variation' | 'removed_at'>>): Promise<void>;
+}
+
+export interface ActivityStore {
+  insert(record: ActivityEventRecord): Promise<void>;
+  /**
+   * A campaign's events, oldest first (`occurred_at`, ties by `id`): with `from`, those at or
+   * after it; with `kinds`, those kinds only.
+   */
+  listForCampaign(
+    campaignId: string,
+    filter?: { from?: string; kinds?: ActivityKind[] },
+  ): Promise<ActivityEventRecord[]>;
+  /** One sequence lead's events, oldest first (`occurred_at`, ties by `id`). */
+  listForEnrolment(enrolmentId: string, filter?: { kinds?: ActivityKind[] }): Promise<ActivityEventRecord[]>;
+  /**
+   * Every enrolment of a campaign, removed ones included, with its lead's `deleted_at`:
+   * by `enrolled_at`, ties by `id`.
+   */
+  listEnrolments(campaignId: string): Promise<EnrolmentWithLeadRecord[]>;
+  /** Erases the personal text of a deleted lead's events in place (`data.message` of replies). */
+  eraseLead(organizationId: string, leadId: string): Promise<void>;
+}
+
+export interface BookingStore {
+  insert(record: BookingRecord): Promise<void>;
+  get(campaignId: string, id: string): Promise<BookingRecord | null>;
+  update(
+    campaignId: string,
+    id: string,
+    patch: Partial<Pick<BookingRecord, 'start_time' | 'status' | 'canceled_at' | 'rescheduled'>>,
+  ): Promise<BookingRecord | null>;
+  /**
+   * A campaign's bookings, newest first (`booked_at`, ties by `id`): with `since`, those
+   * booked at or after it; with `limitPerKind`, at most that many of each kind (the newest).
+   */
+  listForCampaign(campaignId: string, filter?: { since?: string; limitPerKind?: number }): Promise<BookingRecord[]>;
+  /** Erases the invitee's name and email of a deleted lead's bookings in place. */
+  eraseLead(organizationId: string, leadId: string): Promise<void>;
 }
 
 export interface PipelineStore {
@@ -166,7 +241,14 @@ export interface PipelineStore {
   get(organizationId: string, id: string): Promise<PipelineRecord | null>;
   /** Active pipelines, oldest first, ties by `id`. */
   listActive(organizationId: string, page: PageRequest): Promise<Page<PipelineRecord>>;
-  listAll(organizationId: string): Promise<PipelineRecord[]>;
+  /**
+   * Every pipeline of the organization, oldest first, ties by `id`. With `forUpdate`, the
+   * rows are locked until the surrounding transaction ends (serializes default changes).
+   */
+  listAll(organizationId: string, options?: { forUpdate?: boolean }): Promise<PipelineRecord[]>;
+  /** The organization's default pipeline (active or not), or null. */
+  getDefault(organizationId: string): Promise<PipelineRecord | null>;
+  /** Throws `UniqueViolation` (`pipelines_one_default`) for a second default pipeline; `insert` too. */
   update(
     organizationId: string,
     id: string,
@@ -179,7 +261,8 @@ export interface PipelineStore {
 
 export interface DealStore {
   insert(record: DealRecord): Promise<void>;
-  get(organizationId: string, id: string): Promise<DealRecord | null>;
+  /** With `forUpdate`, the row is locked until the surrounding transaction ends. */
+  get(organizationId: string, id: string, options?: { forUpdate?: boolean }): Promise<DealRecord | null>;
   /** Newest first, ties by `id`. */
   list(
     organizationId: string,
@@ -229,6 +312,8 @@ export interface Store {
   deals: DealStore;
   idempotency: IdempotencyStore;
   rateLimits: RateLimitStore;
+  activity: ActivityStore;
+  bookings: BookingStore;
   /**
    * Runs `work` atomically: every write inside commits together or not at all. Nested calls
    * join the outer transaction.

@@ -64,7 +64,7 @@ describeBackends('campaigns', (store) => {
 
   it('refuses out-of-range limits and negative offsets with VALIDATION_ERROR', async () => {
     await setup();
-    for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc']) {
+    for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc', 'offset=99999999999999999999']) {
       const answer = await api.call<{ error: string; details: { errors: Array<{ field: string }> } }>(
         'GET',
         `/v1/campaigns?${query}`,
@@ -120,6 +120,20 @@ describeBackends('campaigns', (store) => {
         expect.objectContaining({ field: 'body.colour', type: 'additional_properties' }),
       ]),
     );
+  });
+
+  it('reports the failing field inside a nullable sequence, not the union', async () => {
+    await setup();
+    const answer = await api.call<{ error: string; details: { errors: Array<{ field: string; type: string }> } }>(
+      'POST',
+      '/v1/campaigns',
+      { body: { name: 'x', sequence: { variation_a: [{ id: 'one', type: 'email', subject: 's', content: 'c' }] } } },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('VALIDATION_ERROR');
+    expect(answer.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'body.sequence.variation_a[0].id', type: 'type' }),
+    ]);
   });
 
   it('answers 404 NOT_FOUND for a non-UUID id and CAMPAIGN_NOT_FOUND for an unknown one', async () => {

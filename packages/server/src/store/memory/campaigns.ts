@@ -1,7 +1,9 @@
 /** Memory implementations of the campaign, AI field, responder and webhook stores. */
+import { UniqueViolation, uniqueConstraints } from '../errors.ts';
+import type { WebhookRecord } from '../records.ts';
 import type { AiFieldStore, CampaignStore, ResponderStore, WebhookStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
-import { compareText, newestFirst, oldestFirst, paginate, patchRow } from './table.ts';
+import { compareText, newestFirst, oldestFirst, paginate, patchRow, stripUndefined } from './table.ts';
 
 export function memoryCampaigns(state: MemoryState): CampaignStore {
   const owned = (organizationId: string, id: string) => {
@@ -89,8 +91,16 @@ export function memoryResponders(state: MemoryState): ResponderStore {
 
 export function memoryWebhooks(state: MemoryState): WebhookStore {
   const ofCampaign = (campaignId: string) => state.webhooks.where((w) => w.campaign_id === campaignId);
+  // The SQL constraints: `unique (campaign_id, url)` and the partial unique index
+  // `webhooks_one_enabled` (one enabled webhook per campaign).
+  const assertUnique = (row: WebhookRecord) => {
+    const others = ofCampaign(row.campaign_id).filter((w) => w.id !== row.id);
+    if (others.some((w) => w.url === row.url)) throw new UniqueViolation(uniqueConstraints.webhookUrl);
+    if (row.enabled && others.some((w) => w.enabled)) throw new UniqueViolation(uniqueConstraints.webhookSlot);
+  };
   return {
     async insert(record) {
+      assertUnique(record);
       state.webhooks.set(record.id, record);
     },
     async get(campaignId, id) {
@@ -110,7 +120,9 @@ export function memoryWebhooks(state: MemoryState): WebhookStore {
     },
     async update(campaignId, id, patch) {
       const webhook = state.webhooks.get(id);
-      return webhook && webhook.campaign_id === campaignId ? patchRow(state.webhooks, id, patch) : null;
+      if (!webhook || webhook.campaign_id !== campaignId) return null;
+      assertUnique({ ...webhook, ...stripUndefined(patch) });
+      return patchRow(state.webhooks, id, patch);
     },
   };
 }

@@ -1,15 +1,25 @@
 /** Memory implementations of the pipeline and deal stores. */
+import { UniqueViolation, uniqueConstraints } from '../errors.ts';
+import type { PipelineRecord } from '../records.ts';
 import type { DealStore, PipelineStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
-import { compareText, newestFirst, oldestFirst, paginate, patchRow } from './table.ts';
+import { compareText, newestFirst, oldestFirst, paginate, patchRow, stripUndefined } from './table.ts';
 
 export function memoryPipelines(state: MemoryState): PipelineStore {
   const owned = (organizationId: string, id: string) => {
     const pipeline = state.pipelines.get(id);
     return pipeline && pipeline.organization_id === organizationId ? pipeline : null;
   };
+  // The SQL partial unique index `pipelines_one_default`: one default pipeline per organization.
+  const assertOneDefault = (row: PipelineRecord) => {
+    const taken = state.pipelines.where(
+      (p) => p.organization_id === row.organization_id && p.is_default && p.id !== row.id,
+    );
+    if (row.is_default && taken.length > 0) throw new UniqueViolation(uniqueConstraints.defaultPipeline);
+  };
   return {
     async insert(record) {
+      assertOneDefault(record);
       state.pipelines.set(record.id, record);
     },
     async insertStage(record) {
@@ -23,10 +33,19 @@ export function memoryPipelines(state: MemoryState): PipelineStore {
       return paginate(rows, page);
     },
     async listAll(organizationId) {
+      // No lock needed: memory transactions run one at a time.
       return state.pipelines.where((p) => p.organization_id === organizationId).sort(oldestFirst);
     },
+    async getDefault(organizationId) {
+      return (
+        state.pipelines.where((p) => p.organization_id === organizationId && p.is_default).sort(oldestFirst)[0] ?? null
+      );
+    },
     async update(organizationId, id, patch) {
-      return owned(organizationId, id) ? patchRow(state.pipelines, id, patch) : null;
+      const pipeline = owned(organizationId, id);
+      if (!pipeline) return null;
+      assertOneDefault({ ...pipeline, ...stripUndefined(patch) });
+      return patchRow(state.pipelines, id, patch);
     },
     async listStages(pipelineId) {
       return state.stages

@@ -4,17 +4,27 @@
  * write leaves nothing behind, as on PostgreSQL.
  */
 import type { Store } from '../types.ts';
+import { memoryActivity, memoryBookings } from './activity.ts';
 import { memoryAiFields, memoryCampaigns, memoryResponders, memoryWebhooks } from './campaigns.ts';
 import { memoryApiKeys, memoryIdempotency, memoryOrganizations, memoryRateLimits } from './core.ts';
 import { memoryDeals, memoryPipelines } from './crm.ts';
 import { memoryAccounts, memoryEnrolments, memoryLeads } from './leads.ts';
-import { MemoryState } from './state.ts';
+import { MemoryState, type MemorySnapshot } from './state.ts';
 import { Journal } from './table.ts';
+
+export type { MemorySnapshot } from './state.ts';
 
 export interface MemoryStore extends Store {
   readonly kind: 'memory';
   /** Empties every table. */
   clear(): void;
+  /**
+   * The state of every table, cheap to take and to restore (the mock's `reset()`: seed once,
+   * snapshot, restore before each test). Call it with no request in flight.
+   */
+  snapshot(): MemorySnapshot;
+  /** Puts every table back as it was when `snapshot` was taken. */
+  restore(snapshot: MemorySnapshot): void;
 }
 
 function bindStores(state: MemoryState) {
@@ -32,6 +42,8 @@ function bindStores(state: MemoryState) {
     deals: memoryDeals(state),
     idempotency: memoryIdempotency(state),
     rateLimits: memoryRateLimits(state),
+    activity: memoryActivity(state),
+    bookings: memoryBookings(state),
   };
 }
 
@@ -65,6 +77,10 @@ export function createMemoryStore(): MemoryStore {
     async close() {},
     clear() {
       state.clear();
+    },
+    snapshot: () => state.snapshot(),
+    restore(snapshot) {
+      state.restore(snapshot);
     },
   };
   // Inside a transaction, nested transactions join the running one instead of queueing

@@ -1,4 +1,5 @@
 /** Memory implementations of the lead, enrolment and sender account stores. */
+import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { LeadRecord } from '../records.ts';
 import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
@@ -24,8 +25,22 @@ export function memoryLeads(state: MemoryState): LeadStore {
     const lead = state.leads.get(id);
     return lead && lead.organization_id === organizationId && lead.deleted_at === null ? lead : null;
   };
+  // The SQL unique index `leads_email`: live leads only, lower(email), emails that are set.
+  const assertEmailFree = (organizationId: string, email: string | null | undefined, exceptId: string) => {
+    if (email === null || email === undefined) return;
+    const wanted = email.toLowerCase();
+    const taken = state.leads.where(
+      (l) =>
+        l.organization_id === organizationId &&
+        l.deleted_at === null &&
+        l.id !== exceptId &&
+        l.email?.toLowerCase() === wanted,
+    );
+    if (taken.length > 0) throw new UniqueViolation(uniqueConstraints.leadEmail);
+  };
   return {
     async insert(record) {
+      if (record.deleted_at === null) assertEmailFree(record.organization_id, record.email, record.id);
       state.leads.set(record.id, record);
     },
     async get(organizationId, id) {
@@ -65,12 +80,18 @@ export function memoryLeads(state: MemoryState): LeadStore {
       return paginate(rows, filter);
     },
     async update(organizationId, id, patch) {
-      return live(organizationId, id) ? patchRow(state.leads, id, patch) : null;
+      if (!live(organizationId, id)) return null;
+      assertEmailFree(organizationId, patch.email, id);
+      return patchRow(state.leads, id, patch);
     },
     async erase(organizationId, id, at) {
       if (!live(organizationId, id)) return false;
       patchRow(state.leads, id, { ...erasedLeadFields, deleted_at: at, updated_at: at });
       return true;
+    },
+    async getRow(organizationId, id) {
+      const lead = state.leads.get(id);
+      return lead && lead.organization_id === organizationId ? lead : null;
     },
   };
 }
@@ -78,6 +99,11 @@ export function memoryLeads(state: MemoryState): LeadStore {
 export function memoryEnrolments(state: MemoryState): EnrolmentStore {
   return {
     async insert(record) {
+      // The SQL unique index `enrolments_live`: one live enrolment per campaign and lead.
+      const live = state.enrolments.where(
+        (e) => e.campaign_id === record.campaign_id && e.lead_id === record.lead_id && e.removed_at === null,
+      );
+      if (record.removed_at === null && live.length > 0) throw new UniqueViolation(uniqueConstraints.liveEnrolment);
       state.enrolments.set(record.id, record);
     },
     async find(campaignId, leadId) {
@@ -102,6 +128,15 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
       return state.enrolments.where(
         (e) => e.campaign_id === campaignId && e.removed_at === null && state.leads.get(e.lead_id)?.deleted_at === null,
       ).length;
+    },
+    async listLeadsForCampaign(campaignId) {
+      return state.enrolments
+        .where((e) => e.campaign_id === campaignId && e.removed_at === null)
+        .sort((a, b) => compareText(a.enrolled_at, b.enrolled_at) || compareText(a.id, b.id))
+        .flatMap((e) => {
+          const lead = state.leads.get(e.lead_id);
+          return lead && lead.deleted_at === null ? [lead] : [];
+        });
     },
     async update(id, patch) {
       patchRow(state.enrolments, id, patch);
@@ -144,6 +179,32 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
     },
     async update(organizationId, id, patch) {
       return owned(organizationId, id) ? patchRow(state.accounts, id, patch) : null;
+    },
+    async listCampaignUses(organizationId, accountIds) {
+      const uses: Array<{ account_id: string; campaign_id: string; created_at: string }> = [];
+      const campaigns = state.campaigns.where((c) => c.organization_id === organizationId);
+      for (const accountId of new Set(accountIds)) {
+        for (const campaign of campaigns) {
+          if (campaign.enabled_accounts.includes(accountId)) {
+            uses.push({ account_id: accountId, campaign_id: campaign.id, created_at: campaign.created_at });
+          }
+        }
+      }
+      return uses
+        .sort(
+          (a, b) =>
+            compareText(a.account_id, b.account_id) ||
+            compareText(a.created_at, b.created_at) ||
+            compareText(a.campaign_id, b.campaign_id),
+        )
+        .map(({ account_id, campaign_id }) => ({ account_id, campaign_id }));
+    },
+    async insertConnectLink(record) {
+      if (state.connectLinks.has(record.token)) throw new UniqueViolation('connect_links_pkey');
+      state.connectLinks.set(record.token, record);
+    },
+    async getConnectLink(token) {
+      return state.connectLinks.get(token) ?? null;
     },
   };
 }

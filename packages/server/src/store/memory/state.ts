@@ -1,8 +1,11 @@
 /** All tables of the memory store, sharing one journal for transactions. */
 import type {
+  ActivityEventRecord,
   AiFieldRecord,
   ApiKeyRecord,
+  BookingRecord,
   CampaignRecord,
+  ConnectLinkRecord,
   DealRecord,
   EnrolmentRecord,
   IdempotencyRecord,
@@ -15,7 +18,7 @@ import type {
   UserRecord,
   WebhookRecord,
 } from '../records.ts';
-import type { Journal} from './table.ts';
+import type { Journal } from './table.ts';
 import { Table } from './table.ts';
 
 export class MemoryState {
@@ -26,6 +29,8 @@ export class MemoryState {
   readonly users = new Table<UserRecord>(null);
   readonly apiKeys = new Table<ApiKeyRecord>(null);
   readonly accounts = new Table<SenderAccountRecord>(null);
+  /** Keyed by token. */
+  readonly connectLinks = new Table<ConnectLinkRecord>(null);
   readonly campaigns = new Table<CampaignRecord>(null);
   readonly aiFields = new Table<AiFieldRecord>(null);
   readonly responders = new Table<ResponderSettingsRecord>(null);
@@ -37,6 +42,8 @@ export class MemoryState {
   readonly deals = new Table<DealRecord>(null);
   readonly idempotency = new Table<IdempotencyRecord>(null);
   readonly rateLimits = new Table<{ count: number; window_start: string }>(null);
+  readonly activity = new Table<ActivityEventRecord>(null);
+  readonly bookings = new Table<BookingRecord>(null);
 
   /** A view of the same tables whose writes are journaled, for one transaction. */
   inTransaction(journal: Journal): MemoryState {
@@ -51,4 +58,23 @@ export class MemoryState {
   clear(): void {
     for (const value of Object.values(this)) if (value instanceof Table) value.clear();
   }
+
+  /** Every table's rows, by table name (see `Table.snapshot`). */
+  snapshot(): MemorySnapshot {
+    const tables = new Map<string, ReadonlyMap<string, unknown>>();
+    for (const [name, value] of Object.entries(this)) if (value instanceof Table) tables.set(name, value.snapshot());
+    return { tables };
+  }
+
+  /** Puts every table back as it was in `snapshot`; a table it does not hold is emptied. */
+  restore(snapshot: MemorySnapshot): void {
+    for (const [name, value] of Object.entries(this)) {
+      if (value instanceof Table) value.restore(snapshot.tables.get(name) ?? new Map());
+    }
+  }
+}
+
+/** What `MemoryState.snapshot` returns: opaque to callers, who only pass it to `restore`. */
+export interface MemorySnapshot {
+  readonly tables: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
 }

@@ -76,6 +76,21 @@ export class Table<T> {
     this.rows.clear();
   }
 
+  /**
+   * The rows as they are now, for `restore` (the mock's reset). Rows are copied in by `set`
+   * and out by every read, never changed in place, so the snapshot can share them: taking
+   * and restoring one costs a map copy, not a deep clone.
+   */
+  snapshot(): ReadonlyMap<string, T> {
+    return new Map(this.rows);
+  }
+
+  /** Puts back the rows of a snapshot, in the same map (transaction views share it). */
+  restore(rows: ReadonlyMap<string, T>): void {
+    this.rows.clear();
+    for (const [key, row] of rows) this.rows.set(key, row);
+  }
+
   get size(): number {
     return this.rows.size;
   }
@@ -90,7 +105,7 @@ export function patchRow<T extends object>(table: Table<T>, key: string, patch: 
   return structuredClone(updated);
 }
 
-function stripUndefined<T extends object>(patch: Partial<T>): Partial<T> {
+export function stripUndefined<T extends object>(patch: Partial<T>): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 

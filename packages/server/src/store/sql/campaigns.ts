@@ -2,6 +2,7 @@
 import type { AiFieldRecord, CampaignRecord, ResponderSettingsRecord, WebhookRecord } from '../records.ts';
 import type { AiFieldStore, CampaignStore, ResponderStore, WebhookStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
+import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, selectPage, updateRow } from './rows.ts';
 
 const campaignJson = new Set([
@@ -132,7 +133,7 @@ export function sqlResponders(client: SqlClient): ResponderStore {
 export function sqlWebhooks(client: SqlClient): WebhookStore {
   return {
     async insert(record) {
-      await insertRow(client, 'webhooks', record);
+      await reportingUniqueViolations(() => insertRow(client, 'webhooks', record));
     },
     async get(campaignId, id) {
       const [row] = await client.query<WebhookRecord>('select * from webhooks where campaign_id = $1 and id = $2', [
@@ -158,7 +159,9 @@ export function sqlWebhooks(client: SqlClient): WebhookStore {
       return selectPage<WebhookRecord>(client, 'webhooks', 'campaign_id = $1', [campaignId], 'created_at, id', page);
     },
     async update(campaignId, id, patch) {
-      return updateRow<WebhookRecord>(client, 'webhooks', { campaign_id: campaignId, id }, patch);
+      return reportingUniqueViolations(() =>
+        updateRow<WebhookRecord>(client, 'webhooks', { campaign_id: campaignId, id }, patch),
+      );
     },
   };
 }

@@ -2,12 +2,13 @@
 import type { DealRecord, PipelineRecord, StageRecord } from '../records.ts';
 import type { DealStore, PipelineStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
+import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, selectPage, updateRow } from './rows.ts';
 
 export function sqlPipelines(client: SqlClient): PipelineStore {
   return {
     async insert(record) {
-      await insertRow(client, 'pipelines', record);
+      await reportingUniqueViolations(() => insertRow(client, 'pipelines', record));
     },
     async insertStage(record) {
       await insertRow(client, 'stages', record);
@@ -29,14 +30,23 @@ export function sqlPipelines(client: SqlClient): PipelineStore {
         page,
       );
     },
-    async listAll(organizationId) {
+    async listAll(organizationId, options) {
       return client.query<PipelineRecord>(
-        'select * from pipelines where organization_id = $1 order by created_at, id',
+        `select * from pipelines where organization_id = $1 order by created_at, id${options?.forUpdate ? ' for update' : ''}`,
         [organizationId],
       );
     },
+    async getDefault(organizationId) {
+      const [row] = await client.query<PipelineRecord>(
+        'select * from pipelines where organization_id = $1 and is_default order by created_at, id limit 1',
+        [organizationId],
+      );
+      return row ?? null;
+    },
     async update(organizationId, id, patch) {
-      return updateRow<PipelineRecord>(client, 'pipelines', { organization_id: organizationId, id }, patch);
+      return reportingUniqueViolations(() =>
+        updateRow<PipelineRecord>(client, 'pipelines', { organization_id: organizationId, id }, patch),
+      );
     },
     async listStages(pipelineId) {
       return client.query<StageRecord>('select * from stages where pipeline_id = $1 order by position, id', [
@@ -60,11 +70,11 @@ export function sqlDeals(client: SqlClient): DealStore {
     async insert(record) {
       await insertRow(client, 'deals', record, dealJson);
     },
-    async get(organizationId, id) {
-      const [row] = await client.query<DealRecord>('select * from deals where organization_id = $1 and id = $2', [
-        organizationId,
-        id,
-      ]);
+    async get(organizationId, id, options) {
+      const [row] = await client.query<DealRecord>(
+        `select * from deals where organization_id = $1 and id = $2${options?.forUpdate ? ' for update' : ''}`,
+        [organizationId, id],
+      );
       return row ?? null;
     },
     async list(organizationId, filter) {

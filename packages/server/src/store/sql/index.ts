@@ -3,6 +3,7 @@
  * when `DATABASE_URL` is set. Migrations run when it opens.
  */
 import type { Store } from '../types.ts';
+import { sqlActivity, sqlBookings } from './activity.ts';
 import { sqlAiFields, sqlCampaigns, sqlResponders, sqlWebhooks } from './campaigns.ts';
 import type { SqlClient } from './client.ts';
 import { sqlApiKeys, sqlIdempotency, sqlOrganizations, sqlRateLimits } from './core.ts';
@@ -34,6 +35,8 @@ export function sqlStoreOn(client: SqlClient): SqlStore {
     deals: sqlDeals(client),
     idempotency: sqlIdempotency(client),
     rateLimits: sqlRateLimits(client),
+    activity: sqlActivity(client),
+    bookings: sqlBookings(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx))),
     close: () => client.close(),
   };

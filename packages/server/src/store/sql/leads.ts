@@ -1,8 +1,9 @@
 /** SQL implementations of the lead, enrolment and sender account stores. */
 import { erasedLeadFields } from '../memory/leads.ts';
-import type { EnrolmentRecord, LeadRecord, SenderAccountRecord } from '../records.ts';
+import type { ConnectLinkRecord, EnrolmentRecord, LeadRecord, SenderAccountRecord } from '../records.ts';
 import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
+import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, selectPage, updateRow } from './rows.ts';
 
 const leadJson = new Set(['custom_fields']);
@@ -10,7 +11,7 @@ const leadJson = new Set(['custom_fields']);
 export function sqlLeads(client: SqlClient): LeadStore {
   return {
     async insert(record) {
-      await insertRow(client, 'leads', record, leadJson);
+      await reportingUniqueViolations(() => insertRow(client, 'leads', record, leadJson));
     },
     async get(organizationId, id) {
       const [row] = await client.query<LeadRecord>(
@@ -53,7 +54,9 @@ export function sqlLeads(client: SqlClient): LeadStore {
         [organizationId, id],
       );
       if (!live) return null;
-      return updateRow<LeadRecord>(client, 'leads', { organization_id: organizationId, id }, patch, leadJson);
+      return reportingUniqueViolations(() =>
+        updateRow<LeadRecord>(client, 'leads', { organization_id: organizationId, id }, patch, leadJson),
+      );
     },
     async erase(organizationId, id, at) {
       const [erased] = await client.query(
@@ -66,13 +69,20 @@ export function sqlLeads(client: SqlClient): LeadStore {
       );
       return Boolean(erased);
     },
+    async getRow(organizationId, id) {
+      const [row] = await client.query<LeadRecord>('select * from leads where organization_id = $1 and id = $2', [
+        organizationId,
+        id,
+      ]);
+      return row ?? null;
+    },
   };
 }
 
 export function sqlEnrolments(client: SqlClient): EnrolmentStore {
   return {
     async insert(record) {
-      await insertRow(client, 'enrolments', record);
+      await reportingUniqueViolations(() => insertRow(client, 'enrolments', record));
     },
     async find(campaignId, leadId) {
       const [row] = await client.query<EnrolmentRecord>(
@@ -102,6 +112,14 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
       );
       return Number(row?.count ?? 0);
     },
+    async listLeadsForCampaign(campaignId) {
+      return client.query<LeadRecord>(
+        `select l.* from enrolments e join leads l on l.id = e.lead_id
+          where e.campaign_id = $1 and e.removed_at is null and l.deleted_at is null
+          order by e.enrolled_at, e.id`,
+        [campaignId],
+      );
+    },
     async update(id, patch) {
       await updateRow(client, 'enrolments', { id }, patch);
     },
@@ -122,10 +140,12 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
       );
       return row ?? null;
     },
-    async getMany(organizationId, ids) {
+    async getMany(organizationId, ids, options) {
       if (ids.length === 0) return [];
+      // Locks are taken in one order (ID, code points) so that two lockers cannot deadlock.
+      const lock = options?.forUpdate ? ' order by id collate "C" for update' : '';
       const rows = await client.query<SenderAccountRecord>(
-        'select * from sender_accounts where organization_id = $1 and id = any($2::text[])',
+        `select * from sender_accounts where organization_id = $1 and id = any($2::text[])${lock}`,
         [organizationId, ids],
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -156,6 +176,24 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
         patch,
         accountJson,
       );
+    },
+    async listCampaignUses(organizationId, accountIds) {
+      if (accountIds.length === 0) return [];
+      // `?` tests whether the JSON array holds the string (top-level elements only).
+      return client.query<{ account_id: string; campaign_id: string }>(
+        `select a.id as account_id, c.id as campaign_id
+           from unnest($2::text[]) as a (id)
+           join campaigns c on c.organization_id = $1 and c.enabled_accounts ? a.id
+          order by a.id collate "C", c.created_at, c.id`,
+        [organizationId, [...new Set(accountIds)]],
+      );
+    },
+    async insertConnectLink(record) {
+      await reportingUniqueViolations(() => insertRow(client, 'connect_links', record));
+    },
+    async getConnectLink(token) {
+      const [row] = await client.query<ConnectLinkRecord>('select * from connect_links where token = $1', [token]);
+      return row ?? null;
     },
   };
 }

@@ -1,5 +1,8 @@
 /** Every migration, in order. A migration is never edited once released: add a new one. */
 import { migration001 } from './001-initial.ts';
+import { migration002 } from './002-activity.ts';
+import { migration004 } from './004-connect-links.ts';
+import { migration005 } from './005-one-default-pipeline.ts';
 
 export interface Migration {
   version: number;
@@ -7,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [migration001];
+export const migrations: readonly Migration[] = [migration001, migration002, migration004, migration005];

@@ -1,0 +1,60 @@
+/**
+ * `GET /campaigns/{id}/daily-stats`: the analysis's counts spread over UTC days. Each lead
+ * counts on the day of its first event of a kind inside the window, so every column summed
+ * over the days equals the analysis count of the same window and arm.
+ */
+import type { Schemas } from '../../openapi/types.ts';
+import type { Fact, LeadFacts } from './facts.ts';
+import { leadFacts } from './facts.ts';
+import { type AnalyticsData, type AnalyticsWindow, inVariation } from './population.ts';
+
+type DailyStat = Schemas['DailyStat'];
+type Column = Exclude<keyof DailyStat, 'date'>;
+
+/** The fact each column counts; `meetings` counts bookings. */
+const columns: ReadonlyArray<[Column, Fact | 'meeting']> = [
+  ['emails_sent', 'email_sent'],
+  ['emails_opened', 'email_opened'],
+  ['connection_requests', 'connection_requested'],
+  ['connections_accepted', 'connection_accepted'],
+  ['linkedin_messages', 'linkedin_message_sent'],
+  ['replies', 'replied'],
+  ['positive_replies', 'positive'],
+  ['meetings', 'meeting'],
+];
+
+export function dailyStats(data: AnalyticsData, window: AnalyticsWindow): DailyStat[] {
+  const leads = leadFacts(data, window.from).filter((lead) => inVariation(lead.cohort, window.variation));
+  const days = new Map<string, DailyStat>();
+  for (const lead of leads) {
+    for (const [column, fact] of columns) {
+      const at = timeOf(lead, fact);
+      if (at === null) continue;
+      const date = at.slice(0, 10);
+      const day = days.get(date) ?? emptyDay(date);
+      day[column] += 1;
+      days.set(date, day);
+    }
+  }
+  return [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+}
+
+function timeOf(lead: LeadFacts, fact: Fact | 'meeting'): string | null {
+  const at = fact === 'meeting' ? lead.meeting?.booked_at : lead.first[fact]?.occurred_at;
+  // The UTC day, whatever offset the time was written with.
+  return at === undefined ? null : new Date(at).toISOString();
+}
+
+function emptyDay(date: string): DailyStat {
+  return {
+    date,
+    emails_sent: 0,
+    emails_opened: 0,
+    connection_requests: 0,
+    connections_accepted: 0,
+    linkedin_messages: 0,
+    replies: 0,
+    positive_replies: 0,
+    meetings: 0,
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * `GET /campaigns/{id}/personalization-quality`: how the placeholders of the messages sent
+ * were filled. The engine records, in each sent message's event, how every placeholder of
+ * the step's text was filled (`StepRunData.placeholders`, built by `placeholderFills`); this
+ * report adds those records up over the analysis's messages.
+ */
+import type { Schemas } from '../../openapi/types.ts';
+import { compareText } from '../collections.ts';
+import {
+  isPlainObject,
+  leadFieldNames,
+  type PlaceholderAiField,
+  stepPlaceholders,
+  valueText,
+} from '../placeholders.ts';
+import type { PlaceholderFill, SequenceStep } from '../../store/records.ts';
+import { type Fact, leadFacts } from './facts.ts';
+import { type AnalyticsData, percent } from './population.ts';
+
+type PersonalizationField = Schemas['PersonalizationField'];
+
+/** The messages counted: each lead's first email, connection request and LinkedIn message. */
+const messages: readonly Fact[] = ['email_sent', 'connection_requested', 'linkedin_message_sent'];
+
+export function personalizationQuality(
+  data: AnalyticsData,
+  from: string | null,
+): { messages_sent: number; fields: PersonalizationField[] } {
+  let sent = 0;
+  const fields = new Map<string, PersonalizationField>();
+  for (const lead of leadFacts(data, from)) {
+    for (const fact of messages) {
+      const event = lead.first[fact];
+      if (!event) continue;
+      sent += 1;
+      const seen = new Set<string>();
+      for (const fill of event.data.placeholders ?? []) {
+        // A placeholder counts once per message, however often the text uses it.
+        if (seen.has(fill.name)) continue;
+        seen.add(fill.name);
+        const field = fields.get(fill.name) ?? emptyField(fill);
+        field.uses += 1;
+        field[fill.fill] += 1;
+        fields.set(fill.name, field);
+      }
+    }
+  }
+  const rows = [...fields.values()].map((field) => ({ ...field, filled_rate_pct: percent(field.filled, field.uses) }));
+  rows.sort((a, b) => b.uses - a.uses || compareText(a.name, b.name));
+  return { messages_sent: sent, fields: rows };
+}
+
+function emptyField(fill: PlaceholderFill): PersonalizationField {
+  return { name: fill.name, source: fill.source, uses: 0, filled: 0, fallback: 0, empty: 0, filled_rate_pct: null };
+}
+
+const leadFields = new Set(leadFieldNames);
+
+/**
+ * How each placeholder of `step` (subject, content, message; each name once) is filled for
+ * `lead`, resolved as the preview renders it: the lead's own field, then its custom field
+ * (`lead`), then an active AI field (`ai`): its generated value when the model gave one
+ * (`generated`), else its `fallback_value`, else empty. The engine stores the result in the
+ * sent message's event as `data.placeholders`.
+ */
+export function placeholderFills(
+  step: SequenceStep,
+  lead: Record<string, unknown>,
+  aiFields: readonly PlaceholderAiField[],
+  generated: Readonly<Record<string, string>> = {},
+): PlaceholderFill[] {
+  const custom = isPlainObject(lead.custom_fields) ? lead.custom_fields : {};
+  const active = new Map(aiFields.filter((f) => f.is_active).map((f) => [f.field_name, f]));
+  return stepPlaceholders(step).map((name): PlaceholderFill => {
+    if (leadFields.has(name) && valueText(lead[name]) !== null) return { name, source: 'lead', fill: 'filled' };
+    if (valueText(custom[name]) !== null) return { name, source: 'lead', fill: 'filled' };
+    const ai = active.get(name);
+    if (!ai) return { name, source: 'lead', fill: 'empty' };
+    if (valueText(generated[name]) !== null) return { name, source: 'ai', fill: 'filled' };
+    if (valueText(ai.fallback_value) !== null) return { name, source: 'ai', fill: 'fallback' };
+    return { name, source: 'ai', fill: 'empty' };
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Placeholders in step text: `{first_name}`, `{company}`, any lead field, a key of the
+ * lead's `custom_fields`, or the `field_name` of an active AI field (`{icebreaker}`). One
+ * parser and one renderer, shared by the preflight (which names may appear) and the preview
+ * (what they become for one lead).
+ */
+import type { SequenceStep } from '../store/records.ts';
+
+/** A name as an AI field's `field_name` may be: a letter, then letters, digits, underscores. */
+const placeholderPattern = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The lead record's own fields a placeholder may name (section 6's lead object). */
+export const leadFieldNames: readonly string[] = [
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'title',
+  'industry',
+  'website',
+  'linkedin_profile',
+  'annual_revenue',
+  'employee_count',
+];
+
+const leadFields = new Set(leadFieldNames);
+
+/** The text fields of a step that may hold placeholders, in the order they are rendered. */
+export const stepTextFields = ['subject', 'content', 'message'] as const;
+export type StepTextField = (typeof stepTextFields)[number];
+
+/**
+ * The text a step of this type sends: an email its subject and content, a connection request
+ * or a LinkedIn message its message, a profile view or a conditional nothing. Other fields
+ * on a step are never sent, so their placeholders do not count.
+ */
+export function sentTextFields(type: SequenceStep['type']): readonly StepTextField[] {
+  if (type === 'email') return ['subject', 'content'];
+  if (type === 'linkedin_connection' || type === 'linkedin_message') return ['message'];
+  return [];
+}
+
+/** Placeholder names in `text`, each once, in order of first appearance. */
+export function parsePlaceholders(text: string): string[] {
+  const names = new Set<string>();
+  for (const match of text.matchAll(placeholderPattern)) names.add(match[1] as string);
+  return [...names];
+}
+
+/** Placeholder names in the text a step sends, each once, in order of first appearance. */
+export function stepPlaceholders(step: SequenceStep): string[] {
+  const names = new Set<string>();
+  for (const field of sentTextFields(step.type)) {
+    const text = step[field];
+    if (typeof text === 'string') for (const name of parsePlaceholders(text)) names.add(name);
+  }
+  return [...names];
+}
+
+/** What a placeholder stands for; `undefined` and `null` mean it has no value. */
+export type PlaceholderValues = (name: string) => unknown;
+
+/**
+ * `text` with every placeholder replaced by its value. A placeholder without a value (or
+ * with an empty one) becomes the empty string and is reported in `missing`, so a preview
+ * shows exactly what would be sent and what data is lacking.
+ */
+export function renderPlaceholders(text: string, values: PlaceholderValues): { text: string; missing: string[] } {
+  const missing = new Set<string>();
+  const rendered = text.replaceAll(placeholderPattern, (_whole, name: string) => {
+    const value = valueText(values(name));
+    if (value === null) {
+      missing.add(name);
+      return '';
+    }
+    return value;
+  });
+  return { text: rendered, missing: [...missing] };
+}
+
+/** The text a value renders as, or null when it counts as no value. */
+export function valueText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // Objects and lists in custom fields have no natural text; JSON is at least faithful.
+  return JSON.stringify(value);
+}
+
+/** An AI field as placeholders see it. */
+export interface PlaceholderAiField {
+  field_name: string;
+  fallback_value: string | null;
+  is_active: boolean;
+}
+
+/**
+ * The values of a lead's placeholders: the lead's own fields first, then its
+ * `custom_fields`, then active AI fields, which the reference server fills with their
+ * `fallback_value` (no model is configured). An inactive AI field has no value.
+ */
+export function leadPlaceholderValues(lead: object, aiFields: readonly PlaceholderAiField[]): PlaceholderValues {
+  const fields = lead as Record<string, unknown>;
+  const custom = isPlainObject(fields.custom_fields) ? fields.custom_fields : {};
+  const ai = new Map(aiFields.filter((f) => f.is_active).map((f) => [f.field_name, f.fallback_value]));
+  return (name) => {
+    if (leadFields.has(name) && valueText(fields[name]) !== null) return fields[name];
+    if (valueText(custom[name]) !== null) return custom[name];
+    return ai.get(name) ?? null;
+  };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

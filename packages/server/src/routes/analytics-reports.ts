@@ -1,0 +1,121 @@
+/**
+ * Tag Analytics, the reports: analysis, daily stats, step funnel, senders, personalization
+ * and A/B cohorts. Each reads the campaign's enrolments, events and bookings once and hands
+ * them to the pure functions of domain/analytics, which count them the same way.
+ */
+import {
+  abCohorts,
+  type AnalyticsData,
+  type AnalyticsWindow,
+  analysisWindow,
+  campaignAnalysis,
+  dailyStats,
+  personalizationQuality,
+  senderBreakdown,
+  stepFunnel,
+} from '../domain/analytics/index.ts';
+import { parseDateFilter, parseVariation } from '../domain/date-filter.ts';
+import type { Store } from '../store/types.ts';
+import { findCampaign } from './campaigns.ts';
+import type { PartialHandlers } from './registry.ts';
+
+/** The window from `date_filter` and `variation` (`400 INVALID_DATE_FILTER`, `INVALID_VARIATION`). */
+function windowOf(query: { date_filter?: string | null; variation?: string | null }, now: Date): AnalyticsWindow {
+  return { from: parseDateFilter(query.date_filter, now), variation: parseVariation(query.variation) };
+}
+
+/**
+ * The campaign's enrolments, events and bookings. With `from`, only events and bookings
+ * inside the window are read (the reports that need a lead's earlier events ask for all).
+ */
+async function loadData(store: Store, campaignId: string, from: string | null): Promise<AnalyticsData> {
+  const since = from ?? undefined;
+  const enrolments = await store.activity.listEnrolments(campaignId);
+  const events = await store.activity.listForCampaign(campaignId, { from: since });
+  const bookings = await store.bookings.listForCampaign(campaignId, { since });
+  return { enrolments, events, bookings };
+}
+
+export const analyticsReportHandlers: PartialHandlers = {
+  async getCampaignAnalysis({ path, query, auth, now }, { store }) {
+    const window = windowOf(query, now);
+    const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    const data = await loadData(store, campaign.id, window.from);
+    return {
+      status: 200,
+      body: { success: true, campaign_id: campaign.id, analysis: campaignAnalysis(data, window) },
+    };
+  },
+
+  async getDailyStats({ path, query, auth, now }, { store }) {
+    const window = windowOf(query, now);
+    const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    const data = await loadData(store, campaign.id, window.from);
+    return {
+      status: 200,
+      body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), days: dailyStats(data, window) },
+    };
+  },
+
+  async getStepFunnel({ path, query, auth, now }, { store }) {
+    const window = windowOf(query, now);
+    const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    // Where a lead is in the sequence depends on everything that happened to it.
+    const data = await loadData(store, campaign.id, null);
+    const steps = stepFunnel(data, window, {
+      sequence: campaign.sequence,
+      winner: campaign.ab_winner,
+      activatedAt: campaign.activated_at,
+      now: now.toISOString(),
+    });
+    return {
+      status: 200,
+      body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), steps },
+    };
+  },
+
+  async getSenderBreakdown({ path, query, auth, now }, { store }) {
+    const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
+    const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    // A reply is credited to the account that last wrote to the lead, possibly before the window.
+    const data = await loadData(store, campaign.id, null);
+    const used = data.events.flatMap((event) => (event.account_id ? [event.account_id] : []));
+    const accounts = await store.accounts.getMany(auth.organization.id, [
+      ...new Set([...campaign.enabled_accounts, ...used]),
+    ]);
+    const senders = senderBreakdown(data, window.from, campaign.enabled_accounts, accounts);
+    return {
+      status: 200,
+      body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), senders },
+    };
+  },
+
+  async getPersonalizationQuality({ path, query, auth, now }, { store }) {
+    const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
+    const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    const data = await loadData(store, campaign.id, window.from);
+    const quality = personalizationQuality(data, window.from);
+    return {
+      status: 200,
+      body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), ...quality },
+    };
+  },
+
+  async getAbCohorts({ path, query, auth, now }, { store }) {
+    const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
+    const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    const data = await loadData(store, campaign.id, window.from);
+    return {
+      status: 200,
+      body: {
+        success: true,
+        campaign_id: campaign.id,
+        ab_testing_enabled: campaign.ab_testing_enabled,
+        traffic_split: campaign.traffic_split,
+        winner: campaign.ab_winner,
+        window: analysisWindow(window),
+        cohorts: abCohorts(data, window.from),
+      },
+    };
+  },
+};

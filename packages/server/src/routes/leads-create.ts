@@ -1,0 +1,144 @@
+/**
+ * Tag Leads: `POST /leads` and its deprecated twin `POST /leads/create` (same body, same
+ * answers; the app adds the deprecation headers). Creates a lead, or finds the live lead
+ * with the same email, and enrols it when `campaign_id` is given, in one transaction.
+ */
+import { validationError } from '../http/api-error.ts';
+import type { AuthContext } from '../http/auth.ts';
+import type { Schemas, SuccessResponse } from '../openapi/types.ts';
+import { UniqueViolation } from '../store/errors.ts';
+import type { CampaignRecord, EnrolmentRecord, LeadRecord } from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+import { leadView } from '../views/lead.ts';
+import type { PartialHandlers } from './registry.ts';
+import { newId } from '../domain/ids.ts';
+
+/** The body's fields (the document's `anyOf` only adds that `email` or `linkedin_profile` is set). */
+type LeadInput = Extract<Schemas['LeadInput'], { campaign_id?: unknown }>;
+
+interface Outcome {
+  lead: LeadRecord;
+  enrolments: EnrolmentRecord[];
+  created: boolean;
+  campaign: CampaignRecord | null;
+  enrolment: { id: string; created: boolean } | null;
+}
+
+/**
+ * Two concurrent creates of one email (or enrolments of one lead) both find nothing, and the
+ * second insert hits the store's unique index and fails with its transaction. Running again
+ * finds what the first one wrote: the same-email answer. One retry suffices (the winner has
+ * committed when the loser's insert fails); a third attempt covers a create racing an
+ * enrolment of the same lead.
+ */
+const attempts = 3;
+
+async function createLead(
+  input: LeadInput,
+  auth: AuthContext,
+  now: Date,
+  store: Store,
+): Promise<SuccessResponse<'createLead'>> {
+  let outcome: Outcome | undefined;
+  for (let attempt = 1; outcome === undefined; attempt++) {
+    try {
+      outcome = await store.transaction((tx) => createOrFind(tx, auth.organization.id, input, now.toISOString()));
+    } catch (error) {
+      if (!(error instanceof UniqueViolation) || attempt >= attempts) throw error;
+    }
+  }
+  const lead = leadView(outcome.lead, outcome.enrolments);
+  const sequenceLeadId = outcome.enrolment?.id ?? null;
+  if (outcome.created) {
+    const message = outcome.campaign
+      ? `Lead created and enrolled in campaign ${outcome.campaign.name}`
+      : 'Lead created';
+    return {
+      status: 201,
+      body: { success: true, message, created: true, sequence_lead_id: sequenceLeadId, lead },
+    };
+  }
+  const enrolled = !outcome.enrolment
+    ? ''
+    : outcome.enrolment.created
+      ? ` Enrolled in campaign ${outcome.campaign?.name ?? ''}.`
+      : ' Already enrolled in the campaign.';
+  return {
+    status: 200,
+    body: {
+      success: true,
+      message: `A lead with this email already exists; returned unchanged.${enrolled}`,
+      created: false,
+      sequence_lead_id: sequenceLeadId,
+      lead,
+    },
+  };
+}
+
+async function createOrFind(tx: Store, organizationId: string, input: LeadInput, at: string): Promise<Outcome> {
+  let campaign: CampaignRecord | null = null;
+  if (input.campaign_id) {
+    campaign = await tx.campaigns.get(organizationId, input.campaign_id);
+    if (!campaign) {
+      throw validationError(
+        [{ field: 'body.campaign_id', message: 'campaign not found', type: 'not_found' }],
+        'Request validation failed: body.campaign_id is not a campaign of this organization. List your campaigns with GET /v1/campaigns.',
+      );
+    }
+  }
+  const existing = input.email ? await tx.leads.findByEmail(organizationId, input.email) : null;
+  const lead = existing ?? newLead(organizationId, input, at);
+  if (!existing) await tx.leads.insert(lead);
+
+  let enrolment: Outcome['enrolment'] = null;
+  if (campaign) {
+    const current = existing ? await tx.enrolments.find(campaign.id, lead.id) : null;
+    if (current) {
+      enrolment = { id: current.id, created: false };
+    } else {
+      const record: EnrolmentRecord = {
+        id: newId(),
+        organization_id: organizationId,
+        campaign_id: campaign.id,
+        lead_id: lead.id,
+        // The A/B arm is drawn when the first step is sent (LeadEnrolment.variation), not here.
+        status: 'not_contacted',
+        variation: null,
+        enrolled_at: at,
+        removed_at: null,
+      };
+      await tx.enrolments.insert(record);
+      enrolment = { id: record.id, created: true };
+    }
+  }
+  const enrolments = await tx.enrolments.listForLead(lead.id);
+  return { lead, enrolments, created: !existing, campaign, enrolment };
+}
+
+function newLead(organizationId: string, input: LeadInput, at: string): LeadRecord {
+  return {
+    id: newId(),
+    organization_id: organizationId,
+    email: input.email ?? null,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    company: input.company ?? null,
+    title: input.title ?? null,
+    industry: input.industry ?? null,
+    website: input.website ?? null,
+    linkedin_profile: input.linkedin_profile ?? null,
+    annual_revenue: input.annual_revenue ?? null,
+    employee_count: input.employee_count ?? null,
+    custom_fields: input.custom_fields ?? {},
+    deleted_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export const leadCreateHandlers: PartialHandlers = {
+  createLead: ({ body, auth, now }, { store }) => createLead(body, auth, now, store),
+  // Same body and answers (the document gives both operations the same schemas); the app
+  // adds the Deprecation and Link headers.
+  createLeadLegacy: ({ body, auth, now }, { store }) => createLead(body, auth, now, store),
+};

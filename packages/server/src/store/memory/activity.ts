@@ -1,0 +1,83 @@
+/** Memory implementations of the activity and booking stores. */
+import type { ActivityEventRecord, BookingRecord } from '../records.ts';
+import type { ActivityStore, BookingStore } from '../types.ts';
+import type { MemoryState } from './state.ts';
+import { compareText, patchRow } from './table.ts';
+
+// Timestamps are compared as instants: callers may write `Z` or `+00:00` forms, and the SQL
+// store compares `timestamptz` values, not their text.
+const instant = (iso: string) => Date.parse(iso);
+
+const oldestEventFirst = (a: ActivityEventRecord, b: ActivityEventRecord) =>
+  instant(a.occurred_at) - instant(b.occurred_at) || compareText(a.id, b.id);
+
+const newestBookingFirst = (a: BookingRecord, b: BookingRecord) =>
+  instant(b.booked_at) - instant(a.booked_at) || compareText(b.id, a.id);
+
+export function memoryActivity(state: MemoryState): ActivityStore {
+  return {
+    async insert(record) {
+      state.activity.set(record.id, record);
+    },
+    async listForCampaign(campaignId, filter = {}) {
+      const from = filter.from === undefined ? undefined : instant(filter.from);
+      const kinds = filter.kinds ? new Set(filter.kinds) : null;
+      return state.activity
+        .where(
+          (e) =>
+            e.campaign_id === campaignId &&
+            (from === undefined || instant(e.occurred_at) >= from) &&
+            (kinds === null || kinds.has(e.kind)),
+        )
+        .sort(oldestEventFirst);
+    },
+    async listForEnrolment(enrolmentId, filter = {}) {
+      const kinds = filter.kinds ? new Set(filter.kinds) : null;
+      return state.activity
+        .where((e) => e.enrolment_id === enrolmentId && (kinds === null || kinds.has(e.kind)))
+        .sort(oldestEventFirst);
+    },
+    async listEnrolments(campaignId) {
+      return state.enrolments
+        .where((e) => e.campaign_id === campaignId)
+        .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id))
+        .map((e) => ({ ...e, lead_deleted_at: state.leads.get(e.lead_id)?.deleted_at ?? null }));
+    },
+    async eraseLead(organizationId, leadId) {
+      const replies = state.activity.where(
+        (e) => e.organization_id === organizationId && e.lead_id === leadId && e.data.message !== undefined,
+      );
+      for (const event of replies) patchRow(state.activity, event.id, { data: { ...event.data, message: null } });
+    },
+  };
+}
+
+export function memoryBookings(state: MemoryState): BookingStore {
+  return {
+    async insert(record) {
+      state.bookings.set(record.id, record);
+    },
+    async get(campaignId, id) {
+      const booking = state.bookings.get(id);
+      return booking && booking.campaign_id === campaignId ? booking : null;
+    },
+    async update(campaignId, id, patch) {
+      const booking = state.bookings.get(id);
+      return booking && booking.campaign_id === campaignId ? patchRow(state.bookings, id, patch) : null;
+    },
+    async listForCampaign(campaignId, filter = {}) {
+      const since = filter.since === undefined ? undefined : instant(filter.since);
+      const rows = state.bookings
+        .where((b) => b.campaign_id === campaignId && (since === undefined || instant(b.booked_at) >= since))
+        .sort(newestBookingFirst);
+      const limit = filter.limitPerKind;
+      if (limit === undefined) return rows;
+      const taken = { meeting: 0, confirmation: 0 };
+      return rows.filter((b) => ++taken[b.kind] <= limit);
+    },
+    async eraseLead(organizationId, leadId) {
+      const rows = state.bookings.where((b) => b.organization_id === organizationId && b.lead_id === leadId);
+      for (const booking of rows) patchRow(state.bookings, booking.id, { invitee_name: null, invitee_email: null });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/** SQL implementations of the activity and booking stores. */
+import type { ActivityEventRecord, BookingRecord, EnrolmentWithLeadRecord } from '../records.ts';
+import type { ActivityStore, BookingStore } from '../types.ts';
+import type { SqlClient } from './client.ts';
+import { insertRow, updateRow } from './rows.ts';
+
+const activityJson = new Set(['data']);
+
+export function sqlActivity(client: SqlClient): ActivityStore {
+  return {
+    async insert(record) {
+      await insertRow(client, 'activity_events', record, activityJson);
+    },
+    async listForCampaign(campaignId, filter = {}) {
+      return client.query<ActivityEventRecord>(
+        `select * from activity_events
+          where campaign_id = $1
+            and ($2::timestamptz is null or occurred_at >= $2)
+            and ($3::text[] is null or kind = any($3))
+          order by occurred_at, id`,
+        [campaignId, filter.from ?? null, filter.kinds ?? null],
+      );
+    },
+    async listForEnrolment(enrolmentId, filter = {}) {
+      return client.query<ActivityEventRecord>(
+        `select * from activity_events
+          where enrolment_id = $1 and ($2::text[] is null or kind = any($2))
+          order by occurred_at, id`,
+        [enrolmentId, filter.kinds ?? null],
+      );
+    },
+    async listEnrolments(campaignId) {
+      return client.query<EnrolmentWithLeadRecord>(
+        `select e.*, l.deleted_at as lead_deleted_at
+           from enrolments e join leads l on l.id = e.lead_id
+          where e.campaign_id = $1
+          order by e.enrolled_at, e.id`,
+        [campaignId],
+      );
+    },
+    async eraseLead(organizationId, leadId) {
+      await client.query(
+        `update activity_events set data = jsonb_set(data, '{message}', 'null'::jsonb)
+          where organization_id = $1 and lead_id = $2 and data ? 'message'`,
+        [organizationId, leadId],
+      );
+    },
+  };
+}
+
+export function sqlBookings(client: SqlClient): BookingStore {
+  return {
+    async insert(record) {
+      await insertRow(client, 'bookings', record);
+    },
+    async get(campaignId, id) {
+      const [row] = await client.query<BookingRecord>('select * from bookings where campaign_id = $1 and id = $2', [
+        campaignId,
+        id,
+      ]);
+      return row ?? null;
+    },
+    async update(campaignId, id, patch) {
+      return updateRow<BookingRecord>(client, 'bookings', { campaign_id: campaignId, id }, patch);
+    },
+    async listForCampaign(campaignId, filter = {}) {
+      // Each kind is limited on its own (the newest of each), then the two are merged.
+      const ofKind = (kind: string) => `(select * from bookings
+          where campaign_id = $1 and kind = '${kind}' and ($2::timestamptz is null or booked_at >= $2)
+          order by booked_at desc, id desc limit $3)`;
+      return client.query<BookingRecord>(
+        `select * from (${ofKind('meeting')} union all ${ofKind('confirmation')}) b order by booked_at desc, id desc`,
+        [campaignId, filter.since ?? null, filter.limitPerKind ?? null],
+      );
+    },
+    async eraseLead(organizationId, leadId) {
+      await client.query(
+        'update bookings set invitee_name = null, invitee_email = null where organization_id = $1 and lead_id = $2',
+        [organizationId, leadId],
+      );
+    },
+  };
+}

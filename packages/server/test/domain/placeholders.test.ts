@@ -1,0 +1,85 @@
+/** Parsing and rendering placeholders, and where a lead's placeholder values come from. */
+import { describe, expect, it } from 'vitest';
+import {
+  leadPlaceholderValues,
+  parsePlaceholders,
+  renderPlaceholders,
+  sentTextFields,
+  stepPlaceholders,
+} from '../../src/domain/placeholders.ts';
+
+describe('parsePlaceholders', () => {
+  it('finds each name once, in order of first appearance', () => {
+    expect(parsePlaceholders('{first_name}, about {company}: {first_name} {icebreaker}')).toEqual([
+      'first_name',
+      'company',
+      'icebreaker',
+    ]);
+  });
+
+  it('ignores braces that do not hold a placeholder name, and bracketed hints', () => {
+    expect(parsePlaceholders('{} { first_name } {9lives} [Your name] {a-b} {ok_1}')).toEqual(['ok_1']);
+  });
+});
+
+describe('stepPlaceholders', () => {
+  it('reads only the text the step type sends', () => {
+    expect(
+      stepPlaceholders({ id: 1, type: 'email', subject: '{a}', content: '{b} {a}', message: '{ignored}' }),
+    ).toEqual(['a', 'b']);
+    expect(stepPlaceholders({ id: 2, type: 'linkedin_connection', message: '{c}', subject: '{ignored}' })).toEqual([
+      'c',
+    ]);
+    expect(stepPlaceholders({ id: 3, type: 'view_profile', message: '{ignored}' })).toEqual([]);
+    expect(sentTextFields('conditional')).toEqual([]);
+  });
+});
+
+describe('renderPlaceholders', () => {
+  const values = (map: Record<string, unknown>) => (name: string) => map[name];
+
+  it('fills values and leaves missing or empty ones empty, listing them once', () => {
+    const result = renderPlaceholders(
+      'Hi {first_name}, about {company} and {company}; {title}',
+      values({ first_name: 'Maya', title: '' }),
+    );
+    expect(result).toEqual({ text: 'Hi Maya, about  and ; ', missing: ['company', 'title'] });
+  });
+
+  it('renders numbers and booleans as text and objects as JSON', () => {
+    const result = renderPlaceholders('{n} {b} {o}', values({ n: 250, b: false, o: { tier: 1 } }));
+    expect(result).toEqual({ text: '250 false {"tier":1}', missing: [] });
+  });
+});
+
+describe('leadPlaceholderValues', () => {
+  const ai = [
+    { field_name: 'icebreaker', fallback_value: 'Saw your launch.', is_active: true },
+    { field_name: 'old_line', fallback_value: 'Old.', is_active: false },
+    { field_name: 'company', fallback_value: 'AI company', is_active: true },
+    { field_name: 'no_fallback', fallback_value: null, is_active: true },
+  ];
+  const lead = {
+    id: 'lead-id',
+    first_name: 'Maya',
+    company: null,
+    custom_fields: { pain_point: 'slow outbound', first_name: 'shadowed' },
+  };
+  const value = leadPlaceholderValues(lead, ai);
+
+  it('takes lead fields first, then custom fields, then active AI fields’ fallbacks', () => {
+    expect(value('first_name')).toBe('Maya');
+    expect(value('pain_point')).toBe('slow outbound');
+    expect(value('icebreaker')).toBe('Saw your launch.');
+    // A lead field without a value falls through to the AI field of the same name.
+    expect(value('company')).toBe('AI company');
+  });
+
+  it('has no value for inactive AI fields, AI fields without a fallback, unknown names or record internals', () => {
+    expect(value('old_line')).toBeNull();
+    expect(value('no_fallback')).toBeNull();
+    expect(value('nothing')).toBeNull();
+    expect(value('id')).toBeNull();
+    expect(value('custom_fields')).toBeNull();
+  });
+});

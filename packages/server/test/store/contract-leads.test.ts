@@ -1,0 +1,416 @@
+/**
+ * Contract of the lead, enrolment and sender account stores: the same assertions on memory,
+ * PGlite and (with DATABASE_URL) PostgreSQL, so the backends agree on ordering, filters,
+ * case-insensitive emails, uniqueness, erasure and pagination totals.
+ */
+import { expect, it } from 'vitest';
+import { createOrganization } from '../../src/seed/organizations.ts';
+import { UniqueViolation } from '../../src/store/errors.ts';
+import type { ConnectLinkRecord, SenderAccountRecord } from '../../src/store/records.ts';
+import type { SqlStore } from '../../src/store/sql/index.ts';
+import type { Store } from '../../src/store/types.ts';
+import { describeBackends } from '../support/backends.ts';
+import { enrolmentRecord, insertCampaign, leadRecord, personalFields } from '../support/lead-fixtures.ts';
+
+async function organization(store: Store, name = 'Northwind Outreach') {
+  const ownerId = crypto.randomUUID();
+  const org = await createOrganization(store, {
+    name,
+    members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
+  });
+  return { id: org.id, ownerId };
+}
+
+/** A UUID whose first character is `first` (to control ties broken by `id`). */
+const idStarting = (first: string) => `${first}${crypto.randomUUID().slice(1)}`;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+describeBackends('lead store contract', (store) => {
+  it('reads back every field of a lead, scoped to its organization', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const lead = leadRecord(org.id, { custom_fields: { funding_stage: 'Series B', nested: { pilots: [1, 2] } } });
+    await store().leads.insert(lead);
+    expect(await store().leads.get(org.id, lead.id)).toEqual(lead);
+    expect(await store().leads.get(other.id, lead.id)).toBeNull();
+    expect(await store().leads.getRow(other.id, lead.id)).toBeNull();
+    expect(await store().leads.getMany(org.id, [lead.id, crypto.randomUUID()])).toEqual([lead]);
+    expect(await store().leads.getMany(other.id, [lead.id])).toEqual([]);
+  });
+
+  it('finds a live lead by email, case-insensitively, in its organization only', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const lead = leadRecord(org.id, { email: 'Maya.Patel@AcmeRobotics.com' });
+    await store().leads.insert(lead);
+    expect((await store().leads.findByEmail(org.id, 'maya.patel@acmerobotics.com'))?.id).toBe(lead.id);
+    expect((await store().leads.findByEmail(org.id, 'MAYA.PATEL@ACMEROBOTICS.COM'))?.id).toBe(lead.id);
+    expect(await store().leads.findByEmail(org.id, 'maya@acmerobotics.com')).toBeNull();
+    expect(await store().leads.findByEmail(other.id, 'maya.patel@acmerobotics.com')).toBeNull();
+    await store().leads.erase(org.id, lead.id, '2026-11-06T10:00:00.000Z');
+    expect(await store().leads.findByEmail(org.id, 'maya.patel@acmerobotics.com')).toBeNull();
+  });
+
+  it('refuses a second live lead with the same email (any case) with UniqueViolation', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    await store().leads.insert(leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' }));
+    const error = await rejection(store().leads.insert(leadRecord(org.id, { email: 'MAYA.patel@acmerobotics.com' })));
+    expect(error).toBeInstanceOf(UniqueViolation);
+    expect((error as UniqueViolation).constraint).toBe('leads_email');
+    // Another organization, and leads without an email, never conflict.
+    await store().leads.insert(leadRecord(other.id, { email: 'maya.patel@acmerobotics.com' }));
+    await store().leads.insert(leadRecord(org.id, { email: null }));
+    await store().leads.insert(leadRecord(org.id, { email: null }));
+    expect((await store().leads.list(org.id, { limit: 10, offset: 0 })).total).toBe(3);
+  });
+
+  it('reports UniqueViolation inside a transaction, which then leaves nothing behind', async () => {
+    const org = await organization(store());
+    await store().leads.insert(leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' }));
+    const first = leadRecord(org.id, { email: 'jonas.weber@brightlane.io' });
+    const error = await rejection(
+      store().transaction(async (tx) => {
+        await tx.leads.insert(first);
+        await tx.leads.insert(leadRecord(org.id, { email: 'Maya.Patel@acmerobotics.com' }));
+      }),
+    );
+    expect(error).toBeInstanceOf(UniqueViolation);
+    expect(await store().leads.get(org.id, first.id)).toBeNull();
+  });
+
+  it('updates a live lead, refusing an email another live lead holds', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const maya = leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' });
+    const jonas = leadRecord(org.id, { email: 'jonas.weber@brightlane.io', first_name: 'Jonas' });
+    await store().leads.insert(maya);
+    await store().leads.insert(jonas);
+    const updated = await store().leads.update(org.id, maya.id, {
+      title: 'CEO',
+      company: null,
+      custom_fields: { pilots: 2 },
+      updated_at: '2026-11-06T10:41:27.000Z',
+    });
+    expect(updated).toEqual({
+      ...maya,
+      title: 'CEO',
+      company: null,
+      custom_fields: { pilots: 2 },
+      updated_at: '2026-11-06T10:41:27.000Z',
+    });
+    // Its own email in another case is not a conflict.
+    expect((await store().leads.update(org.id, maya.id, { email: 'MAYA.patel@acmerobotics.com' }))?.email).toBe(
+      'MAYA.patel@acmerobotics.com',
+    );
+    const error = await rejection(store().leads.update(org.id, maya.id, { email: 'Jonas.Weber@brightlane.io' }));
+    expect((error as UniqueViolation).constraint).toBe('leads_email');
+    expect((await store().leads.get(org.id, maya.id))?.email).toBe('MAYA.patel@acmerobotics.com');
+    expect(await store().leads.update(other.id, maya.id, { title: 'x' })).toBeNull();
+    await store().leads.erase(org.id, jonas.id, '2026-11-06T11:00:00.000Z');
+    expect(await store().leads.update(org.id, jonas.id, { title: 'x' })).toBeNull();
+    // The erased lead's email is free again.
+    expect((await store().leads.update(org.id, maya.id, { email: 'jonas.weber@brightlane.io' }))?.email).toBe(
+      'jonas.weber@brightlane.io',
+    );
+  });
+
+  it('lists newest first with ties broken by id, with totals across pages', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const at = (day: number) => `2026-10-${String(day).padStart(2, '0')}T09:00:00.000Z`;
+    const leads = [
+      leadRecord(org.id, { id: idStarting('1'), email: 'a@example.com', created_at: at(1) }),
+      leadRecord(org.id, { id: idStarting('2'), email: 'b@example.com', created_at: at(3) }),
+      leadRecord(org.id, { id: idStarting('f'), email: 'c@example.com', created_at: at(3) }),
+      leadRecord(org.id, { id: idStarting('a'), email: 'd@example.com', created_at: at(2) }),
+      leadRecord(org.id, { id: idStarting('0'), email: 'e@example.com', created_at: at(4) }),
+    ];
+    for (const lead of [...leads].reverse()) await store().leads.insert(lead);
+    await store().leads.insert(leadRecord(other.id, { created_at: at(9) }));
+    const expected = ['e', 'c', 'b', 'd', 'a'].map((l) => `${l}@example.com`);
+
+    const all = await store().leads.list(org.id, { limit: 100, offset: 0 });
+    expect(all.items.map((l) => l.email)).toEqual(expected);
+    expect(all.total).toBe(5);
+    const pages = [];
+    for (let offset = 0; offset < 5; offset += 2) {
+      const page = await store().leads.list(org.id, { limit: 2, offset });
+      expect(page.total).toBe(5);
+      pages.push(...page.items.map((l) => l.email));
+    }
+    expect(pages).toEqual(expected);
+    expect(await store().leads.list(org.id, { limit: 2, offset: 10 })).toEqual({ items: [], total: 5 });
+
+    await store().leads.erase(org.id, leads[1]?.id ?? '', at(5));
+    const afterErase = await store().leads.list(org.id, { limit: 100, offset: 0 });
+    expect(afterErase.total).toBe(4);
+    expect(afterErase.items.map((l) => l.email)).toEqual([
+      'e@example.com',
+      'c@example.com',
+      'd@example.com',
+      'a@example.com',
+    ]);
+  });
+
+  it('filters the list by live enrolment and by email, case-insensitively', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const campaign = await insertCampaign(store(), org.id, org.ownerId);
+    const foreignCampaign = await insertCampaign(store(), other.id, other.ownerId);
+    const maya = leadRecord(org.id, { email: 'Maya.Patel@acmerobotics.com', created_at: '2026-10-06T09:00:00.000Z' });
+    const jonas = leadRecord(org.id, { email: 'jonas.weber@brightlane.io', created_at: '2026-10-07T09:00:00.000Z' });
+    const sofia = leadRecord(org.id, { email: 'sofia@lumenfreight.com', created_at: '2026-10-08T09:00:00.000Z' });
+    for (const lead of [maya, jonas, sofia]) await store().leads.insert(lead);
+    await store().enrolments.insert(enrolmentRecord(maya, campaign.id));
+    await store().enrolments.insert(enrolmentRecord(jonas, campaign.id));
+    await store().enrolments.insert(enrolmentRecord(sofia, campaign.id, { removed_at: '2026-10-09T09:00:00.000Z' }));
+
+    const enrolled = await store().leads.list(org.id, { campaign_id: campaign.id, limit: 100, offset: 0 });
+    expect(enrolled.items.map((l) => l.id)).toEqual([jonas.id, maya.id]);
+    expect(enrolled.total).toBe(2);
+    const page2 = await store().leads.list(org.id, { campaign_id: campaign.id, limit: 1, offset: 1 });
+    expect(page2).toEqual({ items: [maya], total: 2 });
+    const byEmail = await store().leads.list(org.id, { email: 'maya.patel@ACMEROBOTICS.com', limit: 100, offset: 0 });
+    expect(byEmail).toEqual({ items: [maya], total: 1 });
+    const both = await store().leads.list(org.id, {
+      campaign_id: campaign.id,
+      email: 'sofia@lumenfreight.com',
+      limit: 100,
+      offset: 0,
+    });
+    expect(both).toEqual({ items: [], total: 0 });
+    expect(await store().leads.list(org.id, { campaign_id: foreignCampaign.id, limit: 100, offset: 0 })).toEqual({
+      items: [],
+      total: 0,
+    });
+    expect(await store().leads.list(org.id, { campaign_id: crypto.randomUUID(), limit: 100, offset: 0 })).toEqual({
+      items: [],
+      total: 0,
+    });
+  });
+
+  it('erases a lead in place: personal fields emptied, the anonymised row kept', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const lead = leadRecord(org.id);
+    await store().leads.insert(lead);
+    expect(await store().leads.erase(other.id, lead.id, '2026-11-06T10:00:00.000Z')).toBe(false);
+    expect(await store().leads.erase(org.id, lead.id, '2026-11-06T10:00:00.000Z')).toBe(true);
+    expect(await store().leads.erase(org.id, lead.id, '2026-11-06T11:00:00.000Z')).toBe(false);
+
+    const row = await store().leads.getRow(org.id, lead.id);
+    expect(row).toEqual({
+      id: lead.id,
+      organization_id: org.id,
+      email: null,
+      first_name: null,
+      last_name: null,
+      company: null,
+      title: null,
+      industry: null,
+      website: null,
+      linkedin_profile: null,
+      annual_revenue: null,
+      employee_count: null,
+      custom_fields: {},
+      deleted_at: '2026-11-06T10:00:00.000Z',
+      created_at: lead.created_at,
+      updated_at: '2026-11-06T10:00:00.000Z',
+    });
+    expect(await store().leads.get(org.id, lead.id)).toBeNull();
+    expect(await store().leads.getMany(org.id, [lead.id])).toEqual([]);
+    expect(await store().leads.findByEmail(org.id, lead.email ?? '')).toBeNull();
+  });
+
+  // The stored row itself: read with SQL on the SQL stores, and the memory table's record.
+  it('keeps no personal data in the erased stored row', async () => {
+    const org = await organization(store());
+    const lead = leadRecord(org.id);
+    await store().leads.insert(lead);
+    await store().leads.erase(org.id, lead.id, '2026-11-06T10:00:00.000Z');
+    const [raw] =
+      store().kind === 'memory'
+        ? [{ row: await store().leads.getRow(org.id, lead.id) }]
+        : await (store() as SqlStore).client.query<Record<string, unknown>>(
+            'select to_jsonb(l) as row from leads l where id = $1',
+            [lead.id],
+          );
+    const text = JSON.stringify(raw);
+    for (const value of ['Maya', 'Patel', 'acmerobotics', 'Acme Robotics', 'Industrial', 'Series B', '48000000']) {
+      expect(text).not.toContain(value);
+    }
+    const row = (raw as { row: Record<string, unknown> }).row;
+    for (const field of personalFields) expect(row[field]).toBeNull();
+    expect(row.custom_fields).toEqual({});
+    expect(row.deleted_at).not.toBeNull();
+  });
+});
+
+describeBackends('enrolment store contract', (store) => {
+  it('keeps one live enrolment per campaign and lead, and lists them oldest first', async () => {
+    const org = await organization(store());
+    const campaign = await insertCampaign(store(), org.id, org.ownerId, { name: 'A' });
+    const second = await insertCampaign(store(), org.id, org.ownerId, { name: 'B' });
+    const third = await insertCampaign(store(), org.id, org.ownerId, { name: 'C' });
+    const lead = leadRecord(org.id);
+    await store().leads.insert(lead);
+    const first = enrolmentRecord(lead, campaign.id, { id: idStarting('9'), enrolled_at: '2026-10-07T00:00:00.000Z' });
+    const tie = enrolmentRecord(lead, second.id, { id: idStarting('1'), enrolled_at: '2026-10-07T00:00:00.000Z' });
+    const earliest = enrolmentRecord(lead, third.id, { enrolled_at: '2026-10-06T00:00:00.000Z' });
+    for (const record of [first, tie, earliest]) await store().enrolments.insert(record);
+
+    expect(await store().enrolments.find(campaign.id, lead.id)).toEqual(first);
+    expect((await store().enrolments.listForLead(lead.id)).map((e) => e.id)).toEqual([earliest.id, tie.id, first.id]);
+    expect((await store().enrolments.listForLeads([lead.id, crypto.randomUUID()])).map((e) => e.id)).toEqual([
+      earliest.id,
+      tie.id,
+      first.id,
+    ]);
+    expect(await store().enrolments.listForLeads([])).toEqual([]);
+
+    const error = await rejection(store().enrolments.insert(enrolmentRecord(lead, campaign.id)));
+    expect((error as UniqueViolation).constraint).toBe('enrolments_live');
+
+    await store().enrolments.update(first.id, { removed_at: '2026-10-08T00:00:00.000Z' });
+    expect(await store().enrolments.find(campaign.id, lead.id)).toBeNull();
+    expect((await store().enrolments.listForLead(lead.id)).map((e) => e.id)).toEqual([earliest.id, tie.id]);
+    // Removed, the lead may be enrolled again.
+    const again = enrolmentRecord(lead, campaign.id, { enrolled_at: '2026-10-09T00:00:00.000Z' });
+    await store().enrolments.insert(again);
+    expect(await store().enrolments.find(campaign.id, lead.id)).toEqual(again);
+  });
+
+  it('updates status and arm, and counts live enrolments of live leads', async () => {
+    const org = await organization(store());
+    const campaign = await insertCampaign(store(), org.id, org.ownerId);
+    const maya = leadRecord(org.id, { email: 'maya@example.com' });
+    const jonas = leadRecord(org.id, { email: 'jonas@example.com' });
+    const sofia = leadRecord(org.id, { email: 'sofia@example.com' });
+    for (const lead of [maya, jonas, sofia]) await store().leads.insert(lead);
+    const enrolments = [maya, jonas, sofia].map((lead) => enrolmentRecord(lead, campaign.id));
+    for (const record of enrolments) await store().enrolments.insert(record);
+    expect(await store().enrolments.countForCampaign(campaign.id)).toBe(3);
+
+    await store().enrolments.update(enrolments[0]?.id ?? '', { status: 'active', variation: 'b' });
+    expect(await store().enrolments.find(campaign.id, maya.id)).toMatchObject({ status: 'active', variation: 'b' });
+    await store().enrolments.update(enrolments[1]?.id ?? '', { removed_at: '2026-11-01T00:00:00.000Z' });
+    await store().leads.erase(org.id, sofia.id, '2026-11-02T00:00:00.000Z');
+    expect(await store().enrolments.countForCampaign(campaign.id)).toBe(1);
+    // Erasure leaves the enrolment row itself: it is the record of what was sent.
+    expect(await store().enrolments.listForLead(sofia.id)).toEqual([enrolments[2]]);
+  });
+});
+
+describeBackends('sender account store contract', (store) => {
+  const account = (organizationId: string, overrides: Partial<SenderAccountRecord>): SenderAccountRecord => ({
+    id: `acc_${crypto.randomUUID().slice(0, 8)}`,
+    organization_id: organizationId,
+    platform: 'linkedin',
+    label: 'Sam Carter',
+    status: 'connected',
+    email: null,
+    platform_username: 'sam-carter',
+    daily_limit: 40,
+    email_auth: null,
+    connected_at: '2026-09-28T10:14:03.000Z',
+    created_at: '2026-09-28T10:00:00.000Z',
+    ...overrides,
+  });
+
+  it('lists oldest connected first, never connected last, ties by id in code-point order', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const records = [
+      account(org.id, { id: 'acc_never_b', connected_at: null, status: 'disconnected' }),
+      account(org.id, { id: 'acc_late', connected_at: '2026-10-11T07:55:30.000Z' }),
+      account(org.id, { id: 'acc_tie_a', connected_at: '2026-09-30T15:02:18.000Z', platform: 'email' }),
+      account(org.id, { id: 'acc_Tie_Z', connected_at: '2026-09-30T15:02:18.000Z' }),
+      account(org.id, { id: 'acc_never_A', connected_at: null, status: 'disconnected', platform: 'email' }),
+      account(org.id, { id: 'acc_early', connected_at: '2026-09-28T10:14:03.000Z', platform: 'email' }),
+      account(other.id, { id: 'acc_foreign', connected_at: '2026-01-01T00:00:00.000Z' }),
+    ];
+    for (const record of records) await store().accounts.insert(record);
+    const ids = async (filter: { platform?: string; status?: string; limit?: number; offset?: number }) => {
+      const page = await store().accounts.list(org.id, { limit: 500, offset: 0, ...filter });
+      return { ids: page.items.map((a) => a.id), total: page.total };
+    };
+    expect(await ids({})).toEqual({
+      ids: ['acc_early', 'acc_Tie_Z', 'acc_tie_a', 'acc_late', 'acc_never_A', 'acc_never_b'],
+      total: 6,
+    });
+    expect(await ids({ limit: 2, offset: 2 })).toEqual({ ids: ['acc_tie_a', 'acc_late'], total: 6 });
+    expect(await ids({ platform: 'email' })).toEqual({ ids: ['acc_early', 'acc_tie_a', 'acc_never_A'], total: 3 });
+    expect(await ids({ status: 'disconnected' })).toEqual({ ids: ['acc_never_A', 'acc_never_b'], total: 2 });
+    expect(await ids({ platform: 'linkedin', status: 'connected', limit: 1, offset: 1 })).toEqual({
+      ids: ['acc_late'],
+      total: 2,
+    });
+    expect(await store().accounts.get(other.id, 'acc_late')).toBeNull();
+    expect((await store().accounts.getMany(org.id, ['acc_late', 'acc_foreign', 'acc_early'])).map((a) => a.id)).toEqual(
+      ['acc_late', 'acc_early'],
+    );
+  });
+
+  it('lists the campaigns that send from each account', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    for (const id of ['acc_a', 'acc_b', 'acc_c']) await store().accounts.insert(account(org.id, { id }));
+    const older = await insertCampaign(store(), org.id, org.ownerId, {
+      id: idStarting('f'),
+      enabled_accounts: ['acc_b', 'acc_a'],
+      created_at: '2026-10-01T00:00:00.000Z',
+    });
+    const tieLow = await insertCampaign(store(), org.id, org.ownerId, {
+      id: idStarting('0'),
+      enabled_accounts: ['acc_a'],
+      is_active: true,
+      created_at: '2026-10-02T00:00:00.000Z',
+    });
+    const tieHigh = await insertCampaign(store(), org.id, org.ownerId, {
+      id: idStarting('9'),
+      enabled_accounts: ['acc_a'],
+      created_at: '2026-10-02T00:00:00.000Z',
+    });
+    // Another organization's campaign naming the same ID is not a use.
+    await insertCampaign(store(), other.id, other.ownerId, { enabled_accounts: ['acc_a'] });
+
+    expect(await store().accounts.listCampaignUses(org.id, ['acc_c', 'acc_b', 'acc_a', 'acc_a'])).toEqual([
+      { account_id: 'acc_a', campaign_id: older.id },
+      { account_id: 'acc_a', campaign_id: tieLow.id },
+      { account_id: 'acc_a', campaign_id: tieHigh.id },
+      { account_id: 'acc_b', campaign_id: older.id },
+    ]);
+    expect(await store().accounts.listCampaignUses(org.id, [])).toEqual([]);
+  });
+
+  it('stores connect links by unique token', async () => {
+    const org = await organization(store());
+    await store().accounts.insert(account(org.id, { id: 'acc_em', platform: 'email', status: 'disconnected' }));
+    const link: ConnectLinkRecord = {
+      token: 'cl_test0000000000000000001',
+      organization_id: org.id,
+      platform: 'email',
+      account_id: 'acc_em',
+      redirect_url: 'https://app.example.com/settings',
+      expires_at: '2026-11-06T11:00:00.000Z',
+      used_at: null,
+      created_at: '2026-11-06T10:00:00.000Z',
+    };
+    await store().accounts.insertConnectLink(link);
+    await store().accounts.insertConnectLink({ ...link, token: 'cl_test0000000000000000002', account_id: null });
+    expect(await store().accounts.getConnectLink(link.token)).toEqual(link);
+    expect((await store().accounts.getConnectLink('cl_test0000000000000000002'))?.account_id).toBeNull();
+    expect(await store().accounts.getConnectLink('cl_unknown')).toBeNull();
+    const error = await rejection(store().accounts.insertConnectLink({ ...link, platform: 'linkedin' }));
+    expect(error).toBeInstanceOf(UniqueViolation);
+  });
+});
