@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
+import { extensibleEnumType } from './extensible-enum.ts';
 import { generateOperationsModule } from './operations.ts';
 import { generateZodModule } from './zod.ts';
 
@@ -45,7 +46,15 @@ function bundleDocument(): Record<string, unknown> {
 
 export async function generateOutputs(): Promise<Map<string, string>> {
   const document = bundleDocument();
-  const types = astToString(await openapiTS(document as never, { alphabetize: false }));
+  const types = astToString(
+    await openapiTS(document as never, {
+      alphabetize: false,
+      transform: extensibleEnumType,
+      // A field outside `required` is optional even when it has a default: request bodies
+      // may omit it (the service fills it in), so the types must not demand it.
+      defaultNonNullable: false,
+    }),
+  );
   return new Map([
     [`${generatedDir}/openapi.json`, `${JSON.stringify(document, null, 2)}\n`],
     // Written for YAML 1.1 readers too (PyYAML, SnakeYAML): `yes`, `no`, timestamps and the

@@ -2157,7 +2157,7 @@ export interface components {
             /** @description Any JSON value or null; an object on newer campaigns, a list on legacy ones. */
             custom_fields?: unknown;
             /** @default  */
-            description: string | null;
+            description?: string | null;
             /** @description IDs of the connected sender accounts this campaign sends from. */
             enabled_accounts?: string[] | null;
             /** @description Filters defining the ideal customer profile (free-form object). */
@@ -2177,7 +2177,7 @@ export interface components {
             /** @description At most 2,000 characters (an empty name is refused: this implementation's choice). */
             name: string;
             /** @default  */
-            description: string | null;
+            description?: string | null;
             /** @description Optional initial sequence, checked against the structural rules. */
             sequence?: components["schemas"]["Sequence"] | null;
         };
@@ -2248,7 +2248,7 @@ export interface components {
          */
         AiResponse: {
             /** @description Known values: `reply`, `wait`, `nudge`, `escalate`, `close`, `skip`; others may appear. */
-            agent_action?: string | null;
+            agent_action?: "reply" | "wait" | "nudge" | "escalate" | "close" | "skip" | (string & {}) | null;
             /** @description Present as 2 when the appointment-setter agent handled the reply; absent on legacy payloads. */
             agent_version?: number | null;
             /** @description Asset-first campaigns only. */
@@ -2258,7 +2258,7 @@ export interface components {
             /** @description True when the conversation ended or should end; when `agent_version` is 2 it is true exactly when `conversation_status` begins with `closed_`. */
             complete?: boolean | null;
             /** @description Known values: `awaiting_prospect`, `needs_human`, `human_owned`, `closed_won`, `closed_lost`, `closed_no_response`, `closed_escalated`, and `awaiting_followup` for leads on the older follow-up flow. Receivers must handle other values without failing. */
-            conversation_status?: string | null;
+            conversation_status?: "awaiting_prospect" | "needs_human" | "human_owned" | "closed_won" | "closed_lost" | "closed_no_response" | "closed_escalated" | "awaiting_followup" | (string & {}) | null;
             /** @description Why the agent handed over to a human. */
             escalation_reason?: string | null;
             /** @description Asset-first campaigns only. */
@@ -2266,14 +2266,14 @@ export interface components {
             /** @description The campaign goal, or the reason the reply was not analysed. */
             goal?: string | null;
             /** @description Known values: `not_sent`, `link_sent`, `soft_commit`, `confirmed`, `declined`; others may appear. */
-            goal_status?: string | null;
+            goal_status?: "not_sent" | "link_sent" | "soft_commit" | "confirmed" | "declined" | (string & {}) | null;
             out_of_office?: boolean | null;
             /** @description The reply the agent sent, or null when none. */
             responder_message?: string | null;
             /** @description Short brief of the conversation for a sales rep. */
             sdr_brief?: string | null;
             /** @description Known values: `positive`, `neutral`, `negative`; others may appear. */
-            sentiment?: string | null;
+            sentiment?: "positive" | "neutral" | "negative" | (string & {}) | null;
         } & {
             [key: string]: unknown;
         };
@@ -2309,7 +2309,7 @@ export interface components {
             /** @description Campaign name; the campaign ID is not included. */
             campaign?: string | null;
             /** @description Present only when the conversation has an owner: `service` (the service's own responder handles replies) or `lp_responder` (an external responder). Other values may appear. */
-            conversation_owner?: string | null;
+            conversation_owner?: "service" | "lp_responder" | (string & {}) | null;
             /** @description The reply as received. */
             prospect_message?: string | null;
             /**
@@ -2432,7 +2432,7 @@ export interface components {
              * @description Percent of NEW leads that get variation A. A lead gets its arm when its first step is sent (the rule of `LeadEnrolment.variation`).
              * @default 50
              */
-            traffic_split: number;
+            traffic_split?: number;
         };
         /** @description The A/B testing settings of a campaign after `POST /campaigns/{campaign_id}/ab-testing` or `POST /campaigns/{campaign_id}/ab-testing/promote`. */
         AbTestingResult: {
@@ -2471,7 +2471,7 @@ export interface components {
              * @default a
              * @enum {string}
              */
-            variation: "a" | "b";
+            variation?: "a" | "b";
             /** @description Render only this step; an unknown ID answers `404 STEP_NOT_FOUND`. */
             step_id?: number | null;
         };
@@ -2501,26 +2501,26 @@ export interface components {
              * Format: date-time
              * @default null
              */
-            created_at: string | null;
+            created_at?: string | null;
             /**
              * Format: date-time
              * @default null
              */
-            updated_at: string | null;
+            updated_at?: string | null;
             /**
              * @description Where the model may look (for example `linkedin_profile`, `website`).
              * @default null
              */
-            data_sources: string[] | null;
+            data_sources?: string[] | null;
             /**
              * @description Value used when the model gives none.
              * @default null
              */
-            fallback_value: string | null;
+            fallback_value?: string | null;
             /** @default null */
-            field_description: string | null;
+            field_description?: string | null;
             /** @default true */
-            is_active: boolean;
+            is_active?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -2532,7 +2532,7 @@ export interface components {
             fallback_value?: string | null;
             field_description?: string | null;
             /** @default true */
-            is_active: boolean;
+            is_active?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -2850,7 +2850,7 @@ export interface components {
              * @description Repoint the campaign's webhook slot when a different URL holds it.
              * @default false
              */
-            replace: boolean;
+            replace?: boolean;
             /** @description HMAC signing secret. When omitted on a new webhook, one is generated and returned once in `secret`. When a disabled webhook is re-enabled, its existing secret is kept and this field is ignored. */
             secret?: string | null;
         };
@@ -2898,9 +2898,9 @@ export interface components {
             /** Format: uuid */
             id?: string | null;
             /** @default true */
-            is_active: boolean;
+            is_active?: boolean;
             /** @default false */
-            is_default: boolean;
+            is_default?: boolean;
             /** Format: date-time */
             created_at?: string | null;
             /** Format: date-time */

@@ -1,0 +1,120 @@
+/**
+ * `createClient`: the API key, the base URL, and a transport that retries, keeps one
+ * deadline, honours an AbortSignal and records rate limits (src/transport.ts). The path
+ * API (`client.GET(...)`) is openapi-fetch over the document's `paths`, sending through
+ * that transport; the named operations (`getCampaign(client, ...)`) build their request
+ * from their row of the operation table and send through the same transport directly,
+ * which keeps a named call within a few percent of a plain `fetch` (bench/).
+ */
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { authorization, baseUrl } from './config.ts';
+import { startDeadline } from './deadline.ts';
+import { createDeprecationLog, type Logger } from './deprecation.ts';
+import type { paths } from './generated/openapi.ts';
+import { parseRateLimit, type RateLimit } from './rate-limit.ts';
+import { isRetryable } from './retry.ts';
+import { createTransport, type Send } from './transport.ts';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** API key (`ocs_...`). Default: `process.env.OCS_API_KEY` where `process` exists. */
+  apiKey?: string;
+  /**
+   * Base URL, with or without the trailing `/v1`. Default: `process.env.OCS_BASE_URL`,
+   * else `http://127.0.0.1:4010` (the local mock and reference server).
+   */
+  baseUrl?: string;
+  /** Deadline of a call in ms, across every attempt and wait. Default 60,000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for requests that are safe to retry. Default 2. */
+  maxRetries?: number;
+  /**
+   * Longest `Retry-After` (or `RateLimit-Reset`) the client waits for, in ms. A longer one
+   * fails at once with the error, whose `retryAfter` says how long to wait. Default 60,000.
+   */
+  maxRetryAfterMs?: number;
+  /** Receives the one-time warning for each deprecated operation called. Default: `console`. */
+  logger?: Logger;
+  /** The fetch to use. Default: the global `fetch`, looked up at each request. */
+  fetch?: typeof fetch;
+  /**
+   * Opt-in validation of named operations' response bodies: schemas with `parse` by
+   * operationId, such as `successResponseSchemas` of `@ocs/sdk/zod`. What `parse` returns
+   * becomes the result; what it throws, the call throws.
+   */
+  validate?: ResponseValidator;
+}
+
+/** Schemas (anything with `parse`) by operationId, to check the bodies of named operations. */
+export type ResponseValidator = { readonly [operationId: string]: { parse(body: unknown): unknown } | undefined };
+
+/** What the named operations need from a client. */
+export interface ClientInternals {
+  readonly send: Send;
+  /** Base URL ending in `/v1`. */
+  readonly baseUrl: string;
+  /** `Authorization: Bearer <key>`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly validate: ResponseValidator | undefined;
+}
+
+/** The client: openapi-fetch's typed path API plus the SDK's state. */
+export interface OcsClient extends Client<paths, 'application/json'> {
+  /** Rate-limit state of the last answer this client received. */
+  readonly rateLimit: RateLimit | undefined;
+  /** @internal What the named operations use. */
+  readonly '~ocs': ClientInternals;
+}
+
+/**
+ * Creates a client. Throws at once, with what to do, on a missing or malformed key or
+ * base URL.
+ *
+ * @example
+ * import { createClient, getCampaign } from '@ocs/sdk';
+ *
+ * const client = createClient({ apiKey: process.env.OCS_API_KEY, baseUrl: 'https://api.example.com' });
+ * const { campaign } = await getCampaign(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
+ * const { data, error } = await client.GET('/campaigns/{campaign_id}', {
+ *   params: { path: { campaign_id: campaign.id } },
+ * });
+ */
+export function createClient(options: ClientOptions = {}): OcsClient {
+  const { timeoutMs = 60_000, maxRetries = 2, maxRetryAfterMs = 60_000, logger = console, validate } = options;
+  const headers = { Authorization: authorization(options.apiKey) };
+  const base = baseUrl(options.baseUrl);
+  const deprecated = createDeprecationLog(logger);
+  let last: Headers | undefined;
+  const send = createTransport({
+    maxRetryAfterMs,
+    fetch: options.fetch,
+    onResponse(response, route) {
+      last = response.headers;
+      if (route) deprecated(route, response.headers);
+    },
+  });
+  const client = createFetchClient<paths, 'application/json'>({
+    baseUrl: base,
+    headers,
+    // The path API's deadline covers the attempts and waits up to the answer's headers.
+    async fetch(request) {
+      const deadline = startDeadline(timeoutMs, request.signal);
+      try {
+        const retryable = isRetryable(request.method, request.headers.has('idempotency-key'));
+        return await send(request, {}, { deadline, maxRetries, retryable });
+      } finally {
+        deadline.done();
+      }
+    },
+  });
+  client.use({
+    onResponse: ({ request, response, schemaPath }) => deprecated(`${request.method} ${schemaPath}`, response.headers),
+  });
+  return Object.defineProperties(client, {
+    // Parsed when read: most callers never look at it.
+    rateLimit: { get: () => last && parseRateLimit(last) },
+    '~ocs': { value: { send, baseUrl: base, headers, timeoutMs, maxRetries, validate } },
+  }) as OcsClient;
+}

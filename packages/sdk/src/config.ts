@@ -1,0 +1,29 @@
+/**
+ * Checks and normalises what `createClient` is given, so that a wrong key or base URL
+ * fails at construction with a message that says what to do, not at the first request.
+ */
+import { OcsError } from './errors.ts';
+
+// `process` is absent in browsers and web-standard runtimes.
+const env = (name: string): string | undefined => globalThis.process?.env?.[name];
+
+/** `Bearer <key>` with exactly one space, after checking the key's shape. */
+export function authorization(apiKey = env('OCS_API_KEY')): string {
+  const fail = (why: string) => {
+    throw new OcsError(`Invalid API key: ${why}`);
+  };
+  if (!apiKey) fail('none given; pass createClient({ apiKey }) or set OCS_API_KEY.');
+  else if (/^bearer\s/i.test(apiKey)) fail('pass it without "Bearer ".');
+  else if (!/^[A-Za-z0-9]+_[A-Za-z0-9_-]+$/.test(apiKey))
+    fail('expected a prefix, "_" and the secret (ocs_...), no spaces.');
+  return `Bearer ${apiKey}`;
+}
+
+/** The base URL ending in `/v1`, whether or not it was given with it. */
+export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4010'): string {
+  const trimmed = url.replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/i.test(trimmed)) {
+    throw new OcsError(`Invalid baseUrl "${url}": expected an absolute http(s) URL.`);
+  }
+  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+}

@@ -1,0 +1,16 @@
+/**
+ * A deprecated operation answers `Deprecation` and names its successor in a `Link` header
+ * (`</v1/leads>; rel="successor-version"`). The client says so once per operation (method
+ * and route template), not on every call.
+ */
+export type Logger = { warn(message: string): void };
+
+export function createDeprecationLog(logger: Logger) {
+  const warned = new Set<string>();
+  return (route: string, headers: Headers): void => {
+    if (!headers.has('deprecation') || warned.has(route)) return;
+    warned.add(route);
+    const successor = /<([^>]*)>[^,]*successor-version/.exec(headers.get('link') ?? '')?.[1];
+    logger.warn(`[@ocs/sdk] ${route} is deprecated; move to its successor ${successor}.`);
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Every error the SDK throws, in one family. `OcsApiError` (and one subclass per status
+ * family) is an error answer of the API; `OcsConnectionError`, `OcsTimeoutError` and
+ * `OcsAbortError` mean no answer was used. `catch` narrows by class, then by `code`:
+ *
+ * @example
+ * try {
+ *   await getCampaign(client, { campaign_id });
+ * } catch (error) {
+ *   if (error instanceof OcsNotFoundError && error.code === 'CAMPAIGN_NOT_FOUND') return null;
+ *   throw error;
+ * }
+ */
+import type { components } from './generated/openapi.ts';
+import { parseRateLimit, type RateLimit } from './rate-limit.ts';
+import type { ErrorCodeAtStatus } from './types.ts';
+
+/** Every error code the document lists (`components.schemas.ErrorCode`). */
+export type ErrorCode = components['schemas']['ErrorCode'];
+/** The typed `details` of an error body: `errors[]`, `account_ids`, `conflicts`, `webhook_id`, `issues`... */
+export type ErrorDetails = components['schemas']['ErrorDetails'];
+/** The body of every error answer. */
+export type ErrorBody = components['schemas']['ErrorBody'];
+
+/** Base class of everything the SDK throws. */
+export class OcsError extends Error {
+  override name = 'OcsError';
+}
+
+// When the body is not the API's error body (a proxy answered, for example), the code
+// is the one the document gives that status (else VALIDATION_ERROR for a 4xx,
+// INTERNAL_ERROR for a 5xx), so that `code` is always an ErrorCode.
+const fallbackCodes: Record<number, ErrorCode> = {
+  401: 'UNAUTHORIZED',
+  403: 'INSUFFICIENT_SCOPE',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'RATE_LIMITED',
+};
+
+/** An error answer of the API (any non-2xx status). Subclasses narrow by status family. */
+export class OcsApiError extends OcsError {
+  override name = 'OcsApiError';
+  /** HTTP status. */
+  declare readonly status: number;
+  /** The API's error code (`error` in the body). Treat a code you do not know by its status. */
+  declare readonly code: ErrorCode;
+  /** Structured details, typed as the document's `ErrorDetails`. */
+  declare readonly details: ErrorDetails | undefined;
+  /** `request_id` of the body, else the `X-Request-ID` header: quote it when reporting a problem. */
+  declare readonly requestId: string | undefined;
+  /** Response headers. */
+  declare readonly headers: Headers;
+  /** `RateLimit-*` and `Retry-After` of the response. */
+  declare readonly rateLimit: RateLimit;
+  /** Seconds the service asked to wait (`Retry-After`), when it sent one. */
+  declare readonly retryAfter: number | undefined;
+  /** The `Idempotency-Key` sent with the request, when one was. */
+  declare readonly idempotencyKey: string | undefined;
+  /** The parsed response body (the text when it was not JSON). */
+  declare readonly body: unknown;
+
+  constructor(response: Response, body: unknown, idempotencyKey?: string) {
+    const api = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>;
+    const status = response.status;
+    const code = api.error ?? fallbackCodes[status] ?? (status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
+    const requestId = api.request_id ?? response.headers.get('x-request-id') ?? undefined;
+    const rateLimit = parseRateLimit(response.headers);
+    // The API's messages say what to do ("Retry after 12 seconds."); another body means
+    // something else answered, such as a proxy behind a wrong baseUrl.
+    super(
+      `${api.error ? api.message : "Not the API's error body: check baseUrl."} (${code}, HTTP ${status}${
+        requestId ? `, request ${requestId}` : ''
+      })`,
+    );
+    Object.assign(this, {
+      status,
+      code,
+      details: api.details,
+      requestId,
+      headers: response.headers,
+      rateLimit,
+      retryAfter: rateLimit.retryAfter,
+      idempotencyKey,
+      body,
+    });
+  }
+}
+
+/** 400: the request does not match the document (`VALIDATION_ERROR`) or breaks a rule. */
+export class OcsBadRequestError extends OcsApiError {
+  override name = 'OcsBadRequestError';
+  declare readonly code: ErrorCodeAtStatus<400>;
+}
+/** 401: the API key is missing, malformed, unknown, revoked or expired. */
+export class OcsAuthenticationError extends OcsApiError {
+  override name = 'OcsAuthenticationError';
+  declare readonly code: ErrorCodeAtStatus<401>;
+}
+/** 403: the key lacks the scope, or its organization is deactivated. */
+export class OcsPermissionDeniedError extends OcsApiError {
+  override name = 'OcsPermissionDeniedError';
+  declare readonly code: ErrorCodeAtStatus<403>;
+}
+/** 404: no such endpoint or resource in the key's organization. */
+export class OcsNotFoundError extends OcsApiError {
+  override name = 'OcsNotFoundError';
+  declare readonly code: ErrorCodeAtStatus<404>;
+}
+/** 409: the request conflicts with the resource's state (idempotency, sequence, webhook slot...). */
+export class OcsConflictError extends OcsApiError {
+  override name = 'OcsConflictError';
+  declare readonly code: ErrorCodeAtStatus<409>;
+}
+/** 413: the body is larger than 1 MB. */
+export class OcsPayloadTooLargeError extends OcsApiError {
+  override name = 'OcsPayloadTooLargeError';
+  declare readonly code: ErrorCodeAtStatus<413>;
+}
+/** 429: a rate limit is exhausted; `retryAfter` says how long to wait. */
+export class OcsRateLimitError extends OcsApiError {
+  override name = 'OcsRateLimitError';
+  declare readonly code: ErrorCodeAtStatus<429>;
+}
+/** 500: the service failed; quote `requestId`. */
+export class OcsInternalServerError extends OcsApiError {
+  override name = 'OcsInternalServerError';
+  declare readonly code: ErrorCodeAtStatus<500>;
+}
+/** 503: a dependency timed out or the key could not be checked; safe to retry. */
+export class OcsServiceUnavailableError extends OcsApiError {
+  override name = 'OcsServiceUnavailableError';
+  declare readonly code: ErrorCodeAtStatus<503>;
+}
+
+const byStatus: Record<number, typeof OcsApiError> = {
+  400: OcsBadRequestError,
+  401: OcsAuthenticationError,
+  403: OcsPermissionDeniedError,
+  404: OcsNotFoundError,
+  409: OcsConflictError,
+  413: OcsPayloadTooLargeError,
+  429: OcsRateLimitError,
+  500: OcsInternalServerError,
+  503: OcsServiceUnavailableError,
+};
+
+/** The error for an error answer: the status family's class, else `OcsApiError` itself. */
+export const createApiError = (response: Response, body: unknown, idempotencyKey?: string): OcsApiError =>
+  new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey);
+
+/** The API could not be reached (DNS, refused or reset connection...), after the retries allowed. */
+export class OcsConnectionError extends OcsError {
+  override name = 'OcsConnectionError';
+}
+
+/** The call's deadline (`timeoutMs`, across every attempt and wait) passed. */
+export class OcsTimeoutError extends OcsError {
+  override name = 'OcsTimeoutError';
+}
+
+/** The caller's `AbortSignal` aborted the call (`cause` is the signal's reason). */
+export class OcsAbortError extends OcsError {
+  override name = 'OcsAbortError';
+}

@@ -1,0 +1,126 @@
+/**
+ * Iterators over the list operations (the generator marks them with their items key).
+ * Pages are fetched one at a time by advancing `offset` by each page's `count` until
+ * `has_more` is false, and none is kept once iterated: memory stays constant over any
+ * number of items. Breaking out of a loop stops the fetching; the signal aborts it.
+ */
+import type { OcsClient } from './client.ts';
+import { OcsError } from './errors.ts';
+import type { Operation } from './operation.ts';
+import type { RateLimit } from './rate-limit.ts';
+import type { CallOptions, OperationId, OperationParams, OperationResult } from './types.ts';
+
+/** One page of a list. */
+export interface Page<Item> {
+  /** The page's items (cut at `maxItems`). */
+  readonly items: Item[];
+  /** Items matching across all pages. */
+  readonly total: number;
+  /** Whether a page follows. */
+  readonly has_more: boolean;
+  /** Items skipped before this page. */
+  readonly offset: number;
+  /** Items the service put in this page. */
+  readonly count: number;
+  /** Page size the service applied. */
+  readonly limit: number;
+  /** Request ID of this page's request. */
+  readonly requestId: string | undefined;
+  /** Rate-limit state of this page's answer. */
+  readonly rateLimit: RateLimit;
+}
+
+// What a page copies from the response: the envelope, and the request ID and rate limit.
+const pageKeys = ['total', 'has_more', 'offset', 'count', 'limit', 'requestId', 'rateLimit'] as const;
+
+/** Options of {@link paginate}; `timeoutMs` and `maxRetries` apply to each page's request. */
+export interface PaginateOptions extends Omit<CallOptions, 'requestId'> {
+  /** Items per page (`limit`), within the operation's maximum. Default: the service's. */
+  pageSize?: number;
+  /** Stop after this many items. */
+  maxItems?: number;
+}
+
+/** Params of a list operation for paging: `limit` is `pageSize`, `page` is never used. */
+export type PaginateParams<Id extends OperationId> = Omit<OperationParams<Id>, 'limit' | 'page'>;
+
+/** The items of a list operation's pages. */
+export type ItemOf<Id extends OperationId, Items extends string> =
+  OperationResult<Id> extends { [K in Items]: (infer Item)[] } ? Item : never;
+
+/** Items with `for await`, pages with `pages()`, or a bounded array with `toArray({ limit })`. */
+export interface Paginator<Item> extends AsyncIterable<Item> {
+  /** The pages, one request each. */
+  pages(): AsyncGenerator<Page<Item>, void, undefined>;
+  /**
+   * At most `limit` items in an array. `limit` is required so that a long list cannot
+   * exhaust memory by accident; use `for await` to go through every item.
+   */
+  toArray(options: { limit: number }): Promise<Item[]>;
+}
+
+type ListOperation<Id extends OperationId, Items extends string> = Operation<Id, Items>;
+
+/**
+ * Pages through a list operation: `for await` over the items, `.pages()` over the pages.
+ *
+ * @example
+ * for await (const lead of paginate(client, listLeads, { campaign_id }, { pageSize: 100 })) {
+ *   console.log(lead.email);
+ * }
+ * for await (const page of paginate(client, listLeads).pages()) console.log(page.total, page.requestId);
+ * const first500 = await paginate(client, listCampaigns).toArray({ limit: 500 });
+ */
+export function paginate<Id extends OperationId, Items extends string>(
+  client: OcsClient,
+  operation: ListOperation<Id, Items>,
+  params?: PaginateParams<Id>,
+  options: PaginateOptions = {},
+): Paginator<ItemOf<Id, Items>> {
+  type Item = ItemOf<Id, Items>;
+  const { pageSize, maxItems = Infinity, ...callOptions } = options;
+
+  async function* pages(): AsyncGenerator<Page<Item>, void, undefined> {
+    const base = { ...params } as Record<string, unknown>;
+    let offset = (base.offset as number | undefined) ?? 0;
+    let left = maxItems;
+    while (left > 0) {
+      const body = (await (operation as unknown as Operation)(
+        client,
+        { ...base, offset, ...(pageSize ? { limit: pageSize } : {}) } as never,
+        callOptions,
+      )) as unknown as Record<string, unknown> & Omit<Page<Item>, 'items'>;
+      let items = body[operation.items] as Item[];
+      if (items.length > left) items = items.slice(0, left);
+      left -= items.length;
+      const page = { items } as Record<string, unknown>;
+      for (const key of pageKeys) page[key] = body[key];
+      yield page as unknown as Page<Item>;
+      // An empty page that claims more would loop forever: stop.
+      if (!body.has_more || !body.count) return;
+      offset += body.count;
+    }
+  }
+
+  return {
+    pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.items;
+    },
+    async toArray(options) {
+      const limit = options?.limit;
+      // Also false for undefined and NaN.
+      if (!(limit >= 0)) {
+        throw new OcsError('toArray() needs { limit }; use for await to see every item.');
+      }
+      const all: Item[] = [];
+      if (limit) {
+        for await (const page of pages()) {
+          all.push(...page.items);
+          if (all.length >= limit) break;
+        }
+      }
+      return all.slice(0, limit);
+    },
+  };
+}

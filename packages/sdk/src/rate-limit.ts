@@ -1,0 +1,37 @@
+/**
+ * Rate-limit state read from the headers of every response, success or error. The
+ * service counts per API key and per endpoint (method and route template); `reset` and
+ * `retryAfter` are in seconds, as the service sends them.
+ */
+export interface RateLimit {
+  /** Requests allowed to this endpoint per minute (`RateLimit-Limit`). */
+  readonly limit: number | undefined;
+  /** Requests left in the current window (`RateLimit-Remaining`). */
+  readonly remaining: number | undefined;
+  /** Seconds until the endpoint's full limit is available again (`RateLimit-Reset`). */
+  readonly reset: number | undefined;
+  /** Seconds to wait before retrying (`Retry-After`), sent with `429` and some `409`/`503`. */
+  readonly retryAfter: number | undefined;
+}
+
+const number = (value: string | null): number | undefined => {
+  // Number('') is 0: an empty header is no value.
+  const parsed = value ? Number(value) : NaN;
+  return parsed >= 0 && parsed < Infinity ? parsed : undefined;
+};
+
+/**
+ * Reads `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `Retry-After`,
+ * all in seconds as the service sends them (an HTTP-date `Retry-After` reads as undefined).
+ *
+ * @example
+ * const { remaining, reset } = parseRateLimit(response.headers);
+ */
+export function parseRateLimit(headers: Headers): RateLimit {
+  return {
+    limit: number(headers.get('ratelimit-limit')),
+    remaining: number(headers.get('ratelimit-remaining')),
+    reset: number(headers.get('ratelimit-reset')),
+    retryAfter: number(headers.get('retry-after')),
+  };
+}

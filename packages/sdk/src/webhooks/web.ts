@@ -1,0 +1,113 @@
+/**
+ * `@ocs/sdk/webhooks` for browsers and web-standard runtimes (edge functions, Deno, Bun,
+ * Cloudflare Workers): HMAC-SHA256 with Web Crypto, the key imported once per secret. Same
+ * API and test vectors as the Node entry (`node.ts`).
+ */
+import { type RawBody, readBody } from './body.ts';
+import { constantTimeEqual } from './compare.ts';
+import { fromHex, toHex } from './hex.ts';
+import { createSignedRequestWith } from './signed-request.ts';
+import type {
+  ProspectResponseEvent,
+  SignedRequestInit,
+  VerifyAndParseInput,
+  VerifyAndParseOptions,
+  VerifySignatureInput,
+} from './types.ts';
+import { type Check, verifyAndParseWith, verifySignatureWith } from './verify.ts';
+
+const encoder = new TextEncoder();
+// importKey costs about as much as an HMAC of a small body: import once per secret. The
+// promise is cached so that concurrent first calls share it; the cap bounds memory when
+// secrets vary per tenant.
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function keyOf(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 100) keys.clear();
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+async function hmac(secret: string, body: string | Uint8Array): Promise<Uint8Array> {
+  const data = typeof body === 'string' ? encoder.encode(body) : body;
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await keyOf(secret), data as Uint8Array<ArrayBuffer>));
+}
+
+const check: Check = async (secret, body, signature) => constantTimeEqual(await hmac(secret, body), fromHex(signature));
+
+/**
+ * Whether `signature` (the `X-Signature-256` value) is the HMAC-SHA256 of the raw body with
+ * the secret, or with one of the secrets while rotating. Never throws for a bad signature;
+ * throws `WebhookVerificationError` (`parsed_body`) when the body is not raw.
+ *
+ * @example
+ * ```ts
+ * const ok = await verifySignature({ payload: request, signature: request.headers.get('x-signature-256'), secret });
+ * ```
+ */
+export function verifySignature(input: VerifySignatureInput): Promise<boolean> {
+  return verifySignatureWith(check, input);
+}
+
+/**
+ * Verifies the signature, then parses the event: the typed `prospect_response` event, or a
+ * `WebhookVerificationError` whose `reason` says what is wrong. Pass `schema`
+ * (`ProspectResponseEvent` from `@ocs/sdk/zod`) to validate the whole event.
+ *
+ * @example
+ * ```ts
+ * export default { fetch: async (request) => {
+ *   const event = await verifyAndParse(request, { secret: env.OCS_WEBHOOK_SECRET });
+ *   return new Response(null, { status: 204 });
+ * } };
+ * ```
+ */
+export function verifyAndParse<Event = ProspectResponseEvent>(
+  input: VerifyAndParseInput,
+  options: VerifyAndParseOptions<Event>,
+): Promise<Event> {
+  return verifyAndParseWith(check, input, options);
+}
+
+/**
+ * The `X-Signature-256` value for a body: `sha256=<hex>`, as the service computes it.
+ *
+ * @example
+ * ```ts
+ * const signature = await sign('{"event":"prospect_response"}', secret); // 'sha256=…'
+ * ```
+ */
+export async function sign(payload: RawBody | Request, secret: string): Promise<string> {
+  return `sha256=${toHex(await hmac(secret, await readBody(payload, true)))}`;
+}
+
+/**
+ * A signed `POST` of an event (serialised as JSON) or of a raw body, as the service would
+ * send it: for testing a receiver.
+ *
+ * @example
+ * ```ts
+ * const response = await handler(await createSignedRequest('https://example.test/hooks', event, secret));
+ * ```
+ */
+export function createSignedRequest(
+  url: string | URL,
+  body: ProspectResponseEvent | RawBody,
+  secret: string,
+  init?: SignedRequestInit,
+): Promise<Request> {
+  return createSignedRequestWith(sign, url, body, secret, init);
+}
+
+export { createDeduplicator, createMemoryStore } from './dedupe.ts';
+export type { DedupeKey, DedupeStore, Deduplicator, DeduplicatorOptions } from './dedupe.ts';
+export { WebhookVerificationError } from './errors.ts';
+export type { WebhookPayloadIssue, WebhookVerificationReason } from './errors.ts';
+export { signatureHeader } from './signature.ts';
+export type { HeadersLike, HeaderValue } from './signature.ts';
+export type { RawBody } from './body.ts';
+export type * from './types.ts';

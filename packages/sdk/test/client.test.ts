@@ -1,0 +1,382 @@
+/**
+ * What createClient sends and what a call returns: the auth header, the base URL, request
+ * IDs, rate limits, the result's metadata, deprecation warnings, and how the flat params
+ * of a named operation land in the path, the query and the body.
+ */
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createClient,
+  createLead,
+  createOcs,
+  deleteLead,
+  getCampaign,
+  listDeals,
+  listLeads,
+  listWebhookExamplesLegacy,
+  OcsError,
+  OcsNotFoundError,
+  OcsResult,
+  updateSequenceStep,
+} from '../src/index.ts';
+import { successResponseSchemas } from '../src/zod.ts';
+import { apiKey, baseUrl, bodies, errorBody, testClient, useMsw } from './helpers/msw.ts';
+
+const { server, seen } = useMsw();
+const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
+const campaignUrl = `${baseUrl}/campaigns/${campaign_id}`;
+const campaignBody = { success: true, campaign: { id: campaign_id, name: 'Q4 Founders Outreach' } };
+const fullCampaign = {
+  id: campaign_id,
+  name: 'Q4 Founders Outreach',
+  is_active: true,
+  created_at: '2026-10-05T09:00:00+00:00',
+  updated_at: '2026-10-05T09:00:00+00:00',
+};
+const rateHeaders = {
+  'X-Request-ID': 'req_header_7',
+  'RateLimit-Limit': '100',
+  'RateLimit-Remaining': '97',
+  'RateLimit-Reset': '42',
+};
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe('construction', () => {
+  it.each([
+    [undefined, /none given; pass createClient\(\{ apiKey \}\) or set OCS_API_KEY/],
+    ['', /none given/],
+    ['Bearer ocs_abc', /without "Bearer "/],
+    ['bearer ocs_abc', /without "Bearer "/],
+    ['ocs_abc\n', /no spaces/],
+    ['ocs_ abc', /no spaces/],
+    ['ocsabc', /a prefix, "_" and the secret/],
+    ['ocs_', /a prefix, "_" and the secret/],
+    ['_abc', /a prefix, "_" and the secret/],
+    ['ocs_abc!', /a prefix, "_" and the secret/],
+  ])('refuses the API key %j', (key, message) => {
+    vi.stubEnv('OCS_API_KEY', '');
+    expect(() => createClient({ apiKey: key, baseUrl })).toThrow(OcsError);
+    expect(() => createClient({ apiKey: key, baseUrl })).toThrow(message);
+  });
+
+  it('refuses a base URL that is not absolute http(s)', () => {
+    for (const url of ['api.example.com', 'ftp://api.example.com', '/v1', 'http://']) {
+      expect(() => createClient({ apiKey, baseUrl: url })).toThrow(/Invalid baseUrl .*absolute http\(s\) URL/);
+    }
+  });
+
+  it('reads OCS_API_KEY and OCS_BASE_URL when not given', async () => {
+    vi.stubEnv('OCS_API_KEY', 'ocs_from_env');
+    vi.stubEnv('OCS_BASE_URL', 'http://ocs.test');
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    await getCampaign(createClient(), { campaign_id });
+    expect(seen[0]?.headers.get('authorization')).toBe('Bearer ocs_from_env');
+    expect(seen[0]?.url.href).toBe(campaignUrl);
+  });
+
+  it('defaults to the local mock at http://127.0.0.1:4010/v1', async () => {
+    vi.stubEnv('OCS_BASE_URL', undefined);
+    server.use(http.get('http://127.0.0.1:4010/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
+    await getCampaign(createClient({ apiKey }), { campaign_id });
+    expect(seen[0]?.url.origin).toBe('http://127.0.0.1:4010');
+  });
+});
+
+describe('requests', () => {
+  it('sends Authorization: Bearer <key> with exactly one space, on both APIs', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    const client = testClient();
+    await getCampaign(client, { campaign_id });
+    await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } });
+    expect(seen.map((request) => request.headers.get('authorization'))).toEqual([
+      `Bearer ${apiKey}`,
+      `Bearer ${apiKey}`,
+    ]);
+  });
+
+  it.each(['http://ocs.test', 'http://ocs.test/', 'http://ocs.test/v1', 'http://ocs.test/v1/', 'http://ocs.test/v1//'])(
+    'takes the base URL %s with or without /v1',
+    async (url) => {
+      server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+      const client = createClient({ apiKey, baseUrl: url });
+      await getCampaign(client, { campaign_id });
+      await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } });
+      expect(seen.map((request) => request.url.href)).toEqual([campaignUrl, campaignUrl]);
+    },
+  );
+
+  it('keeps a path prefix before /v1', async () => {
+    server.use(http.get('http://gw.test/ocs/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
+    await getCampaign(createClient({ apiKey, baseUrl: 'http://gw.test/ocs' }), { campaign_id });
+    expect(seen[0]?.url.pathname).toBe(`/ocs/v1/campaigns/${campaign_id}`);
+  });
+
+  it('routes flat params to the path, the query and the body', async () => {
+    server.use(
+      http.patch(`${baseUrl}/campaigns/:campaign_id/sequence/steps/:step_id`, () =>
+        HttpResponse.json({ success: true, message: 'Step updated', campaign_id }),
+      ),
+      http.delete(`${baseUrl}/leads/:lead_id`, () =>
+        HttpResponse.json({ success: true, message: 'Removed', lead_id: 'x', campaign_id }),
+      ),
+    );
+    const client = testClient();
+    await updateSequenceStep(client, { campaign_id, step_id: 3, updates: { delay: 2, subject: 'Hi {first_name}' } });
+    await deleteLead(client, { lead_id: 'a b/c', campaign_id });
+    const [patch, remove] = seen;
+    expect(patch?.method).toBe('PATCH');
+    expect(patch?.url.pathname).toBe(`/v1/campaigns/${campaign_id}/sequence/steps/3`);
+    expect(patch?.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse((await bodies(seen))[0] ?? '')).toEqual({ updates: { delay: 2, subject: 'Hi {first_name}' } });
+    expect(remove?.url.pathname).toBe('/v1/leads/a%20b%2Fc');
+    expect(remove?.url.searchParams.get('campaign_id')).toBe(campaign_id);
+    expect(remove?.headers.has('content-type')).toBe(false);
+    expect(await remove?.body).toBe('');
+  });
+
+  it('leaves undefined and null query values out', async () => {
+    server.use(
+      http.get(`${baseUrl}/crm/deals`, () =>
+        HttpResponse.json({ success: true, deals: [], count: 0, total: 0, limit: 50, offset: 0, has_more: false }),
+      ),
+    );
+    await listDeals(testClient(), { stage_id: undefined, owner_id: null, limit: 10 });
+    expect(seen[0]?.url.search).toBe('?limit=10');
+  });
+
+  it("sends the caller's X-Request-ID on every attempt", async () => {
+    let calls = 0;
+    server.use(
+      http.get(campaignUrl, () =>
+        calls++ ? HttpResponse.json(campaignBody) : HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503 }),
+      ),
+    );
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    await getCampaign(testClient(), { campaign_id }, { requestId: 'checkout-sync-7f3a9c' });
+    expect(seen.map((request) => request.headers.get('x-request-id'))).toEqual([
+      'checkout-sync-7f3a9c',
+      'checkout-sync-7f3a9c',
+    ]);
+  });
+
+  it('sends no X-Request-ID of its own', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    await getCampaign(testClient(), { campaign_id });
+    expect(seen[0]?.headers.has('x-request-id')).toBe(false);
+  });
+});
+
+describe('results', () => {
+  it('carry requestId, rateLimit, status and headers, not enumerable', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody, { headers: rateHeaders })));
+    const result = await getCampaign(testClient(), { campaign_id });
+    expect(result.requestId).toBe('req_header_7');
+    expect(result.rateLimit).toEqual({ limit: 100, remaining: 97, reset: 42, retryAfter: undefined });
+    expect(result.status).toBe(200);
+    expect(result.headers.get('ratelimit-remaining')).toBe('97');
+    expect((result as { idempotencyKey?: string }).idempotencyKey).toBeUndefined();
+    expect(result).toBeInstanceOf(OcsResult);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(campaignBody);
+    expect({ ...result }).toEqual(campaignBody);
+    expect(Object.keys(result)).toEqual(['success', 'campaign']);
+    const keys: string[] = [];
+    for (const key in result) keys.push(key);
+    expect(keys).toEqual(['success', 'campaign']);
+  });
+
+  it('keep the last rate-limit state on the client, errors included', async () => {
+    const client = testClient();
+    expect(client.rateLimit).toBeUndefined();
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody, { headers: rateHeaders })));
+    await getCampaign(client, { campaign_id });
+    expect(client.rateLimit?.remaining).toBe(97);
+    server.use(
+      http.get(campaignUrl, () =>
+        HttpResponse.json(errorBody('CAMPAIGN_NOT_FOUND'), { status: 404, headers: { 'RateLimit-Remaining': '96' } }),
+      ),
+    );
+    await expect(getCampaign(client, { campaign_id })).rejects.toBeInstanceOf(OcsNotFoundError);
+    expect(client.rateLimit?.remaining).toBe(96);
+    await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } });
+    expect(client.rateLimit?.remaining).toBe(96);
+  });
+
+  it('take the request ID of an error from the body, else from the header', async () => {
+    server.use(
+      http.get(campaignUrl, () =>
+        HttpResponse.json(errorBody('CAMPAIGN_NOT_FOUND'), {
+          status: 404,
+          headers: { 'X-Request-ID': 'req_header_8' },
+        }),
+      ),
+    );
+    const failure = (client: ReturnType<typeof testClient>) =>
+      getCampaign(client, { campaign_id }).then(
+        () => expect.fail('expected an error'),
+        (error: OcsNotFoundError) => error,
+      );
+    const fromBody = await failure(testClient());
+    expect(fromBody.requestId).toBe('req_body_1');
+    server.use(
+      http.get(campaignUrl, () =>
+        HttpResponse.json(
+          { success: false, error: 'CAMPAIGN_NOT_FOUND', message: 'Campaign not found.' },
+          { status: 404, headers: { 'X-Request-ID': 'req_header_8' } },
+        ),
+      ),
+    );
+    const fromHeader = await failure(testClient());
+    expect(fromHeader.requestId).toBe('req_header_8');
+    expect(fromHeader.message).toBe('Campaign not found. (CAMPAIGN_NOT_FOUND, HTTP 404, request req_header_8)');
+  });
+
+  it('pass through the validate option: schemas by operationId, others untouched', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    const check = vi.fn((body: unknown) => ({ ...(body as object), checked: true }));
+    const checked = await getCampaign(testClient({ validate: { getCampaign: { parse: check } } }), { campaign_id });
+    expect(check).toHaveBeenCalledWith(campaignBody);
+    expect(checked).toMatchObject({ checked: true });
+    expect(checked.requestId).toBeUndefined();
+    const untouched = await getCampaign(testClient({ validate: { getLead: { parse: check } } }), { campaign_id });
+    expect(JSON.parse(JSON.stringify(untouched))).toEqual(campaignBody);
+    const parse = vi.fn(() => {
+      throw new Error('campaign.name: expected string');
+    });
+    await expect(getCampaign(testClient({ validate: { getCampaign: { parse } } }), { campaign_id })).rejects.toThrow(
+      'campaign.name: expected string',
+    );
+  });
+});
+
+describe('validate with the generated zod schemas (@ocs/sdk/zod)', () => {
+  it('accepts an answer that matches the document, unknown fields kept', async () => {
+    const body = { ...campaignBody, campaign: { ...fullCampaign, added_later: 1 } };
+    server.use(http.get(campaignUrl, () => HttpResponse.json(body)));
+    const result = await getCampaign(testClient({ validate: successResponseSchemas }), { campaign_id });
+    expect(result.campaign).toMatchObject({ name: 'Q4 Founders Outreach', added_later: 1 });
+    expect(result.requestId).toBeUndefined();
+  });
+
+  it("throws zod's error for an answer that does not", async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json({ success: true, campaign: { id: campaign_id } })));
+    await expect(getCampaign(testClient({ validate: successResponseSchemas }), { campaign_id })).rejects.toThrow(
+      /name/,
+    );
+  });
+});
+
+describe('deprecations', () => {
+  const legacyUrl = `${baseUrl}/campaigns/webhook/examples`;
+  const deprecatedHeaders = { Deprecation: 'true', Link: '</v1/webhooks/examples>; rel="successor-version"' };
+
+  it('are reported once per operation through the logger, naming the successor', async () => {
+    server.use(
+      http.get(legacyUrl, () => HttpResponse.json({ success: true, examples: [] }, { headers: deprecatedHeaders })),
+      http.post(`${baseUrl}/leads/create`, () =>
+        HttpResponse.json(errorBody('VALIDATION_ERROR'), {
+          status: 400,
+          headers: { Deprecation: 'true', Link: '</v1/leads>; rel="successor-version"' },
+        }),
+      ),
+    );
+    const logger = { warn: vi.fn() };
+    const client = createClient({ apiKey, baseUrl, logger });
+    await listWebhookExamplesLegacy(client);
+    await listWebhookExamplesLegacy(client);
+    await client.GET('/campaigns/webhook/examples');
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn).toHaveBeenCalledWith(
+      '[@ocs/sdk] GET /campaigns/webhook/examples is deprecated; move to its successor /v1/webhooks/examples.',
+    );
+    // Errors of a deprecated operation carry the headers too.
+    await client.POST('/leads/create', { body: { email: 'maya.patel@acmerobotics.com' } });
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+    expect(logger.warn).toHaveBeenLastCalledWith(
+      expect.stringContaining('POST /leads/create is deprecated; move to its successor /v1/leads'),
+    );
+  });
+
+  it('log through console.warn by default', async () => {
+    server.use(
+      http.get(legacyUrl, () => HttpResponse.json({ success: true, examples: [] }, { headers: deprecatedHeaders })),
+    );
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await listWebhookExamplesLegacy(testClient());
+    expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it('stay silent for operations that are not deprecated', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    const logger = { warn: vi.fn() };
+    await getCampaign(testClient({ logger }), { campaign_id });
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('createOcs', () => {
+  it('binds every operation and a paginator per list operation to one client', async () => {
+    server.use(
+      http.get(campaignUrl, () => HttpResponse.json(campaignBody)),
+      http.post(`${baseUrl}/leads`, () =>
+        HttpResponse.json(
+          { success: true, created: true, sequence_lead_id: null, lead: { id: 'l1' } },
+          { status: 201 },
+        ),
+      ),
+      http.get(`${baseUrl}/leads`, () =>
+        HttpResponse.json({
+          success: true,
+          leads: [{ id: 'l1' }],
+          count: 1,
+          total: 1,
+          limit: 20,
+          offset: 0,
+          page: 1,
+          has_more: false,
+        }),
+      ),
+    );
+    const ocs = createOcs({ apiKey, baseUrl });
+    expect(Object.keys(ocs).filter((key) => key !== 'client' && key !== 'paginate')).toHaveLength(50);
+    expect(Object.keys(ocs.paginate).sort()).toEqual([
+      'listAccounts',
+      'listCampaigns',
+      'listDeals',
+      'listLeads',
+      'listPipelines',
+      'listWebhooks',
+    ]);
+    expect((await ocs.getCampaign({ campaign_id })).campaign.name).toBe('Q4 Founders Outreach');
+    expect((await ocs.createLead({ email: 'maya.patel@acmerobotics.com' })).created).toBe(true);
+    expect(await ocs.paginate.listLeads().toArray({ limit: 10 })).toEqual([{ id: 'l1' }]);
+    expect(ocs.client.rateLimit).toBeDefined();
+    const shared = createOcs(ocs.client);
+    expect(shared.client).toBe(ocs.client);
+  });
+
+  it('is the same call as the functions', async () => {
+    server.use(
+      http.get(`${baseUrl}/leads`, () =>
+        HttpResponse.json({
+          success: true,
+          leads: [],
+          count: 0,
+          total: 0,
+          limit: 5,
+          offset: 0,
+          page: 1,
+          has_more: false,
+        }),
+      ),
+    );
+    const client = testClient();
+    await listLeads(client, { limit: 5, email: 'maya.patel@acmerobotics.com' });
+    await createOcs(client).listLeads({ limit: 5, email: 'maya.patel@acmerobotics.com' });
+    expect(seen[0]?.url.href).toBe(seen[1]?.url.href);
+    expect(createLead).toBeTypeOf('function');
+  });
+});

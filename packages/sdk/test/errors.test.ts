@@ -1,0 +1,159 @@
+/**
+ * The error family: one class per status family, narrowed by `instanceof` and then by the
+ * API's `code`, with typed `details`, the request ID, headers and rate-limit state.
+ */
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import {
+  getCampaign,
+  OcsApiError,
+  OcsAuthenticationError,
+  OcsBadRequestError,
+  OcsConflictError,
+  OcsError,
+  OcsInternalServerError,
+  OcsNotFoundError,
+  OcsPayloadTooLargeError,
+  OcsPermissionDeniedError,
+  OcsRateLimitError,
+  OcsServiceUnavailableError,
+  replaceSenders,
+  type ErrorCode,
+} from '../src/index.ts';
+import { baseUrl, errorBody, testClient, useMsw } from './helpers/msw.ts';
+
+const { server } = useMsw();
+const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
+const campaignUrl = `${baseUrl}/campaigns/${campaign_id}`;
+
+const failWith = async (status: number, body: unknown, headers: Record<string, string> = {}) => {
+  server.use(
+    http.get(campaignUrl, () =>
+      typeof body === 'string'
+        ? new HttpResponse(body, { status, headers })
+        : HttpResponse.json(body as Record<string, unknown>, { status, headers }),
+    ),
+  );
+  return getCampaign(testClient({ maxRetries: 0 }), { campaign_id }).then(
+    () => expect.fail('expected an error'),
+    (error: unknown) => error,
+  );
+};
+
+describe('classes', () => {
+  it.each([
+    [400, 'VALIDATION_ERROR', OcsBadRequestError],
+    [401, 'UNAUTHORIZED', OcsAuthenticationError],
+    [403, 'INSUFFICIENT_SCOPE', OcsPermissionDeniedError],
+    [404, 'CAMPAIGN_NOT_FOUND', OcsNotFoundError],
+    [409, 'SEQUENCE_MODIFIED', OcsConflictError],
+    [413, 'PAYLOAD_TOO_LARGE', OcsPayloadTooLargeError],
+    [429, 'RATE_LIMITED', OcsRateLimitError],
+    [500, 'INTERNAL_ERROR', OcsInternalServerError],
+    [503, 'AUTH_UNAVAILABLE', OcsServiceUnavailableError],
+  ] as const)('%i %s is %o', async (status, code, Class) => {
+    const error = await failWith(status, errorBody(code, 'What happened. What to do.'), { 'X-Request-ID': 'req_h' });
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toBeInstanceOf(OcsApiError);
+    expect(error).toBeInstanceOf(OcsError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ status, code, requestId: 'req_body_1', name: Class.name });
+    expect((error as Error).message).toBe(`What happened. What to do. (${code}, HTTP ${status}, request req_body_1)`);
+  });
+
+  it('uses OcsApiError itself for other statuses', async () => {
+    const error = await failWith(502, '<html>Bad gateway</html>', { 'X-Request-ID': 'req_gw' });
+    expect(error).toBeInstanceOf(OcsApiError);
+    expect((error as OcsApiError).constructor).toBe(OcsApiError);
+    expect(error).toMatchObject({
+      status: 502,
+      code: 'INTERNAL_ERROR',
+      requestId: 'req_gw',
+      body: '<html>Bad gateway</html>',
+    });
+    expect((error as Error).message).toBe(
+      "Not the API's error body: check baseUrl. (INTERNAL_ERROR, HTTP 502, request req_gw)",
+    );
+  });
+
+  it.each([
+    [401, 'UNAUTHORIZED'],
+    [404, 'NOT_FOUND'],
+    [413, 'PAYLOAD_TOO_LARGE'],
+    [422, 'VALIDATION_ERROR'],
+    [429, 'RATE_LIMITED'],
+  ])("gives a body that is not the API's (status %i) the code %s", async (status, code) => {
+    const error = await failWith(status, { type: 'about:blank', title: 'Something in between' });
+    expect((error as OcsApiError).code).toBe(code);
+  });
+});
+
+describe('narrowing', () => {
+  it('by class, then by code, with typed details', async () => {
+    server.use(
+      http.put(`${campaignUrl}/senders`, () =>
+        HttpResponse.json(
+          errorBody('ACCOUNT_IN_USE', 'acc_li_9Tn4bW6y already sends for EMEA Expansion.', {
+            details: {
+              conflicts: [
+                {
+                  account_id: 'acc_li_9Tn4bW6y',
+                  campaign_id: '7d2f4b81-6c3a-4e9d-b5f2-8a1c3e6d9b27',
+                  campaign_name: 'EMEA Expansion',
+                },
+              ],
+            },
+          }),
+          { status: 409 },
+        ),
+      ),
+    );
+    let handled = '';
+    try {
+      await replaceSenders(testClient(), { campaign_id, account_ids: ['acc_li_9Tn4bW6y'] });
+    } catch (error) {
+      if (error instanceof OcsConflictError) {
+        switch (error.code) {
+          case 'ACCOUNT_IN_USE':
+            handled = error.details?.conflicts?.map((conflict) => conflict.campaign_id).join() ?? '';
+            break;
+          case 'ACCOUNT_NOT_CONNECTED':
+            handled = error.details?.account_ids?.join() ?? '';
+            break;
+          default:
+            handled = error.code;
+        }
+      }
+    }
+    expect(handled).toBe('7d2f4b81-6c3a-4e9d-b5f2-8a1c3e6d9b27');
+  });
+
+  it('by code on the base class, with details.errors[]', async () => {
+    const error = await failWith(
+      400,
+      errorBody('VALIDATION_ERROR', 'Request validation failed.', {
+        details: { errors: [{ field: 'query.limit', message: 'must be <= 500', type: 'less_than_equal' }] },
+      }),
+    );
+    const code: ErrorCode | undefined = error instanceof OcsApiError ? error.code : undefined;
+    expect(code).toBe('VALIDATION_ERROR');
+    if (error instanceof OcsApiError && error.code === 'VALIDATION_ERROR') {
+      expect(error.details?.errors?.[0]?.field).toBe('query.limit');
+    } else expect.fail('not narrowed');
+  });
+
+  it('keeps the headers and the rate-limit state', async () => {
+    const error = await failWith(429, errorBody('RATE_LIMITED'), {
+      'Retry-After': '3600',
+      'RateLimit-Limit': '100',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '3600',
+    });
+    expect(error).toBeInstanceOf(OcsRateLimitError);
+    const limited = error as OcsRateLimitError;
+    expect(limited.headers.get('ratelimit-limit')).toBe('100');
+    expect(limited.rateLimit).toEqual({ limit: 100, remaining: 0, reset: 3600, retryAfter: 3600 });
+    expect(limited.retryAfter).toBe(3600);
+    expect(limited.idempotencyKey).toBeUndefined();
+  });
+});

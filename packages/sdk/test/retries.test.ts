@@ -1,0 +1,283 @@
+/**
+ * Which answers are retried, for which requests, and how long the client waits: against
+ * MSW handlers that answer what the service answers under load or failure.
+ */
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  createCampaign,
+  createLead,
+  deleteLead,
+  getCampaign,
+  OcsConflictError,
+  OcsConnectionError,
+  OcsInternalServerError,
+  OcsRateLimitError,
+  OcsServiceUnavailableError,
+  replaceSenders,
+  updateCampaign,
+} from '../src/index.ts';
+import { baseUrl, bodies, errorBody, testClient, useMsw } from './helpers/msw.ts';
+
+const { server, seen } = useMsw();
+const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
+const campaignUrl = `${baseUrl}/campaigns/${campaign_id}`;
+const okCampaign = () => HttpResponse.json({ success: true, campaign: { id: campaign_id, name: 'Q4' } });
+
+/** Answers the given responses in turn, then the last one again. */
+const sequence = (...responses: (() => Response)[]) => {
+  let call = 0;
+  return () => (responses[Math.min(call++, responses.length - 1)] ?? okCampaign)();
+};
+
+// Backoff with full jitter is random in [0, cap): pin it to 0 so that tests do not wait.
+beforeEach(() => void vi.spyOn(Math, 'random').mockReturnValue(0));
+afterEach(() => void vi.restoreAllMocks());
+
+describe('429', () => {
+  it('waits Retry-After, then retries a GET', async () => {
+    server.use(
+      http.get(
+        campaignUrl,
+        sequence(
+          () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '1' } }),
+          okCampaign,
+        ),
+      ),
+    );
+    const started = Date.now();
+    const result = await getCampaign(testClient(), { campaign_id });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(result.campaign.id).toBe(campaign_id);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('fails at once when Retry-After is above maxRetryAfterMs, with retryAfter on the error', async () => {
+    server.use(
+      http.get(campaignUrl, () =>
+        HttpResponse.json(errorBody('RATE_LIMITED', 'Retry after 120 seconds.'), {
+          status: 429,
+          headers: {
+            'Retry-After': '120',
+            'RateLimit-Limit': '100',
+            'RateLimit-Remaining': '0',
+            'RateLimit-Reset': '120',
+          },
+        }),
+      ),
+    );
+    const started = Date.now();
+    const error = await getCampaign(testClient({ maxRetryAfterMs: 60_000 }), { campaign_id }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(OcsRateLimitError);
+    const rateLimited = error as OcsRateLimitError;
+    expect(rateLimited.code).toBe('RATE_LIMITED');
+    expect(rateLimited.retryAfter).toBe(120);
+    expect(rateLimited.rateLimit).toEqual({ limit: 100, remaining: 0, reset: 120, retryAfter: 120 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('falls back to RateLimit-Reset when there is no Retry-After', async () => {
+    server.use(
+      http.get(
+        campaignUrl,
+        sequence(
+          () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429, headers: { 'RateLimit-Reset': '1' } }),
+          okCampaign,
+        ),
+      ),
+    );
+    const started = Date.now();
+    await getCampaign(testClient(), { campaign_id });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('backs off without either header, and gives up after maxRetries', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429 })));
+    await expect(getCampaign(testClient({ maxRetries: 3 }), { campaign_id })).rejects.toBeInstanceOf(OcsRateLimitError);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('takes maxRetries per call over the client default', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429 })));
+    await expect(getCampaign(testClient(), { campaign_id }, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      OcsRateLimitError,
+    );
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('503 and 500', () => {
+  it.each(['UPSTREAM_TIMEOUT', 'AUTH_UNAVAILABLE'])('retries 503 %s', async (code) => {
+    server.use(
+      http.get(
+        campaignUrl,
+        sequence(() => HttpResponse.json(errorBody(code), { status: 503 }), okCampaign),
+      ),
+    );
+    const result = await getCampaign(testClient(), { campaign_id });
+    expect(result.status).toBe(200);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('gives up after maxRetries (default 2) with the 503 error', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503 })));
+    const error = await getCampaign(testClient(), { campaign_id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsServiceUnavailableError);
+    expect((error as OcsServiceUnavailableError).code).toBe('UPSTREAM_TIMEOUT');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('does not retry a 503 whose body is not a retryable code', async () => {
+    server.use(http.get(campaignUrl, () => new HttpResponse('<html>maintenance</html>', { status: 503 })));
+    const error = await getCampaign(testClient(), { campaign_id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsServiceUnavailableError);
+    expect((error as OcsServiceUnavailableError).body).toBe('<html>maintenance</html>');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('does not retry 500', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(errorBody('INTERNAL_ERROR'), { status: 500 })));
+    await expect(getCampaign(testClient(), { campaign_id })).rejects.toBeInstanceOf(OcsInternalServerError);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('writes', () => {
+  const unavailable = () => HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503 });
+  const limited = () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '0' } });
+
+  it.each([
+    ['PATCH', () => updateCampaign(testClient(), { campaign_id, is_active: true })],
+    ['PUT', () => replaceSenders(testClient(), { campaign_id, account_ids: ['acc_li_3fK9xQ2m'] })],
+    ['DELETE', () => deleteLead(testClient(), { lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40' })],
+    ['POST without Idempotency-Key', () => createLead(testClient(), { email: 'maya.patel@acmerobotics.com' })],
+  ])('never retries %s, whatever the answer', async (_name, call) => {
+    server.use(http.all(`${baseUrl}/*`, unavailable));
+    await expect(call()).rejects.toBeInstanceOf(OcsServiceUnavailableError);
+    expect(seen).toHaveLength(1);
+    server.use(http.all(`${baseUrl}/*`, limited));
+    await expect(call()).rejects.toBeInstanceOf(OcsRateLimitError);
+    expect(seen).toHaveLength(2);
+    server.use(http.all(`${baseUrl}/*`, () => HttpResponse.error()));
+    await expect(call()).rejects.toBeInstanceOf(OcsConnectionError);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('never retries the path API POST without an Idempotency-Key', async () => {
+    server.use(http.post(`${baseUrl}/leads`, unavailable));
+    const { error, response } = await testClient().POST('/leads', { body: { email: 'maya.patel@acmerobotics.com' } });
+    expect(response.status).toBe(503);
+    expect(error).toMatchObject({ error: 'UPSTREAM_TIMEOUT' });
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const campaignsUrl = `${baseUrl}/campaigns`;
+  const created = () =>
+    HttpResponse.json(
+      {
+        success: true,
+        message: 'Campaign created in draft state',
+        campaign_id: '0e5a9c3f-7b1d-4f6a-9e2c-8d4b1a7f3e60',
+        campaign: null,
+      },
+      { status: 201 },
+    );
+  const inProgress = () =>
+    HttpResponse.json(errorBody('IDEMPOTENCY_IN_PROGRESS'), { status: 409, headers: { 'Retry-After': '0' } });
+
+  it('generates one, retries IDEMPOTENCY_IN_PROGRESS with the same key, and returns it', async () => {
+    server.use(http.post(campaignsUrl, sequence(inProgress, inProgress, created)));
+    const result = await createCampaign(testClient(), { name: 'Fintech CFOs' });
+    expect(seen).toHaveLength(3);
+    const keys = seen.map((request) => request.headers.get('idempotency-key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys)).toEqual(new Set([keys[0]]));
+    expect(result.idempotencyKey).toBe(keys[0]);
+    expect(result.campaign_id).toBe('0e5a9c3f-7b1d-4f6a-9e2c-8d4b1a7f3e60');
+    expect(await bodies(seen)).toEqual(Array(3).fill(JSON.stringify({ name: 'Fintech CFOs' })));
+  });
+
+  it('retries a 429 and a network error of a POST that carries a key', async () => {
+    server.use(
+      http.post(
+        campaignsUrl,
+        sequence(
+          () => HttpResponse.error(),
+          () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '0' } }),
+          created,
+        ),
+      ),
+    );
+    const result = await createCampaign(testClient(), { name: 'Fintech CFOs' }, { idempotencyKey: 'sync-42' });
+    expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual(['sync-42', 'sync-42', 'sync-42']);
+    expect(result.idempotencyKey).toBe('sync-42');
+  });
+
+  it('puts the key on the error too', async () => {
+    server.use(
+      http.post(campaignsUrl, () =>
+        HttpResponse.json(errorBody('IDEMPOTENCY_KEY_REUSED', 'This key was used with another request.'), {
+          status: 409,
+        }),
+      ),
+    );
+    const error = await createCampaign(testClient(), { name: 'Fintech CFOs' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsConflictError);
+    const conflict = error as OcsConflictError;
+    expect(conflict.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(conflict.idempotencyKey).toBe(seen[0]?.headers.get('idempotency-key'));
+    expect(seen).toHaveLength(1);
+  });
+
+  it('gives up on IDEMPOTENCY_IN_PROGRESS after maxRetries, with the key on the error', async () => {
+    server.use(http.post(campaignsUrl, inProgress));
+    const error = await createCampaign(testClient(), { name: 'X' }, { idempotencyKey: 'k-1' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS', idempotencyKey: 'k-1', status: 409 });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('path API: a POST given an Idempotency-Key header is retried', async () => {
+    server.use(http.post(campaignsUrl, sequence(inProgress, created)));
+    const { data, response } = await testClient().POST('/campaigns', {
+      params: { header: { 'Idempotency-Key': 'path-key-1' } },
+      // The path API's body type requires `description` (it has a default): see the README.
+      body: { name: 'Fintech CFOs', description: null },
+    });
+    expect(response.status).toBe(201);
+    expect(data?.campaign_id).toBe('0e5a9c3f-7b1d-4f6a-9e2c-8d4b1a7f3e60');
+    expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual(['path-key-1', 'path-key-1']);
+    expect(await bodies(seen)).toEqual(Array(2).fill(JSON.stringify({ name: 'Fintech CFOs', description: null })));
+  });
+});
+
+describe('path API', () => {
+  it("retries a GET and keeps openapi-fetch's { data, error, response }", async () => {
+    server.use(
+      http.get(
+        campaignUrl,
+        sequence(() => HttpResponse.json(errorBody('AUTH_UNAVAILABLE'), { status: 503 }), okCampaign),
+      ),
+    );
+    const { data, error, response } = await testClient().GET('/campaigns/{campaign_id}', {
+      params: { path: { campaign_id } },
+    });
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(data?.campaign.id).toBe(campaign_id);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('returns the last error answer as { error } after the retries', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503 })));
+    const { data, error } = await testClient({ maxRetries: 1 }).GET('/campaigns/{campaign_id}', {
+      params: { path: { campaign_id } },
+    });
+    expect(data).toBeUndefined();
+    expect(error?.error).toBe('UPSTREAM_TIMEOUT');
+    expect(seen).toHaveLength(2);
+  });
+});

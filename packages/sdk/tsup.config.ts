@@ -1,0 +1,24 @@
+import { defineConfig } from 'tsup';
+
+// ESM and CJS with declarations for every entry. `node:crypto` and `node:buffer` stay
+// external, with their `node:` prefix (Deno and bundlers need it): only the Node build of
+// the webhook verifier imports them.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'webhooks/node': 'src/webhooks/node.ts',
+    'webhooks/web': 'src/webhooks/web.ts',
+    zod: 'src/zod.ts',
+    // `@ocs/sdk/types`: the document's types alone (an empty module at runtime).
+    types: 'src/generated/openapi.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  treeshake: true,
+  target: 'es2022',
+  platform: 'neutral',
+  external: ['node:crypto', 'node:buffer'],
+  removeNodeProtocol: false,
+});
