@@ -138,6 +138,7 @@ export function createApp(options: AppOptions): App {
     const started = performance.now();
     const requestId = requestIdFor(request);
     const now = services.clock.now();
+    const url = new URL(request.url);
     let rateLimit: RateLimitState = rateLimiter.untouched();
     let auth: AuthContext | undefined;
     let status: number;
@@ -152,11 +153,11 @@ export function createApp(options: AppOptions): App {
       if (rawBody && typeof rawBody === 'object') bodyFields = rawBody as Record<string, unknown>;
       const input = validator.validate(operation, {
         path: pathParams,
-        url: new URL(request.url),
+        url,
         headers: request.headers,
         body: rawBody,
       });
-      const origin = new URL(request.url).origin;
+      const origin = url.origin;
       const handlerRequest = { ...input, auth, requestId, now, origin } as unknown as HandlerRequest<OperationId>;
       const key = input.headers[idempotencyHeader];
       if (key !== undefined) {
@@ -194,7 +195,7 @@ export function createApp(options: AppOptions): App {
       message: 'request',
       request_id: requestId,
       method: operation.method,
-      path: new URL(request.url).pathname,
+      path: url.pathname,
       operation_id: operation.operationId,
       status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,

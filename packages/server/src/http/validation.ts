@@ -30,10 +30,23 @@ export class RequestValidator {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor() {
+  /**
+   * `checkSchemas: false` skips checking the document's schemas against JSON Schema's
+   * meta-schema (compiling the meta-schema, then checking the whole document when it is
+   * added and each schema when it is compiled): most of the cost of a first request. The
+   * mock passes it to start fast; the bundled document is checked by the lint and by every
+   * server started with the default.
+   */
+  constructor(options: { checkSchemas?: boolean } = {}) {
     // OpenAPI adds keywords of its own (`example`, `x-*`); strict mode would refuse them.
     // `verbose` puts each failing schema and value on its error: the union handling reads them.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
+    this.ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      validateFormats: true,
+      verbose: true,
+      validateSchema: options.checkSchemas ?? true,
+    });
     addFormats(this.ajv);
     this.ajv.addSchema({ ...openApiDocument, $id: documentId } as object);
   }

@@ -1,0 +1,40 @@
+/**
+ * The API's shapes, from the generated types of @ocs/sdk: the mock's data and its typed
+ * helpers use them, so that they follow the OpenAPI document without a shape written here.
+ */
+import type { OperationParams } from '@ocs/sdk';
+import type { components, operations } from '@ocs/sdk/types';
+
+type Schemas = components['schemas'];
+
+export type OperationId = keyof operations;
+export type Campaign = Schemas['Campaign'];
+/** Bodies as a client sends them: fields with a default in the document are optional. */
+export type CampaignInput = OperationParams<'createCampaign'>;
+export type Lead = Schemas['Lead'];
+export type LeadInput = OperationParams<'createLead'>;
+export type SenderAccount = Schemas['SenderAccount'];
+export type PipelineDetail = Schemas['PipelineDetail'];
+export type Stage = Schemas['Stage'];
+export type Sequence = Schemas['Sequence'];
+export type WebhookInput = Omit<OperationParams<'createWebhook'>, 'campaign_id'>;
+export type ErrorBody = Schemas['ErrorBody'];
+export type ErrorDetails = Schemas['ErrorDetails'];
+export type ProspectResponseEvent = Schemas['ProspectResponseEvent'];
+
+type Responses<Id extends OperationId> = operations[Id]['responses'];
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The error statuses an operation documents (`400`, `404`, `409`, `429`...). */
+export type ErrorStatusOf<Id extends OperationId> =
+  Extract<keyof Responses<Id>, number> extends infer S
+    ? S extends number
+      ? `${S}` extends `4${string}` | `5${string}`
+        ? S
+        : never
+      : never
+    : never;
+
+/** The error codes an operation documents with the status `S`. */
+export type ErrorCodeOf<Id extends OperationId, S extends ErrorStatusOf<Id> = ErrorStatusOf<Id>> =
+  JsonOf<Responses<Id>[S]> extends { error: infer C } ? C : never;

@@ -1,0 +1,108 @@
+/**
+ * `createOcsMock`: MSW handlers for the whole API at a base URL, over the reference
+ * server's own application in memory, plus a handle on the mock: its seeded data, `reset()`,
+ * scenarios, typed overrides and a webhook trigger.
+ */
+import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
+import { rateLimitHeaders, requestIdFor } from '@ocs/server';
+import { createEngine } from './engine.ts';
+import { operationMatcher } from './operations.ts';
+import type { OcsMockOptions } from './options.ts';
+import { type TypedHttp, typedHttp } from './overrides/typed-http.ts';
+import type { OcsMockScenarios } from './scenarios.ts';
+import type { OcsMockData } from './seed/data.ts';
+import { mockWebhooks, type OcsMockWebhooks } from './webhooks/trigger.ts';
+
+export interface OcsMock {
+  /**
+   * MSW handlers answering every operation under `baseUrl` (and `/openapi.json|yaml` at
+   * its origin): `setupServer(...mock.handlers)` or `setupWorker(...mock.handlers)`.
+   */
+  readonly handlers: HttpHandler[];
+  /** The API's base URL, ending in `/v1`: give it to the client (`createClient({ baseUrl })`). */
+  readonly baseUrl: string;
+  /** The seeded API key, holding every scope. */
+  readonly apiKey: string;
+  /** What the seed or the fixtures created (IDs, names), as the API answered it. */
+  readonly data: OcsMockData;
+  /**
+   * Back to the seeded state: the data, and no scenarios, overrides, idempotency keys or
+   * rate-limit counts. Synchronous and fast enough for every `beforeEach`.
+   */
+  reset(): void;
+  /**
+   * Overrides answered before the mock's application (latest first), as MSW's `use()`;
+   * plain MSW handlers or `mock.http` ones. `reset()` removes them.
+   */
+  use(...handlers: RequestHandler[]): void;
+  /** Failures, latency, a low rate-limit budget, the service unavailable. */
+  readonly scenarios: OcsMockScenarios;
+  /** Typed MSW handlers for single operations, for `use()`. */
+  readonly http: TypedHttp;
+  /** Signed `prospect_response` events for testing a receiver. */
+  readonly webhooks: OcsMockWebhooks;
+  /** The mock without MSW: answers a Fetch `Request` as the handlers do. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * Creates a mock of the whole API, seeded from `seed` (or from `fixtures`).
+ *
+ * @example
+ * import { createOcsMock } from '@ocs/mock/node';
+ * import { setupServer } from 'msw/node';
+ * import { createClient, listCampaigns } from '@ocs/sdk';
+ *
+ * const mock = await createOcsMock({ seed: 42 });
+ * const server = setupServer(...mock.handlers);
+ * server.listen({ onUnhandledRequest: 'error' });
+ * beforeEach(() => mock.reset());
+ *
+ * const client = createClient({ apiKey: mock.apiKey, baseUrl: mock.baseUrl });
+ * const { campaigns } = await listCampaigns(client);
+ */
+export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMock> {
+  const engine = await createEngine(options);
+  const { base } = engine;
+  const overrides: RequestHandler[] = [];
+  engine.intercept({
+    active: () => overrides.length > 0,
+    // A clone, so that an override that reads the body and steps aside leaves it to the app.
+    handle: async (request) => (await getResponse(overrides, request.clone())) ?? undefined,
+  });
+  engine.onReset(() => {
+    overrides.length = 0;
+  });
+  const answer = ({ request }: { request: Request }) => engine.fetch(request);
+  const handlers = [
+    http.all(`${base.href}/*`, answer),
+    http.get(`${base.origin}/openapi.json`, answer),
+    http.get(`${base.origin}/openapi.yaml`, answer),
+  ];
+  const defaultHeaders = () => {
+    const policy = engine.policy();
+    return {
+      'X-Request-ID': requestIdFor(new Request(base.href)),
+      ...rateLimitHeaders({ limit: policy.perEndpoint, remaining: policy.perEndpoint, reset: 0 }),
+    };
+  };
+  return {
+    handlers,
+    baseUrl: base.href,
+    apiKey: engine.data.apiKey,
+    data: engine.data,
+    reset: () => engine.reset(),
+    use: (...added) => {
+      overrides.unshift(...added);
+    },
+    scenarios: engine.scenarios.api,
+    http: typedHttp(base, operationMatcher(), defaultHeaders),
+    webhooks: mockWebhooks({
+      store: engine.store,
+      clock: engine.clock,
+      organizationId: engine.data.organization.id,
+      campaignIds: () => engine.data.campaigns.map((campaign) => campaign.id),
+    }),
+    fetch: (request) => engine.fetch(request),
+  };
+}

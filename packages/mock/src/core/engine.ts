@@ -1,0 +1,137 @@
+/**
+ * The mock's engine: the reference server's application on its memory store, seeded, with a
+ * snapshot for `reset()`, the scenarios in front, and hooks where the MSW layer adds its
+ * overrides. The MSW entries and the standalone server both run requests through `fetch`.
+ */
+import {
+  type App,
+  createApp,
+  createMemoryStore,
+  type MemoryStore,
+  type RateLimitPolicy,
+  RequestValidator,
+} from '@ocs/server';
+import { type BaseUrl, parseBaseUrl } from './base-url.ts';
+import { operationMatcher } from './operations.ts';
+import type { Clock, OcsMockOptions } from './options.ts';
+import { rateLimitControl } from './rate-limits.ts';
+import { type ScenarioEngine, scenarioEngine } from './scenarios.ts';
+import { seed } from './seed/index.ts';
+import type { OcsMockData } from './seed/data.ts';
+
+/** A layer that may answer a request before the application (undefined lets it through). */
+export interface Interceptor {
+  /** Whether it has anything to do (the fast path skips it otherwise). */
+  active(): boolean;
+  handle(request: Request): Promise<Response | undefined>;
+}
+
+export interface Engine {
+  readonly app: App;
+  readonly store: MemoryStore;
+  readonly clock: Clock;
+  readonly base: BaseUrl;
+  readonly data: OcsMockData;
+  readonly scenarios: ScenarioEngine;
+  /** The rate-limit policy in force (scenarios may have lowered it). */
+  policy(): RateLimitPolicy;
+  /** Runs a request through scenarios, interceptors and the application. */
+  fetch(request: Request): Promise<Response>;
+  /** Adds a layer between the scenarios and the application (the MSW overrides). */
+  intercept(interceptor: Interceptor): void;
+  /** Runs on every `reset()`, after the store is restored. */
+  onReset(listener: () => void): void;
+  reset(): void;
+}
+
+const systemClock: Clock = { now: () => new Date() };
+
+// One validator for every mock of the process: it holds only the document's compiled
+// schemas, so the second mock of a test run skips Ajv's set-up and compilation.
+let validator: RequestValidator | undefined;
+
+export async function createEngine(options: OcsMockOptions = {}): Promise<Engine> {
+  const base = parseBaseUrl(options.baseUrl);
+  const clock = options.clock ?? systemClock;
+  const store = createMemoryStore();
+  const limits = rateLimitControl();
+  const app = createApp({
+    store,
+    clock,
+    rateLimits: definedOnly(options.rateLimits),
+    rateLimitCounters: limits.counters,
+    config: { sandbox: true, allowInsecureWebhooks: options.allowInsecureWebhooks ?? false },
+    // No API operation revokes keys, so a looked-up key stays valid; reset() forgets it.
+    authCacheTtlMs: 60_000,
+    // The bundled document is checked by the lint and the server's tests: skipping Ajv's
+    // meta-schema checks of its schemas saves most of the cost of the first requests.
+    validator: (validator ??= new RequestValidator({ checkSchemas: false })),
+  });
+  limits.attach(app.rateLimiter.policy);
+  const data = await limits.unlimited(() =>
+    seed(app, store, { seed: options.seed ?? 1, fixtures: options.fixtures, origin: base.origin, clock }),
+  );
+  const snapshot = store.snapshot();
+  const scenarios = scenarioEngine({
+    policy: () => app.rateLimiter.policy,
+    setBudget: limits.setBudget,
+    reset: limits.reset,
+  });
+  const match = operationMatcher();
+  const interceptors: Interceptor[] = [];
+  const resetListeners: Array<() => void> = [];
+  // The application serves `/v1` at its origin; a base URL with another prefix is mapped.
+  const direct = base.path === '/v1';
+
+  async function fetch(request: Request): Promise<Response> {
+    const intercepting = interceptors.filter((interceptor) => interceptor.active());
+    if (direct && intercepting.length === 0 && !scenarios.active()) return app.fetch(request);
+    const url = new URL(request.url);
+    const apiPath = url.pathname.startsWith(`${base.path}/`) ? url.pathname.slice(base.path.length) : undefined;
+    if (apiPath !== undefined && scenarios.active()) {
+      const answer = await scenarios.apply(request, match(request.method, apiPath));
+      if (answer) return answer;
+    }
+    for (const interceptor of intercepting) {
+      const answer = await interceptor.handle(request);
+      if (answer) return answer;
+    }
+    return app.fetch(direct || apiPath === undefined ? request : await forApp(request, url, apiPath));
+  }
+
+  return {
+    app,
+    store,
+    clock,
+    base,
+    data,
+    scenarios,
+    policy: () => app.rateLimiter.policy,
+    fetch,
+    intercept: (interceptor) => interceptors.push(interceptor),
+    onReset: (listener) => resetListeners.push(listener),
+    reset() {
+      store.restore(snapshot);
+      scenarios.clear();
+      limits.reset();
+      app.authenticator.invalidate();
+      for (const listener of resetListeners) listener();
+    },
+  };
+}
+
+/** The request as the application routes it: `/v1/...` at the same origin. */
+async function forApp(request: Request, url: URL, apiPath: string): Promise<Request> {
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+  return new Request(`${url.origin}/v1${apiPath}${url.search}`, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+  });
+}
+
+/** The set fields only: `{ perEndpoint: undefined }` must not replace the service's default. */
+export function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,44 @@
+/**
+ * Which operation a request is for, from the server's operation table (read from the
+ * OpenAPI document): scenarios and typed overrides are keyed by operationId.
+ */
+import { type OperationInfo, operationTable } from '@ocs/server';
+import type { OperationId } from './api-types.ts';
+
+export type MatchOperation = (method: string, apiPath: string) => OperationInfo | undefined;
+
+/** A matcher over API paths relative to `/v1` (`/campaigns/3c9e...`). */
+export function operationMatcher(): MatchOperation {
+  // Fewer parameters first, as the application routes, so that
+  // `/campaigns/sequence-templates` is not taken for `/campaigns/{campaign_id}`.
+  const compiled = [...operationTable]
+    .sort((a, b) => parameterCount(a.path) - parameterCount(b.path))
+    .map((operation) => ({
+      operation,
+      pattern: new RegExp(`^${operation.path.replaceAll(/\{\w+\}/g, '[^/]+')}$`),
+    }));
+  return (method, apiPath) =>
+    compiled.find((entry) => entry.operation.method === method && entry.pattern.test(apiPath))?.operation;
+}
+
+/** The operation with this method and path template, as the document declares it. */
+export function operationAt(method: string, pathTemplate: string): OperationInfo {
+  const found = operationTable.find((op) => op.method === method && op.path === pathTemplate);
+  if (!found) throw new TypeError(`@ocs/mock: the document has no operation ${method} ${pathTemplate}.`);
+  return found;
+}
+
+/** The operation with this operationId; a clear error for an unknown one (JavaScript callers). */
+export function operationById(operationId: OperationId): OperationInfo {
+  const found = operationTable.find((op) => op.operationId === operationId);
+  if (!found) {
+    throw new TypeError(
+      `@ocs/mock: unknown operationId "${String(operationId)}". Use one of the document's operationIds.`,
+    );
+  }
+  return found;
+}
+
+function parameterCount(path: string): number {
+  return (path.match(/\{/g) ?? []).length;
+}

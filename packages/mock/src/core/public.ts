@@ -1,0 +1,27 @@
+/** What both entries (`@ocs/mock/node`, `@ocs/mock/browser`) export. */
+export { createOcsMock, type OcsMock } from './create-mock.ts';
+export { defaultBaseUrl } from './base-url.ts';
+export { OcsMockSetupError } from './in-process.ts';
+export type {
+  CampaignFixture,
+  Clock,
+  LeadFixture,
+  OcsMockFixtures,
+  OcsMockOptions,
+  RateLimitOptions,
+} from './options.ts';
+export type { FailOptions, LatencyOptions, OcsMockScenarios, UnavailableOptions } from './scenarios.ts';
+export type { OcsMockData, OcsMockMember } from './seed/data.ts';
+export type { RegisteredWebhook } from './seed/fixtures.ts';
+export type { HandlerOptions, TypedHttp, TypedHttpMethod } from './overrides/typed-http.ts';
+export type {
+  HttpMethod,
+  PathsWith,
+  TypedQuery,
+  TypedResolver,
+  TypedResolverInfo,
+  TypedResponseBuilder,
+  TypedResponseFactory,
+} from './overrides/types.ts';
+export type { OcsMockWebhooks, TriggeredEvent, TriggerOptions } from './webhooks/trigger.ts';
+export type { ErrorCodeOf, ErrorStatusOf, OperationId } from './api-types.ts';

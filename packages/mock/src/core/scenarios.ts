@@ -1,0 +1,162 @@
+/**
+ * Scenarios: the failures an integration must handle, switched on by a test and cleared by
+ * `reset()`. Typed by operationId and by the error statuses and codes the document lists
+ * for that operation.
+ *
+ * @example
+ * mock.scenarios.fail('createCampaign', { status: 409, code: 'IDEMPOTENCY_IN_PROGRESS', times: 2 });
+ * mock.scenarios.latency(300, { operations: ['listLeads'] });
+ * mock.scenarios.rateLimit({ perEndpoint: 3 });
+ * mock.scenarios.unavailable({ times: 1 });
+ */
+import { type OperationInfo, openApiDocument, type RateLimitPolicy } from '@ocs/server';
+import type { ErrorCodeOf, ErrorDetails, ErrorStatusOf, OperationId } from './api-types.ts';
+import { errorAnswer, type Failure } from './error-answer.ts';
+import { operationById } from './operations.ts';
+import type { RateLimitOptions } from './options.ts';
+
+/** The next `times` calls to an operation fail with this documented status and code. */
+export interface FailOptions<Id extends OperationId, S extends ErrorStatusOf<Id>> {
+  status: S;
+  code: ErrorCodeOf<Id, S>;
+  /** How many calls fail, then the operation answers normally again. Default 1; `Infinity` for all. */
+  times?: number;
+  /** Default: the service's message for retry codes, else one naming the scenario. */
+  message?: string;
+  details?: ErrorDetails;
+  /** Seconds for `Retry-After`. Default 1 on 429, 503 and `IDEMPOTENCY_IN_PROGRESS`. */
+  retryAfter?: number;
+}
+
+export interface UnavailableOptions {
+  /** How many calls (to any operation) answer 503. Default: all, until cleared. */
+  times?: number;
+  /** Seconds for `Retry-After`. Default 1. */
+  retryAfter?: number;
+  /** Default `UPSTREAM_TIMEOUT`. */
+  code?: 'UPSTREAM_TIMEOUT' | 'AUTH_UNAVAILABLE';
+}
+
+export interface LatencyOptions {
+  /** Only these operations are slowed. Default: every operation. */
+  operations?: readonly OperationId[];
+}
+
+export interface OcsMockScenarios {
+  /**
+   * The next `times` calls to `operationId` fail with `status` and `code`, in the API's error
+   * body, before reaching the application (nothing is written). Several calls queue up.
+   */
+  fail<Id extends OperationId, S extends ErrorStatusOf<Id>>(operationId: Id, failure: FailOptions<Id, S>): void;
+  /** Adds `ms` before every answer (or those of some operations); `latency(0)` removes it. */
+  latency(ms: number, options?: LatencyOptions): void;
+  /**
+   * A lower rate-limit budget from now on, counted by the application's own limiter: the
+   * `RateLimit-Remaining` header counts down and the call after the last answers 429.
+   */
+  rateLimit(budget: RateLimitOptions): void;
+  /** The whole service answers `503` (with `Retry-After`), for `times` calls or until cleared. */
+  unavailable(options?: UnavailableOptions): void;
+  /** Ends every scenario, restores the rate limits (also done by `reset()`). */
+  clear(): void;
+}
+
+interface PendingFailure extends Failure {
+  remaining: number;
+}
+
+export interface ScenarioEngine {
+  readonly api: OcsMockScenarios;
+  /** Whether any scenario is on (the fast path skips the rest). */
+  active(): boolean;
+  /** The scenario answer for this request, after any latency; undefined to go on. */
+  apply(request: Request, operation: OperationInfo | undefined): Promise<Response | undefined>;
+  clear(): void;
+}
+
+export function scenarioEngine(rateLimits: {
+  policy(): RateLimitPolicy;
+  setBudget(budget: RateLimitOptions): void;
+  reset(): void;
+}): ScenarioEngine {
+  const failures = new Map<string, PendingFailure[]>();
+  const latencyByOperation = new Map<string, number>();
+  let latencyAll = 0;
+  let unavailable: PendingFailure | null = null;
+
+  const clear = () => {
+    failures.clear();
+    latencyByOperation.clear();
+    latencyAll = 0;
+    unavailable = null;
+    rateLimits.reset();
+  };
+
+  const api: OcsMockScenarios = {
+    fail(operationId, failure) {
+      const operation = operationById(operationId);
+      assertDocumented(operation, failure.status);
+      const queue = failures.get(operation.operationId) ?? [];
+      queue.push({ ...failure, code: String(failure.code), remaining: failure.times ?? 1 });
+      failures.set(operation.operationId, queue);
+    },
+    latency(ms, options) {
+      if (!(ms >= 0)) throw new RangeError('@ocs/mock: latency must be a number of milliseconds >= 0.');
+      if (!options?.operations) {
+        latencyAll = ms;
+        if (ms === 0) latencyByOperation.clear();
+        return;
+      }
+      for (const id of options.operations) latencyByOperation.set(operationById(id).operationId, ms);
+    },
+    rateLimit(budget) {
+      rateLimits.setBudget(budget);
+    },
+    unavailable(options = {}) {
+      unavailable = {
+        status: 503,
+        code: options.code ?? 'UPSTREAM_TIMEOUT',
+        retryAfter: options.retryAfter ?? 1,
+        remaining: options.times ?? Number.POSITIVE_INFINITY,
+      };
+    },
+    clear,
+  };
+
+  return {
+    api,
+    active: () => unavailable !== null || latencyAll > 0 || latencyByOperation.size > 0 || failures.size > 0,
+    clear,
+    async apply(request, operation) {
+      const id = operation?.operationId;
+      const wait = (id !== undefined ? latencyByOperation.get(id) : undefined) ?? latencyAll;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (unavailable) {
+        const failure = unavailable;
+        if (--failure.remaining <= 0) unavailable = null;
+        return errorAnswer(request, failure, rateLimits.policy(), id);
+      }
+      const queue = id === undefined ? undefined : failures.get(id);
+      const next = queue?.[0];
+      if (!queue || !next || id === undefined) return undefined;
+      if (--next.remaining <= 0) queue.shift();
+      if (queue.length === 0) failures.delete(id);
+      return errorAnswer(request, next, rateLimits.policy(), id);
+    },
+  };
+}
+
+/** JavaScript callers get the check the types give TypeScript callers. */
+function assertDocumented(operation: OperationInfo, status: number): void {
+  const item = (openApiDocument.paths as Record<string, Record<string, { responses?: object }>>)[operation.path];
+  const responses = item?.[operation.method.toLowerCase()]?.responses ?? {};
+  if (!(String(status) in responses) || status < 400) {
+    throw new TypeError(
+      `@ocs/mock: ${operation.operationId} does not document the error status ${status}; it documents ${Object.keys(
+        responses,
+      )
+        .filter((s) => Number(s) >= 400)
+        .join(', ')}.`,
+    );
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `mock.data`: what the seed or the fixtures created, read back through the API once the
+ * mock is ready, so that it has the exact shapes a test gets from the service. It describes
+ * the seeded state (the state `reset()` returns to), not later changes.
+ */
+import type { MemoryStore } from '@ocs/server';
+import type { Campaign, Lead, PipelineDetail, SenderAccount, Stage } from '../api-types.ts';
+import type { CallApp } from '../in-process.ts';
+import type { CreatedFixtures, RegisteredWebhook } from './fixtures.ts';
+
+export interface OcsMockMember {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+}
+
+export interface OcsMockData {
+  /** The organization that owns the API key, with its members. */
+  organization: { id: string; name: string; members: OcsMockMember[] };
+  /** The API key (`Authorization: Bearer <apiKey>`), holding every scope. */
+  apiKey: string;
+  /** Sender accounts, as `GET /accounts` answers them (one email account is disconnected). */
+  accounts: SenderAccount[];
+  /** The default pipeline, with its stages. */
+  pipeline: PipelineDetail;
+  /** The default pipeline's stages, in order. */
+  stages: Stage[];
+  /** Campaigns in creation order, as `GET /campaigns/{id}` answers them. */
+  campaigns: Campaign[];
+  /** Leads in creation order, with their enrolments (`sequence_lead_id`). */
+  leads: Lead[];
+  /** Webhooks registered by fixtures, with their signing secrets. */
+  webhooks: RegisteredWebhook[];
+}
+
+export async function readData(
+  call: CallApp,
+  store: MemoryStore,
+  organizationId: string,
+  apiKey: string,
+  created: CreatedFixtures,
+): Promise<OcsMockData> {
+  const organization = await store.organizations.get(organizationId);
+  const members = await store.organizations.listMembers(organizationId);
+  const accounts = await call<{ accounts: SenderAccount[] }>('GET', '/accounts?limit=500');
+  const pipelines = await call<{ pipelines: Array<{ id?: string; is_default?: boolean }> }>(
+    'GET',
+    '/crm/pipelines?limit=500',
+  );
+  const defaultId = (pipelines.pipelines.find((p) => p.is_default) ?? pipelines.pipelines[0])?.id;
+  const { pipeline } = await call<{ pipeline: PipelineDetail }>('GET', `/crm/pipelines/${defaultId}`);
+  const campaigns: Campaign[] = [];
+  for (const id of created.campaignIds) {
+    campaigns.push((await call<{ campaign: Campaign }>('GET', `/campaigns/${id}`)).campaign);
+  }
+  return {
+    organization: {
+      id: organizationId,
+      name: organization?.name ?? '',
+      members: members.map(({ id, email, name, role }) => ({ id, email, name, role })),
+    },
+    apiKey,
+    accounts: accounts.accounts,
+    pipeline,
+    stages: pipeline.stages,
+    campaigns,
+    leads: await leadsInOrder(call, created.leadIds),
+    webhooks: created.webhooks,
+  };
+}
+
+/** Every lead (pages of 100, the maximum), in the order they were created. */
+async function leadsInOrder(call: CallApp, ids: readonly string[]): Promise<Lead[]> {
+  const found = new Map<string, Lead>();
+  for (let offset = 0; ; offset += 100) {
+    const page = await call<{ leads: Lead[]; has_more: boolean }>('GET', `/leads?limit=100&offset=${offset}`);
+    for (const lead of page.leads) found.set(lead.id, lead);
+    if (!page.has_more) break;
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
+}

@@ -1,0 +1,107 @@
+/**
+ * Creates fixtures through the API, in the order an integrator would: the campaign, its
+ * senders, its leads, its webhooks, then its activation. Every rule of the service applies;
+ * a fixture it refuses fails `createOcsMock` with the API's answer.
+ */
+import type { components } from '@ocs/sdk/types';
+import type { CampaignInput, Sequence, SenderAccount } from '../api-types.ts';
+import type { CallApp } from '../in-process.ts';
+import type { OcsMockFixtures } from '../options.ts';
+
+type WebhookRegistration = components['schemas']['WebhookRegistration'];
+
+/** A webhook a fixture registered, with the secret the service generated (or the fixture gave). */
+export interface RegisteredWebhook {
+  campaignId: string;
+  webhookId: string;
+  url: string;
+  /** The signing secret: the fixture's, else the one the registration answered. */
+  secret: string | null;
+}
+
+export interface CreatedFixtures {
+  campaignIds: string[];
+  /** Every lead created, in creation order (a lead enrolled twice appears once). */
+  leadIds: string[];
+  webhooks: RegisteredWebhook[];
+}
+
+export async function createFixtures(
+  call: CallApp,
+  fixtures: OcsMockFixtures,
+  accounts: readonly SenderAccount[],
+): Promise<CreatedFixtures> {
+  const created: CreatedFixtures = { campaignIds: [], leadIds: [], webhooks: [] };
+  // Accounts of the campaigns activated so far: 'auto' avoids them (an account sends for
+  // one active campaign at a time).
+  const busy = new Set<string>();
+  const addLead = (id: string) => {
+    if (!created.leadIds.includes(id)) created.leadIds.push(id);
+  };
+
+  for (const fixture of fixtures.campaigns ?? []) {
+    const { senders, leads, webhooks, activate, ...input } = fixture;
+    const { campaign_id: campaignId } = await call<{ campaign_id: string }>(
+      'POST',
+      '/campaigns',
+      input satisfies CampaignInput,
+    );
+    created.campaignIds.push(campaignId);
+    const accountIds =
+      senders === 'auto' || (senders === undefined && activate)
+        ? autoSenders(input.sequence ?? null, accounts, busy)
+        : (senders ?? []);
+    if (accountIds.length > 0) {
+      await call('PUT', `/campaigns/${campaignId}/senders`, { account_ids: accountIds });
+    }
+    for (const lead of leads ?? []) {
+      const answer = await call<{ lead: { id: string } }>('POST', '/leads', { ...lead, campaign_id: campaignId });
+      addLead(answer.lead.id);
+    }
+    for (const webhook of webhooks ?? []) {
+      const answer = await call<WebhookRegistration>('POST', `/campaigns/${campaignId}/webhooks`, webhook);
+      created.webhooks.push({
+        campaignId,
+        webhookId: answer.webhook_id,
+        url: webhook.webhook_url,
+        secret: webhook.secret ?? answer.secret ?? null,
+      });
+    }
+    if (activate) {
+      await call('PATCH', `/campaigns/${campaignId}`, { is_active: true });
+      for (const id of accountIds) busy.add(id);
+    }
+  }
+  for (const lead of fixtures.leads ?? []) {
+    const answer = await call<{ lead: { id: string } }>('POST', '/leads', lead);
+    addLead(answer.lead.id);
+  }
+  return created;
+}
+
+/** One connected account per channel the sequence uses, preferring accounts not in `busy`. */
+function autoSenders(sequence: Sequence | null, accounts: readonly SenderAccount[], busy: Set<string>): string[] {
+  const ids: string[] = [];
+  for (const platform of channelsOf(sequence)) {
+    const connected = accounts.filter((a) => a.platform === platform && a.status === 'connected');
+    const account = connected.find((a) => !busy.has(a.id)) ?? connected[0];
+    if (account) ids.push(account.id);
+  }
+  return ids;
+}
+
+type Step = Sequence['variation_a'][number];
+
+function channelsOf(sequence: Sequence | null): Set<'email' | 'linkedin'> {
+  const channels = new Set<'email' | 'linkedin'>();
+  const visit = (steps: readonly Step[] | null | undefined) => {
+    for (const step of steps ?? []) {
+      channels.add(step.type === 'email' ? 'email' : 'linkedin');
+      visit(step.branches?.yes);
+      visit(step.branches?.no);
+    }
+  };
+  visit(sequence?.variation_a);
+  visit(sequence?.variation_b);
+  return channels;
+}

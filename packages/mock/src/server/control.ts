@@ -1,0 +1,59 @@
+/**
+ * The standalone mock's control routes, for test suites in other languages, under
+ * `/__ocs-mock/` (outside `/v1`, so never an API path):
+ *
+ * - `POST /__ocs-mock/reset`: back to the seeded state (`204`).
+ * - `GET /__ocs-mock/data`: the seeded data (`mock.data`), with the API key.
+ * - `POST /__ocs-mock/scenarios`: one scenario, `{ "fail": { "operationId": "listLeads",
+ *   "status": 503, "code": "UPSTREAM_TIMEOUT", "times": 2 } }`, or `latency`
+ *   (`{ "ms": 200, "operations": [...] }`), `rateLimit` (`{ "perEndpoint": 3 }`),
+ *   `unavailable` (`{ "times": 1 }`), `clear` (`true`); `204`, or `400` with the reason.
+ */
+import type { Engine } from '../core/engine.ts';
+import type { OperationId } from '../core/api-types.ts';
+
+export const controlPath = '/__ocs-mock/';
+
+interface ScenarioBody {
+  fail?: { operationId: OperationId; status: number; code: string; times?: number; message?: string };
+  latency?: { ms: number; operations?: OperationId[] };
+  rateLimit?: { perEndpoint?: number; total?: number; windowMs?: number };
+  unavailable?: { times?: number; retryAfter?: number };
+  clear?: boolean;
+}
+
+export function controlRoutes(engine: Engine) {
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  return async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    const route = `${request.method} ${pathname}`;
+    if (route === 'POST /__ocs-mock/reset') {
+      engine.reset();
+      return new Response(null, { status: 204 });
+    }
+    if (route === 'GET /__ocs-mock/data') return json(200, engine.data);
+    if (route === 'POST /__ocs-mock/scenarios') {
+      try {
+        apply(engine, (await request.json()) as ScenarioBody);
+        return new Response(null, { status: 204 });
+      } catch (error) {
+        return json(400, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return json(404, { error: `No control route ${route}. See the @ocs/mock README.` });
+  };
+}
+
+function apply(engine: Engine, body: ScenarioBody): void {
+  const scenarios = engine.scenarios.api;
+  if (body.clear) scenarios.clear();
+  if (body.fail) {
+    const { operationId, ...failure } = body.fail;
+    // The document's statuses and codes are checked at run time by `fail` itself.
+    scenarios.fail(operationId, failure as never);
+  }
+  if (body.latency) scenarios.latency(body.latency.ms, { operations: body.latency.operations });
+  if (body.rateLimit) scenarios.rateLimit(body.rateLimit);
+  if (body.unavailable) scenarios.unavailable(body.unavailable);
+}

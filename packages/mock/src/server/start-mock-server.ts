@@ -1,0 +1,76 @@
+/**
+ * The standalone mock: the same engine as `createOcsMock` (the reference server's
+ * application, seeded, in memory) listening on HTTP, for integrations not written in
+ * JavaScript and for tools that need a real socket. `npx ocs-mock` runs it.
+ */
+import { serve } from '@hono/node-server';
+import { createEngine } from '../core/engine.ts';
+import type { OcsMockOptions } from '../core/options.ts';
+import type { OcsMockScenarios } from '../core/scenarios.ts';
+import type { OcsMockData } from '../core/seed/data.ts';
+import { mockWebhooks, type OcsMockWebhooks } from '../core/webhooks/trigger.ts';
+import { controlPath, controlRoutes } from './control.ts';
+
+export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
+  /** Port to listen on; 0 picks a free one. Default 4010 (the SDK's default base URL). */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface MockServer {
+  /** The API's base URL, ending in `/v1`. */
+  url: string;
+  apiKey: string;
+  data: OcsMockData;
+  /** Back to the seeded state (also `POST /__ocs-mock/reset`). */
+  reset(): void;
+  scenarios: OcsMockScenarios;
+  webhooks: OcsMockWebhooks;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the standalone mock and resolves once it listens.
+ *
+ * @example
+ * import { startMockServer } from '@ocs/mock/node';
+ *
+ * const server = await startMockServer({ port: 0, seed: 7 });
+ * const response = await fetch(`${server.url}/campaigns`, {
+ *   headers: { Authorization: `Bearer ${server.apiKey}` },
+ * });
+ * await server.close();
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 4010;
+  // The engine reads only the path of its base URL here; the listener gives the origin.
+  const engine = await createEngine({ ...options, baseUrl: `http://${host}/v1` });
+  const control = controlRoutes(engine);
+  const fetch = (request: Request) => (request.url.includes(controlPath) ? control(request) : engine.fetch(request));
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: host }, (info) => {
+      resolve({
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${info.port}/v1`,
+        apiKey: engine.data.apiKey,
+        data: engine.data,
+        reset: () => engine.reset(),
+        scenarios: engine.scenarios.api,
+        webhooks: mockWebhooks({
+          store: engine.store,
+          clock: engine.clock,
+          organizationId: engine.data.organization.id,
+          campaignIds: () => engine.data.campaigns.map((campaign) => campaign.id),
+        }),
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            // A mock has nothing to drain: keep-alive clients must not hold the close up.
+            if ('closeAllConnections' in server) server.closeAllConnections();
+          }),
+      });
+    });
+    server.once('error', reject);
+  });
+}

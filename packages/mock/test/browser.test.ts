@@ -1,0 +1,103 @@
+/**
+ * @ocs/mock/browser in real Chromium, through MSW's service worker: a page bundled with
+ * esbuild (the package's browser entry, @ocs/sdk, msw/browser) creates a campaign, lists,
+ * gets an error, and verifies a triggered webhook; Playwright reads the results.
+ *
+ * Debian's Chromium, driven by playwright-core (no browser download). CI installs it
+ * (`.ci/run`); without it this test fails on purpose: a browser test that skips itself
+ * would prove nothing. `CHROMIUM_PATH` overrides the path.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { PageResult } from './browser/page.ts';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const require = createRequire(import.meta.url);
+
+let browser: Browser;
+let server: Server;
+let pageUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `Chromium not found at ${executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH. ` +
+        'The browser test does not skip itself.',
+    );
+  }
+  if (!existsSync(join(import.meta.dirname, '..', 'dist', 'browser', 'index.js'))) {
+    throw new Error('dist/ is missing: run `npm run build -w @ocs/mock` (its test script builds first).');
+  }
+  // As an integrator's bundler does: the published entries, with the `browser` conditions.
+  const bundle = await build({
+    entryPoints: [join(import.meta.dirname, 'browser', 'page.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const script = bundle.outputFiles[0]?.text ?? '';
+  const worker = readFileSync(join(require.resolve('msw/package.json'), '..', 'lib', 'mockServiceWorker.js'));
+  server = createServer((request, response) => {
+    if (request.url === '/page.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else if (request.url === '/mockServiceWorker.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
+    } else {
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><script type="module" src="/page.js"></script>');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({ executablePath, args: chromiumArgs });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+it('creates, lists, fails and verifies a webhook through the service worker', async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(pageUrl);
+  await page.waitForFunction(() => 'runMockChecks' in globalThis);
+  const json = await page.evaluate(() =>
+    (globalThis as unknown as { runMockChecks(): Promise<string> }).runMockChecks(),
+  );
+  const result = JSON.parse(json) as PageResult;
+  expect(errors).toEqual([]);
+  expect(result).toMatchObject({
+    controlled: true,
+    createdName: 'From Chromium',
+    total: 4,
+    leadsTotal: 30,
+    error: { name: 'OcsNotFoundError', status: 404, code: 'CAMPAIGN_NOT_FOUND', notFound: true },
+    webhook: { verified: true, sameKey: true },
+    afterReset: 3,
+  });
+  expect(result.names).toContain('From Chromium');
+  // Every API call of the page was answered by the worker (create, list, leads, get, list).
+  expect(result.mocked).toBeGreaterThanOrEqual(5);
+  await page.close();
+}, 120_000);
