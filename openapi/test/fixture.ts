@@ -27,4 +27,9 @@ export const fixtureIds: Record<string, string> = {
   '0b3e6a9c-2d5f-4e8a-9c1b-6f4a2d8e5c07': 'a stage of another organization (INVALID_STAGE examples)',
   '2b7e4a9c-6d1f-4c8b-9e3a-5f2d8b1c7a46': 'meeting booking of Maya Patel',
   '7c1f5b3e-8a2d-4e6c-b9f4-3a7e1d5c9b28': 'confirmation booking of Jonas Weber',
+  'd5b8e1f4-2a6c-4e9b-8f3d-6a1c4e7b2d95': 'sandbox message: first email to Maya Patel (step 1)',
+  'e8c2f5a9-3d7b-4c1e-9a6f-2b5d8e1c4f07': 'sandbox message: first email to Jonas Weber (step 7)',
+  'f1a4d7c2-6e9b-4a3f-b8d5-1c7e4a9f2b60': 'sandbox message: connection request to Maya Patel (step 3)',
+  '4e7a1d5c-9b3f-4c8e-a2d6-8f1b5c9e3a71': "webhook delivery of Maya Patel's positive reply",
+  '5f8b2e6d-1c4a-4d9f-b3e7-9a2c6d1f4b82': "webhook delivery of Sofia Russo's negative reply",
 };

@@ -11,10 +11,15 @@ import {
   resolve,
   responsesOf,
 } from '../support/document.ts';
-import { expectedErrorCodes, expectedOperations } from './expected-operations.ts';
+import { expectedErrorCodes, expectedOperations, expectedSandboxOperations } from './expected-operations.ts';
 
 const document = loadBundledDocument();
 const operations = operationsOf(document).filter((op) => op.section === 'paths');
+// The sandbox operations (issue 5) are not in the specification: they are told apart by
+// `x-sandbox: true` and checked as their own list below.
+const isSandbox = (op: (typeof operations)[number]) => op.operation['x-sandbox'] === true;
+const specificationOperations = operations.filter((op) => !isSandbox(op));
+const sandboxOperations = operations.filter(isSandbox);
 const key = (method: string, path: string) => `${method} ${path}`;
 const byKey = new Map(operations.map((op) => [key(op.method, op.path), op]));
 
@@ -32,11 +37,25 @@ function errorCodes(response: JsonObject): string[] {
 const responseHeaders = ['X-Request-ID', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 describe('operations', () => {
-  it('are exactly the 50 operations of the specification', () => {
-    const actual = operations.map((op) => key(op.method, op.path)).sort();
+  it('are exactly the 50 operations of the specification, besides the sandbox ones', () => {
+    const actual = specificationOperations.map((op) => key(op.method, op.path)).sort();
     const expected = expectedOperations.map((op) => key(op.method, op.path)).sort();
     expect(actual).toEqual(expected);
     expect(actual).toHaveLength(50);
+  });
+
+  it('are, in sandbox mode, exactly the 6 sandbox operations, each tagged Sandbox and marked x-sandbox', () => {
+    const actual = sandboxOperations.map((op) => `${key(op.method, op.path)} ${String(op.operation.operationId)}`);
+    const expected = expectedSandboxOperations.map((op) => `${key(op.method, op.path)} ${op.operationId}`);
+    expect(actual.sort()).toEqual(expected.sort());
+    expect(actual).toHaveLength(6);
+    for (const op of operations.filter((o) => o.path.startsWith('/sandbox/'))) {
+      expect(op.operation['x-sandbox'], op.path).toBe(true);
+      expect(op.operation.tags, op.path).toEqual(['Sandbox']);
+    }
+    for (const op of operations.filter((o) => (o.operation.tags as string[]).includes('Sandbox'))) {
+      expect(op.path).toMatch(/^\/sandbox\//);
+    }
   });
 
   it('have unique camelCase operationIds', () => {
@@ -45,7 +64,7 @@ describe('operations', () => {
     for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]+$/);
   });
 
-  describe.each(expectedOperations)('$method $path', (expected) => {
+  describe.each([...expectedOperations, ...expectedSandboxOperations])('$method $path', (expected) => {
     const op = byKey.get(key(expected.method, expected.path));
     const responses = op ? responsesOf(document, op) : [];
     const statuses = responses.map((r) => r.status);
@@ -121,6 +140,32 @@ describe('operations', () => {
         const link = resolve(document, headers.Link ?? null, '').node;
         expect(JSON.stringify(link)).toContain('successor-version');
       }
+    });
+  });
+});
+
+describe('the sandbox operations', () => {
+  it('have a Sandbox tag that says what sandbox mode is and how to turn it off', () => {
+    const tag = (document.tags as JsonObject[]).find((t) => t.name === 'Sandbox');
+    const description = String(tag?.description ?? '');
+    for (const words of ['sandbox channel records', 'sandbox clock', 'ocs-server serve --no-sandbox']) {
+      expect(description).toContain(words);
+    }
+  });
+
+  describe.each(sandboxOperations.map((op) => [key(op.method, op.path), op] as const))('%s', (_, op) => {
+    const responses = responsesOf(document, op);
+
+    it("says that its shape is this implementation's design and that it exists in sandbox mode only", () => {
+      const description = String(op.operation.description);
+      expect(description).toContain("This shape is this implementation's design.");
+      expect(description).toContain('404 SANDBOX_DISABLED');
+      expect(description).toContain('--no-sandbox');
+    });
+
+    it('answers 404 SANDBOX_DISABLED', () => {
+      const notFound = responses.find((r) => r.status === '404')?.response ?? {};
+      expect(errorCodes(notFound)).toContain('SANDBOX_DISABLED');
     });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `createOcs`: every operation as a method of one object (`ocs.getCampaign(params)`),
- * and `ocs.paginate.listLeads(params)`. Convenient, but it brings all 50 operations into
+ * and `ocs.paginate.listLeads(params)`. Convenient, but it brings every operation into
  * a bundle; import the functions themselves to pay only for what you call.
  */
 import { createClient, type ClientOptions, type OcsClient } from './client.ts';

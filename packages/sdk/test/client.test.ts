@@ -341,13 +341,16 @@ describe('createOcs', () => {
       ),
     );
     const ocs = createOcs({ apiKey, baseUrl });
-    expect(Object.keys(ocs).filter((key) => key !== 'client' && key !== 'paginate')).toHaveLength(50);
+    // The specification's 50 operations and the 6 sandbox ones; 8 lists (2 of them sandbox).
+    expect(Object.keys(ocs).filter((key) => key !== 'client' && key !== 'paginate')).toHaveLength(56);
     expect(Object.keys(ocs.paginate).sort()).toEqual([
       'listAccounts',
       'listCampaigns',
       'listDeals',
       'listLeads',
       'listPipelines',
+      'listSandboxDeliveries',
+      'listSandboxMessages',
       'listWebhooks',
     ]);
     expect((await ocs.getCampaign({ campaign_id })).campaign.name).toBe('Q4 Founders Outreach');

@@ -20,8 +20,9 @@ const documented = Object.entries(document.paths as Json).flatMap(([path, item])
 );
 
 describe('the generated operations', () => {
-  it('are one function per operation of the document (50)', () => {
-    expect(documented).toHaveLength(50);
+  it('are one function per operation of the document (the 50 of the specification and 6 sandbox ones)', () => {
+    expect(documented).toHaveLength(56);
+    expect(documented.filter(({ op }) => op['x-sandbox'] === true)).toHaveLength(6);
     const table = operationTable as unknown as Record<string, Operation>;
     expect(Object.keys(table).sort()).toEqual(documented.map(({ op }) => op.operationId).sort());
     for (const { path, method, op } of documented) {
@@ -37,7 +38,7 @@ describe('the generated operations', () => {
     }
   });
 
-  it('mark the six list operations with their items key', () => {
+  it('mark the eight list operations (six of the specification, two sandbox) with their items key', () => {
     const lists = Object.values(operationTable as unknown as Record<string, Operation>)
       .filter((operation) => operation.items)
       .map((operation) => [operation.operationId, operation.items]);
@@ -48,6 +49,8 @@ describe('the generated operations', () => {
       listWebhooks: 'webhooks',
       listPipelines: 'pipelines',
       listDeals: 'deals',
+      listSandboxMessages: 'messages',
+      listSandboxDeliveries: 'deliveries',
     });
   });
 

@@ -8,7 +8,12 @@
  * operation declares it; the handler. Every answer carries `X-Request-ID` and `RateLimit-*`.
  */
 import { Hono } from 'hono';
-import { type Clock, systemClock } from './domain/clock.ts';
+import { type Clock, SandboxClock, systemClock } from './domain/clock.ts';
+import { createFetchTransport } from './delivery/fetch-transport.ts';
+import type { WebhookTransport } from './delivery/types.ts';
+import { createDeliveryWorker } from './delivery/worker.ts';
+import { type OutboundChannel, sandboxChannel } from './engine/channel.ts';
+import { createEngine, type Engine } from './engine/engine.ts';
 import { ApiError, notFound } from './http/api-error.ts';
 import { type AuthContext, Authenticator, requireScope } from './http/auth.ts';
 import { readJsonBody } from './http/body.ts';
@@ -56,6 +61,14 @@ export interface AppOptions {
    * may share one: the mock does, so that a new mock reuses what earlier ones compiled.
    */
   validator?: RequestValidator;
+  /**
+   * How `prospect_response` deliveries reach receivers. Defaults to `fetch` (web-standard);
+   * the Node server passes `createNodeWebhookTransport`, which refuses non-public addresses
+   * at connect time.
+   */
+  webhookTransport?: WebhookTransport;
+  /** Where the engine's messages go; defaults to the sandbox channel, which records them. */
+  channel?: OutboundChannel;
 }
 
 export interface App {
@@ -64,6 +77,8 @@ export interface App {
   authenticator: Authenticator;
   /** The rate limiter; its `policy` may be changed at run time (the mock's low-budget scenario). */
   rateLimiter: RateLimiter;
+  /** Runs due steps and deliveries (`start()` it in a long-running server). */
+  engine: Engine;
 }
 
 const idempotencyHeader = 'Idempotency-Key';
@@ -75,12 +90,23 @@ type AnyHandler = (
 ) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
 export function createApp(options: AppOptions): App {
-  const services: AppServices = {
+  const config: ServerConfig = { sandbox: false, allowInsecureWebhooks: false, ...options.config };
+  const logger = options.logger ?? silentLogger;
+  const clock = serviceClock(options.clock, config.sandbox);
+  const deliveries = createDeliveryWorker({
     store: options.store,
-    clock: options.clock ?? systemClock,
-    logger: options.logger ?? silentLogger,
-    config: { sandbox: false, allowInsecureWebhooks: false, ...options.config },
-  };
+    transport: options.webhookTransport ?? createFetchTransport(),
+    clock,
+    onError: (error) => logger.log({ level: 'error', message: 'delivery worker failed', error: String(error) }),
+  });
+  const engine = createEngine({
+    store: options.store,
+    clock,
+    channel: options.channel ?? sandboxChannel,
+    deliveries,
+    logger,
+  });
+  const services: AppServices = { store: options.store, clock, logger, config, engine };
   const authenticator = new Authenticator(options.store, options.authCacheTtlMs ?? 0);
   // Only a PostgreSQL server is shared by several processes; everywhere else the counters
   // can live in this process (see inProcessRateLimits).
@@ -238,7 +264,16 @@ export function createApp(options: AppOptions): App {
     }
   }
 
-  return { fetch: async (request) => hono.fetch(request), services, authenticator, rateLimiter };
+  return { fetch: async (request) => hono.fetch(request), services, authenticator, rateLimiter, engine };
+}
+
+/**
+ * The service's clock: in sandbox mode a sandbox clock (over the given one), so that the
+ * sandbox operations can advance it; otherwise the given clock or the system's.
+ */
+function serviceClock(given: Clock | undefined, sandbox: boolean): Clock {
+  if (!sandbox) return given ?? systemClock;
+  return given instanceof SandboxClock ? given : new SandboxClock(given ?? systemClock);
 }
 
 function paramCount(path: string): number {

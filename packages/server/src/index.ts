@@ -27,3 +27,18 @@ export { requestIdFor } from './http/request-id.ts';
 export { RequestValidator } from './http/validation.ts';
 export { errorBody, jsonResponse } from './http/responses.ts';
 export type { OperationInfo } from './openapi/document.ts';
+// For @ocs/mock: the sandbox clock it resets, and the `prospect_response` builder with the
+// reply classifier and agent, so that the mock's webhook trigger shapes its event with the
+// same code as the service's deliveries.
+export { SandboxClock } from './domain/clock.ts';
+export {
+  buildProspectResponse,
+  conversationOwner,
+  eventTimestamp,
+  type ProspectResponseEvent,
+  prospectResponseKey,
+} from './delivery/payload.ts';
+export { analyseReply } from './domain/replies/analysis.ts';
+export { builtInClassifier, type ReplyChannel } from './domain/replies/classifier.ts';
+export { type AiResponse, decideReply } from './domain/replies/agent.ts';
+export { defaultResponderSettings } from './domain/responder.ts';

@@ -1,5 +1,6 @@
 /** What handlers may use: the store, the clock and the configuration of this server. */
 import type { Clock } from './domain/clock.ts';
+import type { Engine } from './engine/engine.ts';
 import type { Logger } from './http/logger.ts';
 import type { Store } from './store/types.ts';
 
@@ -15,4 +16,6 @@ export interface AppServices {
   clock: Clock;
   logger: Logger;
   config: ServerConfig;
+  /** Runs due steps and deliveries; in sandbox mode, advances the sandbox clock. */
+  engine: Engine;
 }

@@ -1763,6 +1763,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox clock
+         * @description Answers the sandbox clock: `now`, the service's current time, and `offset_seconds`, how
+         *     far it is ahead of real time. The clock is one per server: every organization on the
+         *     server shares it, so an advance made by one moves time for all. It starts at real time
+         *     (`offset_seconds: 0`) when the server starts and only moves forward, with
+         *     `POST /sandbox/clock/advance`. Every time the service records (steps sent, replies,
+         *     bookings, webhook deliveries) is read from it.
+         *
+         *     This shape is this implementation's design. The operation exists only when the server
+         *     runs in sandbox mode (the default of `npm start`); a server started with
+         *     `ocs-server serve --no-sandbox` answers `404 SANDBOX_DISABLED`. Authentication, scopes,
+         *     rate limits and errors follow the rules of every other operation.
+         *
+         *     Scope: `campaigns:read`.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox clock
+         * @description Moves the sandbox clock forward and runs, in time order, everything that comes due on
+         *     the way, as the scheduler would have at those moments: every sequence step of every
+         *     running campaign (the sandbox channel records the messages instead of sending them; see
+         *     `GET /sandbox/campaigns/{campaign_id}/messages`) and every `prospect_response` delivery
+         *     retry (15 minutes apart, at most 5 attempts, none later than 48 hours after the first).
+         *     So weeks of a campaign play out in one call. The answer comes when everything due has
+         *     run, with the new clock and what ran (`ran.steps_run`, `ran.deliveries_attempted`).
+         *
+         *     Body: exactly one of `seconds` (1 to 31,536,000), `days` (1 to 365, of 86,400 seconds)
+         *     or `to` (an ISO 8601 date-time with an offset). None, more than one, an out-of-range
+         *     value or another field answers `400 VALIDATION_ERROR`; a `to` before the current sandbox
+         *     time answers `400 CLOCK_BACKWARDS` (the clock only moves forward).
+         *
+         *     The clock is one per server, shared by every organization on it: an advance moves time
+         *     for all of them, and the steps and retries of every organization run.
+         *
+         *     This shape is this implementation's design. The operation exists only when the server
+         *     runs in sandbox mode (the default of `npm start`); a server started with
+         *     `ocs-server serve --no-sandbox` answers `404 SANDBOX_DISABLED`. Authentication, scopes,
+         *     rate limits and errors follow the rules of every other operation.
+         *
+         *     Scope: `campaigns:write`.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/campaigns/{campaign_id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a prospect reply
+         * @description Makes the lead reply to the campaign on `channel`, as if the reply had arrived from the
+         *     email or LinkedIn provider, and answers what the service made of it. The reply goes
+         *     through the same path as a real one.
+         *
+         *     1. It is received now, by the sandbox clock (`received_at`).
+         *     2. The built-in classifier reads it (`sentiment`, `out_of_office`), whether or not the
+         *        reply agent is enabled.
+         *     3. The reply agent handles it as the campaign's responder settings say
+         *        (`GET /campaigns/{campaign_id}/responder`); `ai_response` is what it made of it (with
+         *        the responder disabled: `agent_action: skip`, `conversation_status: needs_human`).
+         *     4. It is recorded as the lead's reply: the lead's sequence pauses (no further step runs
+         *        for the lead).
+         *     5. It is delivered as a `prospect_response` event to the campaign's enabled webhooks,
+         *        by the rules of the `prospect_response` webhook (section 6): the first attempt at
+         *        once; retries 15 minutes apart by the sandbox clock, so
+         *        `POST /sandbox/clock/advance` runs them. A reply is delivered once per lead: a repeat
+         *        reply is not delivered again (`delivery` null, `not_delivered_reason:
+         *        repeat reply`), unless it is a later positive reply after an earlier non-positive one,
+         *        which is a new event with a new `idempotency_key`. With no enabled webhook nothing is
+         *        delivered (`not_delivered_reason: no enabled webhook`). Follow a delivery's attempts
+         *        with `GET /sandbox/campaigns/{campaign_id}/deliveries`.
+         *
+         *     Body: `lead_id`, `channel` (`email` or `linkedin`) and `message` (1 to 10,000
+         *     characters). Errors: a `lead_id` that is not a lead of the organization answers
+         *     `404 LEAD_NOT_FOUND`; a lead without a live enrolment in the campaign (never enrolled,
+         *     or removed) `409 LEAD_NOT_ENROLLED` (a lead paused by an earlier reply can reply again);
+         *     a lead to whom no message was sent on that channel yet `409 LEAD_NOT_CONTACTED`.
+         *
+         *     This shape is this implementation's design. The operation exists only when the server
+         *     runs in sandbox mode (the default of `npm start`); a server started with
+         *     `ocs-server serve --no-sandbox` answers `404 SANDBOX_DISABLED`. Authentication, scopes,
+         *     rate limits and errors follow the rules of every other operation.
+         *
+         *     Scope: `campaigns:write`.
+         */
+        post: operations["simulateReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/campaigns/{campaign_id}/engagements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an engagement of a lead
+         * @description Records an engagement of the lead with the campaign, as the email provider, LinkedIn or
+         *     the calendar would have reported it, at the sandbox clock's now (`occurred_at`).
+         *
+         *     - `email_opened`: the lead opened the latest email sent to them by the campaign. Needs
+         *       an email sent to the lead.
+         *     - `connection_accepted`: the lead accepted the connection request sent to them by the
+         *       campaign; the conditional steps that check the connection request see it accepted.
+         *       Needs a connection request sent to the lead.
+         *     - `meeting_booked`: the lead booked a meeting from a calendar: a `meeting` booking with
+         *       `status: active`, `booked_at` now and the body's `start_time` (required for this
+         *       kind); `invitee_name` and `invitee_email` default to the lead's name and email.
+         *     - `booking_confirmed`: the reply agent (`confirmed_by: agent`, the default) or a person
+         *       (`person`) confirmed the lead as booked: a `confirmation` booking, with `start_time`
+         *       null and `booked_at` now.
+         *
+         *     Bookings are answered in `booking` and listed by `GET /campaigns/{campaign_id}/bookings`.
+         *
+         *     Body: `lead_id`, `kind`, and for `meeting_booked` `start_time`, `invitee_name` (at most
+         *     200 characters) and `invitee_email` (at most 320), for `booking_confirmed`
+         *     `confirmed_by`. Errors: a `lead_id` that is not a lead of the organization answers
+         *     `404 LEAD_NOT_FOUND`; a lead without a live enrolment in the campaign (never enrolled,
+         *     or removed) `409 LEAD_NOT_ENROLLED`; `email_opened` before any email was sent to the
+         *     lead, or `connection_accepted` before a connection request was, `409
+         *     LEAD_NOT_CONTACTED`; `meeting_booked` without `start_time` `400 VALIDATION_ERROR`.
+         *
+         *     This shape is this implementation's design. The operation exists only when the server
+         *     runs in sandbox mode (the default of `npm start`); a server started with
+         *     `ocs-server serve --no-sandbox` answers `404 SANDBOX_DISABLED`. Authentication, scopes,
+         *     rate limits and errors follow the rules of every other operation.
+         *
+         *     Scope: `campaigns:write`.
+         */
+        post: operations["simulateEngagement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/campaigns/{campaign_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the messages the sandbox channel recorded
+         * @description In sandbox mode nothing is sent: the sandbox channel records each email, connection
+         *     request and LinkedIn message that the campaign's steps would have sent, rendered as it
+         *     would have gone out (placeholders such as `{first_name}` filled from the lead, AI fields
+         *     filled). This lists them, in the shared pagination envelope with the items under
+         *     `messages`. `limit` is 1 to 500 (default 100). Page by advancing `offset` by `count`
+         *     until `has_more` is false. Order: oldest `sent_at` first, ties broken by `message_id`.
+         *     Profile views and conditionals send nothing and have no item.
+         *
+         *     Query: `lead_id` keeps only the messages sent to that lead (a lead of another
+         *     organization, or one without messages, gives an empty page); a `lead_id` that is not a
+         *     UUID, or an out-of-range `limit` or `offset`, answers `400 VALIDATION_ERROR`.
+         *
+         *     This shape is this implementation's design. The operation exists only when the server
+         *     runs in sandbox mode (the default of `npm start`); a server started with
+         *     `ocs-server serve --no-sandbox` answers `404 SANDBOX_DISABLED`. Authentication, scopes,
+         *     rate limits and errors follow the rules of every other operation.
+         *
+         *     Scope: `campaigns:read`.
+         */
+        get: operations["listSandboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/campaigns/{campaign_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a campaign's webhook deliveries and their attempts
+         * @description Every `prospect_response` delivery of the campaign, for the operator: the event sent
+         *     (`payload`, as the webhooks received it), its status, and each attempt at each webhook
+         *     with its time, outcome, HTTP status, duration and error. In the shared pagination
+         *     envelope with the items under `deliveries`; `limit` is 1 to 500 (default 100). Page by
+         *     advancing `offset` by `count` until `has_more` is false. Order: oldest `created_at`
+         *     first, ties broken by `delivery_id`.
+         *
+         *     A delivery starts when a reply is received (real or simulated with
+         *     `POST /sandbox/campaigns/{campaign_id}/replies`) and follows the rules of the
+         *     `prospect_response` webhook: the first attempt at once to every enabled webhook of the
+         *     campaign; when every webhook fails, a retry every 15 minutes by the sandbox clock
+         *     (`next_attempt_at`; `POST /sandbox/clock/advance` runs the retries that come due), at
+         *     most 5 attempts and none later than 48 hours after the first; then `failed`. One `2xx`
+         *     makes it `delivered`. Every attempt carries the same body bytes and `idempotency_key`.
+         *
+         *     This shape is this implementation's design. The operation exists only when the server
+         *     runs in sandbox mode (the default of `npm start`); a server started with
+         *     `ocs-server serve --no-sandbox` answers `404 SANDBOX_DISABLED`. Authentication, scopes,
+         *     rate limits and errors follow the rules of every other operation.
+         *
+         *     Scope: `campaigns:read`.
+         */
+        get: operations["listSandboxDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     prospect_response: {
@@ -1817,6 +2070,8 @@ export interface webhooks {
          *     - `Content-Type: application/json` on every delivery (not listed as a parameter: OpenAPI
          *       ignores a `Content-Type` header parameter; the request body below states it).
          *     - `X-Signature-256` when the webhook has a signing secret.
+         *     - `X-OCS-Delivery-Attempt`: the attempt's number, 1 to 5 (this implementation's design).
+         *     - `User-Agent: ocs-webhooks/1`.
          *
          *     Operation-level security does not apply: the service calls the receiver, which
          *     authenticates the call by the signature.
@@ -1840,7 +2095,7 @@ export interface components {
          * @description Every error code the API answers. Operations narrow this list per status in their responses. Clients should treat an unknown code by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "ORGANIZATION_DEACTIVATED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_TIMEOUT" | "AUTH_UNAVAILABLE" | "SEQUENCE_VALIDATION_FAILED" | "NO_SEQUENCE" | "INVALID_DATE_FILTER" | "INVALID_VARIATION" | "INVALID_WEBHOOK_URL" | "INVALID_ACCOUNT" | "INVALID_STAGE" | "CAMPAIGN_NOT_FOUND" | "LEAD_NOT_FOUND" | "LEAD_NOT_IN_CAMPAIGN" | "STEP_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "VARIATION_B_MISSING" | "STEP_ID_AMBIGUOUS" | "SEQUENCE_MODIFIED" | "DUPLICATE_WEBHOOK" | "WEBHOOK_SLOT_TAKEN" | "ACCOUNT_NOT_CONNECTED" | "ACCOUNT_IN_USE" | "PREFLIGHT_FAILED" | "ORG_HAS_NO_MEMBERS";
+        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "ORGANIZATION_DEACTIVATED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_TIMEOUT" | "AUTH_UNAVAILABLE" | "SEQUENCE_VALIDATION_FAILED" | "NO_SEQUENCE" | "INVALID_DATE_FILTER" | "INVALID_VARIATION" | "INVALID_WEBHOOK_URL" | "INVALID_ACCOUNT" | "INVALID_STAGE" | "CAMPAIGN_NOT_FOUND" | "LEAD_NOT_FOUND" | "LEAD_NOT_IN_CAMPAIGN" | "STEP_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "VARIATION_B_MISSING" | "STEP_ID_AMBIGUOUS" | "SEQUENCE_MODIFIED" | "DUPLICATE_WEBHOOK" | "WEBHOOK_SLOT_TAKEN" | "ACCOUNT_NOT_CONNECTED" | "ACCOUNT_IN_USE" | "PREFLIGHT_FAILED" | "ORG_HAS_NO_MEMBERS" | "LEAD_NOT_ENROLLED" | "LEAD_NOT_CONTACTED" | "CLOCK_BACKWARDS" | "SANDBOX_DISABLED";
         /** @description One failing field (schema validation) or one broken sequence rule. */
         ValidationIssue: {
             /** @description Location of the failing value: `body.name`, `query.limit`, `path.campaign_id`, `header.Idempotency-Key`; for sequence rules the step's path, such as `sequence.variation_a[2].branches.yes[0]`. */
@@ -2292,7 +2547,7 @@ export interface components {
         ProspectResponseEvent: {
             /** @constant */
             event: "prospect_response";
-            /** @description SHA-256 hex of the sequence lead, campaign, channel and prospect message (this implementation hashes `sequence_lead_id`, the campaign ID, `channel` and `prospect_message`, joined with line feeds, as UTF-8). Retries carry the same key; a later positive reply after an earlier non-positive one is a new event with a new key. Receivers record processed keys and skip repeats. */
+            /** @description SHA-256 hex of the sequence lead, campaign, channel and prospect message (this implementation hashes `sequence_lead_id`, the campaign ID, `channel` and `prospect_message`, joined with line feeds, as UTF-8). Retries carry the same key; a later positive reply after an earlier non-positive one is a new event with a new key (this implementation writes the event's number on the channel line, `email#2`, so that the key is new even when the message text repeats). Receivers record processed keys and skip repeats. */
             idempotency_key: string;
             /** Format: uuid */
             sequence_lead_id: string;
@@ -3033,6 +3288,224 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** @description The sandbox clock: the service's notion of now while the server runs in sandbox mode. There is one clock per server, shared by every organization on it: advancing it moves time for all of them. It only moves forward. This shape is this implementation's design. */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The service's current time: real time plus `offset_seconds`, UTC with a `+00:00` offset. Every time the service records (steps sent, replies, bookings, deliveries) is read from this clock.
+             */
+            now: string;
+            /** @description How far the sandbox clock is ahead of real time, in seconds; 0 until it is first advanced. */
+            offset_seconds: number;
+        };
+        /** @description Body of `POST /sandbox/clock/advance`: exactly one of `seconds`, `days` (86,400 seconds each) or `to`. None, more than one, or any other field answers `400 VALIDATION_ERROR`. */
+        SandboxClockAdvanceInput: {
+            /** @description Move the clock forward by this many seconds (at most 365 days). */
+            seconds?: number;
+            /** @description Move the clock forward by this many days of 86,400 seconds. */
+            days?: number;
+            /**
+             * Format: date-time
+             * @description Move the clock to this moment (ISO 8601 with an offset). A moment before the current sandbox time answers `400 CLOCK_BACKWARDS`; the current time itself runs what is due and leaves the clock where it is.
+             */
+            to?: string;
+        };
+        /** @description Body of `POST /sandbox/campaigns/{campaign_id}/replies`. */
+        SandboxReplyInput: {
+            /**
+             * Format: uuid
+             * @description The lead who replies: a lead of the organization with a live enrolment in the campaign, to whom a message was already sent on `channel`.
+             */
+            lead_id: string;
+            /**
+             * @description The channel the reply arrives on.
+             * @enum {string}
+             */
+            channel: "email" | "linkedin";
+            /** @description The reply as the prospect wrote it. */
+            message: string;
+        };
+        /** @description The `prospect_response` delivery a simulated reply started; follow it with `GET /sandbox/campaigns/{campaign_id}/deliveries`. */
+        SandboxReplyDelivery: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** @description The event's `idempotency_key`, the same on every attempt. */
+            idempotency_key: string;
+            /**
+             * @description When the answer was sent: `delivered` (a webhook answered `2xx`), `pending` (no webhook has yet; a retry is scheduled) or `failed` (every attempt failed; dropped).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+        };
+        /** @description A simulated prospect reply, as the service received, classified, handled and delivered it. This shape is this implementation's design. */
+        SandboxReply: {
+            /**
+             * Format: uuid
+             * @description The lead's enrolment in the campaign.
+             */
+            sequence_lead_id: string;
+            /** Format: uuid */
+            lead_id: string;
+            /** Format: uuid */
+            campaign_id: string;
+            /** @enum {string} */
+            channel: "email" | "linkedin";
+            /** @description The reply as received. */
+            prospect_message: string;
+            /**
+             * Format: date-time
+             * @description When the reply was received (the sandbox clock's now), UTC with microseconds and a `+00:00` offset.
+             */
+            received_at: string;
+            /**
+             * @description The built-in classifier's reading; null when the reply had no text to analyse.
+             * @enum {string|null}
+             */
+            sentiment: "positive" | "neutral" | "negative" | null;
+            /** @description True for an automatic out-of-office answer; null when the reply had no text to analyse. */
+            out_of_office: boolean | null;
+            ai_response: components["schemas"]["AiResponse"];
+            /** @description The `prospect_response` delivery of the reply; null when the reply is not delivered. */
+            delivery: components["schemas"]["SandboxReplyDelivery"] | null;
+            /** @description Why no delivery was started, for example `no enabled webhook` or `repeat reply`; null when `delivery` is set. */
+            not_delivered_reason: string | null;
+        };
+        /** @description Body of `POST /sandbox/campaigns/{campaign_id}/engagements`. `start_time` is required for `meeting_booked`; `invitee_name` and `invitee_email` apply to `meeting_booked` and `confirmed_by` to `booking_confirmed`. */
+        SandboxEngagementInput: {
+            /**
+             * Format: uuid
+             * @description The lead concerned, a lead of the organization enrolled in the campaign.
+             */
+            lead_id: string;
+            /**
+             * @description `email_opened`: the lead opened the latest email sent to them. `connection_accepted`: the lead accepted the connection request sent to them. `meeting_booked`: the lead booked a meeting from a calendar. `booking_confirmed`: the reply agent or a person confirmed the lead as booked.
+             * @enum {string}
+             */
+            kind: "email_opened" | "connection_accepted" | "meeting_booked" | "booking_confirmed";
+            /**
+             * Format: date-time
+             * @description `meeting_booked` only, and required there: start of the calendar event.
+             */
+            start_time?: string;
+            /** @description `meeting_booked` only: the invitee's name; default the lead's first and last name. */
+            invitee_name?: string;
+            /**
+             * Format: email
+             * @description `meeting_booked` only: the invitee's email; default the lead's email.
+             */
+            invitee_email?: string;
+            /**
+             * @description `booking_confirmed` only: who confirmed the booking.
+             * @default agent
+             * @enum {string}
+             */
+            confirmed_by?: "agent" | "person";
+        };
+        /** @description A simulated engagement as the service recorded it. This shape is this implementation's design. */
+        SandboxEngagement: {
+            /** @enum {string} */
+            kind: "email_opened" | "connection_accepted" | "meeting_booked" | "booking_confirmed";
+            /** Format: uuid */
+            lead_id: string;
+            /**
+             * Format: uuid
+             * @description The lead's enrolment in the campaign.
+             */
+            sequence_lead_id: string;
+            /**
+             * Format: date-time
+             * @description When it happened (the sandbox clock's now).
+             */
+            occurred_at: string;
+            /** @description The booking created by `meeting_booked` (a `meeting`) or `booking_confirmed` (a `confirmation`), as `GET /campaigns/{campaign_id}/bookings` lists it; null for the other kinds. */
+            booking: components["schemas"]["Booking"] | null;
+        };
+        /** @description A message the sandbox channel recorded instead of sending it, rendered as it would have been sent: placeholders filled from the lead, AI fields filled. This shape is this implementation's design. */
+        SandboxMessage: {
+            /** Format: uuid */
+            message_id: string;
+            /** Format: uuid */
+            sequence_lead_id: string;
+            /** Format: uuid */
+            lead_id: string;
+            /** @description The step of the campaign's sequence that sent it. */
+            step_id: number;
+            /**
+             * @description The steps that send something. Profile views and conditionals send nothing and are not recorded.
+             * @enum {string}
+             */
+            step_type: "email" | "linkedin_connection" | "linkedin_message";
+            /** @enum {string} */
+            channel: "email" | "linkedin";
+            /**
+             * @description The lead's A/B arm, or null when it has none.
+             * @enum {string|null}
+             */
+            variation: "a" | "b" | null;
+            /** @description The sender account it went out from; null when none was assigned for the channel. */
+            sender_account_id: string | null;
+            /** @description The rendered subject of an email; null on LinkedIn. */
+            subject: string | null;
+            /** @description The rendered text: an email's content, a LinkedIn message, or a connection request's note (empty when the request has no note). */
+            body: string;
+            /**
+             * Format: date-time
+             * @description When the step ran (the sandbox clock's now at the time).
+             */
+            sent_at: string;
+        };
+        /** @description One attempt at one webhook. An attempt goes to every webhook enabled on the campaign at the time, so an `attempt` number appears once per webhook contacted. This shape is this implementation's design. */
+        SandboxDeliveryAttempt: {
+            /** @description 1 for the first attempt, up to 5. */
+            attempt: number;
+            /** Format: uuid */
+            webhook_id: string;
+            /** @description The URL contacted. */
+            webhook_url: string;
+            /** Format: date-time */
+            started_at: string;
+            /** @description True when the webhook answered `2xx` within 75 seconds. */
+            ok: boolean;
+            /** @description The HTTP status answered; null when none was (connection error, refused address, timeout). */
+            status: number | null;
+            /** @description From the start of the attempt to its answer or failure, in milliseconds. */
+            duration_ms: number;
+            /** @description Why the attempt failed, for the operator (for example `timeout after 75000 ms` or `redirect not followed (302)`); null when `ok`. */
+            error: string | null;
+        };
+        /** @description One `prospect_response` delivery of the campaign with every attempt made so far, for the operator. This shape is this implementation's design. */
+        SandboxDelivery: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** @description The event's `idempotency_key`, the same on every attempt. */
+            idempotency_key: string;
+            /** Format: uuid */
+            sequence_lead_id: string;
+            /** Format: uuid */
+            lead_id: string;
+            /** @enum {string} */
+            channel: "email" | "linkedin";
+            /**
+             * @description `delivered`: a webhook answered `2xx`. `pending`: awaiting its first attempt or a retry (`next_attempt_at`). `failed`: 5 attempts, or 48 hours, without a `2xx`, or no enabled webhook on the campaign when an attempt came due (disabling the webhook stops its events); the event was dropped.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts made so far (one attempt may contact several webhooks). */
+            attempts_made: number;
+            /**
+             * Format: date-time
+             * @description When the reply was received and the delivery created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the next retry is due (15 minutes after the previous attempt); null unless `pending`.
+             */
+            next_attempt_at: string | null;
+            payload: components["schemas"]["ProspectResponseEvent"];
+            /** @description Every attempt at every webhook, oldest first. */
+            attempts: components["schemas"]["SandboxDeliveryAttempt"][];
+        };
     };
     responses: {
         /** @description The API key is missing, malformed, unknown, revoked, or expired. */
@@ -3367,6 +3840,54 @@ export interface components {
                 };
             };
         };
+        /** @description The server does not run in sandbox mode (it was started with `--no-sandbox`), so the sandbox operations do not exist. */
+        SandboxDisabled: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "SANDBOX_DISABLED";
+                };
+            };
+        };
+        /** @description The campaign does not exist in the organization, the path ID is not a valid UUID, the body's `lead_id` is not a lead of the organization (or was deleted), or the server does not run in sandbox mode. */
+        SandboxLeadNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "LEAD_NOT_FOUND" | "SANDBOX_DISABLED";
+                };
+            };
+        };
+        /** @description The campaign does not exist in the organization, the path ID is not a valid UUID, or the server does not run in sandbox mode. */
+        SandboxCampaignNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "SANDBOX_DISABLED";
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -3456,6 +3977,11 @@ export interface components {
          * @example 1a5c8e2f-9b3d-4e7a-8f6c-4b2d9e1a7c35
          */
         DealId: string;
+        /**
+         * @description Maximum number of items in the page: 1 to 500, default 100. Out-of-range values answer `400 VALIDATION_ERROR`.
+         * @example 100
+         */
+        LimitSandbox: number;
     };
     requestBodies: never;
     headers: {
@@ -6881,10 +7407,413 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    prospectResponse: {
+    getSandboxClock: {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
+                 * @example checkout-sync-7f3a9c
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox clock. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        success: boolean;
+                        message: string;
+                        clock: components["schemas"]["SandboxClock"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SandboxDisabled"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
+                 * @example checkout-sync-7f3a9c
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvanceInput"];
+            };
+        };
+        responses: {
+            /** @description The clock moved; everything due on the way ran. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        success: boolean;
+                        message: string;
+                        clock: components["schemas"]["SandboxClock"];
+                        /** @description What ran while the clock moved, across every organization on the server. */
+                        ran: {
+                            /** @description Sequence steps that came due and ran. */
+                            steps_run: number;
+                            /** @description Delivery retries that came due and were attempted. */
+                            deliveries_attempted: number;
+                        };
+                    };
+                };
+            };
+            /** @description The body does not match the schema (not exactly one of `seconds`, `days`, `to`, or a value out of range), or `to` is before the current sandbox time. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_ERROR" | "CLOCK_BACKWARDS";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SandboxDisabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateReply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
+                 * @example checkout-sync-7f3a9c
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description ID of the campaign. Must be a UUID; anything else answers `404 NOT_FOUND`. An ID of another organization answers as if it did not exist.
+                 * @example 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14
+                 */
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxReplyInput"];
+            };
+        };
+        responses: {
+            /** @description The reply was received, classified, handled, recorded and (unless `delivery` is null) delivered. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        success: boolean;
+                        message: string;
+                        reply: components["schemas"]["SandboxReply"];
+                    };
+                };
+            };
+            /** @description The body does not match the schema. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SandboxLeadNotFound"];
+            /** @description The lead has no live enrolment in the campaign, or no message was sent to the lead on that channel yet. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {unknown} */
+                        error?: "LEAD_NOT_ENROLLED" | "LEAD_NOT_CONTACTED";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateEngagement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
+                 * @example checkout-sync-7f3a9c
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description ID of the campaign. Must be a UUID; anything else answers `404 NOT_FOUND`. An ID of another organization answers as if it did not exist.
+                 * @example 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14
+                 */
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEngagementInput"];
+            };
+        };
+        responses: {
+            /** @description The engagement was recorded. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        success: boolean;
+                        message: string;
+                        engagement: components["schemas"]["SandboxEngagement"];
+                    };
+                };
+            };
+            /** @description The body does not match the schema (`meeting_booked` without `start_time` included). */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SandboxLeadNotFound"];
+            /** @description The lead has no live enrolment in the campaign, or the email or connection request that the engagement answers was not sent yet. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {unknown} */
+                        error?: "LEAD_NOT_ENROLLED" | "LEAD_NOT_CONTACTED";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSandboxMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the messages sent to this lead.
+                 * @example 5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40
+                 */
+                lead_id?: string;
+                /**
+                 * @description Maximum number of items in the page: 1 to 500, default 100. Out-of-range values answer `400 VALIDATION_ERROR`.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["LimitSandbox"];
+                /**
+                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: {
+                /**
+                 * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
+                 * @example checkout-sync-7f3a9c
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description ID of the campaign. Must be a UUID; anything else answers `404 NOT_FOUND`. An ID of another organization answers as if it did not exist.
+                 * @example 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14
+                 */
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the recorded messages, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageEnvelope"] & {
+                        messages: components["schemas"]["SandboxMessage"][];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SandboxCampaignNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSandboxDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items in the page: 1 to 500, default 100. Out-of-range values answer `400 VALIDATION_ERROR`.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["LimitSandbox"];
+                /**
+                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: {
+                /**
+                 * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
+                 * @example checkout-sync-7f3a9c
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestIdHeader"];
+            };
+            path: {
+                /**
+                 * @description ID of the campaign. Must be a UUID; anything else answers `404 NOT_FOUND`. An ID of another organization answers as if it did not exist.
+                 * @example 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14
+                 */
+                campaign_id: components["parameters"]["CampaignId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the campaign's deliveries, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageEnvelope"] & {
+                        deliveries: components["schemas"]["SandboxDelivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SandboxCampaignNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    prospectResponse: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Which attempt of this event the request is, from 1 (the first) to 5, the same for
+                 *     every webhook contacted in that attempt. Retries repeat the same body and
+                 *     `idempotency_key`; this number tells a retry from a duplicate of one attempt. This
+                 *     header is this implementation's design.
+                 * @example 1
+                 */
+                "X-OCS-Delivery-Attempt": number;
                 /**
                  * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed
                  *     with the webhook's signing secret (its UTF-8 bytes), computed over the exact bytes

@@ -48,7 +48,7 @@ export type Organization = z.output<typeof Organization>;
 /**
  * Every error code the API answers. Operations narrow this list per status in their responses. Clients should treat an unknown code by its HTTP status.
  */
-export const ErrorCode = /* @__PURE__ */ z.enum(["VALIDATION_ERROR","UNAUTHORIZED","API_KEY_EXPIRED","INSUFFICIENT_SCOPE","ORGANIZATION_DEACTIVATED","NOT_FOUND","PAYLOAD_TOO_LARGE","RATE_LIMITED","INTERNAL_ERROR","UPSTREAM_TIMEOUT","AUTH_UNAVAILABLE","SEQUENCE_VALIDATION_FAILED","NO_SEQUENCE","INVALID_DATE_FILTER","INVALID_VARIATION","INVALID_WEBHOOK_URL","INVALID_ACCOUNT","INVALID_STAGE","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","LEAD_NOT_IN_CAMPAIGN","STEP_NOT_FOUND","WEBHOOK_NOT_FOUND","IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS","VARIATION_B_MISSING","STEP_ID_AMBIGUOUS","SEQUENCE_MODIFIED","DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN","ACCOUNT_NOT_CONNECTED","ACCOUNT_IN_USE","PREFLIGHT_FAILED","ORG_HAS_NO_MEMBERS"]) satisfies z.ZodType<components['schemas']["ErrorCode"]>;
+export const ErrorCode = /* @__PURE__ */ z.enum(["VALIDATION_ERROR","UNAUTHORIZED","API_KEY_EXPIRED","INSUFFICIENT_SCOPE","ORGANIZATION_DEACTIVATED","NOT_FOUND","PAYLOAD_TOO_LARGE","RATE_LIMITED","INTERNAL_ERROR","UPSTREAM_TIMEOUT","AUTH_UNAVAILABLE","SEQUENCE_VALIDATION_FAILED","NO_SEQUENCE","INVALID_DATE_FILTER","INVALID_VARIATION","INVALID_WEBHOOK_URL","INVALID_ACCOUNT","INVALID_STAGE","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","LEAD_NOT_IN_CAMPAIGN","STEP_NOT_FOUND","WEBHOOK_NOT_FOUND","IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS","VARIATION_B_MISSING","STEP_ID_AMBIGUOUS","SEQUENCE_MODIFIED","DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN","ACCOUNT_NOT_CONNECTED","ACCOUNT_IN_USE","PREFLIGHT_FAILED","ORG_HAS_NO_MEMBERS","LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED","CLOCK_BACKWARDS","SANDBOX_DISABLED"]) satisfies z.ZodType<components['schemas']["ErrorCode"]>;
 export type ErrorCode = z.output<typeof ErrorCode>;
 
 /**
@@ -555,8 +555,68 @@ export type DealInput = z.output<typeof DealInput>;
 export const DealUpdate = /* @__PURE__ */ z.strictObject({ name: /* @__PURE__ */ z.string().min(1).max(500).optional(), lead_id: /* @__PURE__ */ z.guid().nullable().optional(), stage_id: /* @__PURE__ */ z.guid().nullable().optional(), owner_id: /* @__PURE__ */ z.guid().nullable().optional(), value: /* @__PURE__ */ z.number().gte(0).nullable().optional(), probability: /* @__PURE__ */ z.int().gte(0).lte(100).nullable().optional(), expected_close_date: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable().optional(), notes: /* @__PURE__ */ z.string().max(10000).nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).nullable().optional(), metadata: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).nullable().optional() }).refine((value) => Object.keys(value).length >= 1, { message: 'must have at least 1 properties' }) satisfies z.ZodType<components['schemas']["DealUpdate"]>;
 export type DealUpdate = z.output<typeof DealUpdate>;
 
+/**
+ * The sandbox clock: the service's notion of now while the server runs in sandbox mode. There is one clock per server, shared by every organization on it: advancing it moves time for all of them. It only moves forward. This shape is this implementation's design.
+ */
+export const SandboxClock = /* @__PURE__ */ z.looseObject({ now: /* @__PURE__ */ z.iso.datetime({ offset: true }), offset_seconds: /* @__PURE__ */ z.int().gte(0) }) satisfies z.ZodType<components['schemas']["SandboxClock"]>;
+export type SandboxClock = z.output<typeof SandboxClock>;
+
+/**
+ * Body of `POST /sandbox/clock/advance`: exactly one of `seconds`, `days` (86,400 seconds each) or `to`. None, more than one, or any other field answers `400 VALIDATION_ERROR`.
+ */
+export const SandboxClockAdvanceInput = /* @__PURE__ */ z.strictObject({ seconds: /* @__PURE__ */ z.int().gte(1).lte(31536000).optional(), days: /* @__PURE__ */ z.int().gte(1).lte(365).optional(), to: /* @__PURE__ */ z.iso.datetime({ offset: true }).optional() }).refine((value) => Object.keys(value).length >= 1, { message: 'must have at least 1 properties' }).refine((value) => Object.keys(value).length <= 1, { message: 'must have at most 1 properties' }) satisfies z.ZodType<components['schemas']["SandboxClockAdvanceInput"]>;
+export type SandboxClockAdvanceInput = z.output<typeof SandboxClockAdvanceInput>;
+
+/**
+ * Body of `POST /sandbox/campaigns/{campaign_id}/replies`.
+ */
+export const SandboxReplyInput = /* @__PURE__ */ z.strictObject({ lead_id: /* @__PURE__ */ z.guid(), channel: /* @__PURE__ */ z.enum(["email","linkedin"]), message: /* @__PURE__ */ z.string().min(1).max(10000) }) satisfies z.ZodType<components['schemas']["SandboxReplyInput"]>;
+export type SandboxReplyInput = z.output<typeof SandboxReplyInput>;
+
+/**
+ * The `prospect_response` delivery a simulated reply started; follow it with `GET /sandbox/campaigns/{campaign_id}/deliveries`.
+ */
+export const SandboxReplyDelivery = /* @__PURE__ */ z.looseObject({ delivery_id: /* @__PURE__ */ z.guid(), idempotency_key: /* @__PURE__ */ z.string().min(64).max(64).regex(/^[0-9a-f]{64}$/u), status: /* @__PURE__ */ z.enum(["pending","delivered","failed"]) }) satisfies z.ZodType<components['schemas']["SandboxReplyDelivery"]>;
+export type SandboxReplyDelivery = z.output<typeof SandboxReplyDelivery>;
+
+/**
+ * A simulated prospect reply, as the service received, classified, handled and delivered it. This shape is this implementation's design.
+ */
+export const SandboxReply = /* @__PURE__ */ z.looseObject({ sequence_lead_id: /* @__PURE__ */ z.guid(), lead_id: /* @__PURE__ */ z.guid(), campaign_id: /* @__PURE__ */ z.guid(), channel: /* @__PURE__ */ z.enum(["email","linkedin"]), prospect_message: /* @__PURE__ */ z.string(), received_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), sentiment: /* @__PURE__ */ z.enum(["positive","neutral","negative"]).nullable(), out_of_office: /* @__PURE__ */ z.boolean().nullable(), ai_response: AiResponse, delivery: /* @__PURE__ */ SandboxReplyDelivery.nullable(), not_delivered_reason: /* @__PURE__ */ z.string().nullable() }) satisfies z.ZodType<components['schemas']["SandboxReply"]>;
+export type SandboxReply = z.output<typeof SandboxReply>;
+
+/**
+ * Body of `POST /sandbox/campaigns/{campaign_id}/engagements`. `start_time` is required for `meeting_booked`; `invitee_name` and `invitee_email` apply to `meeting_booked` and `confirmed_by` to `booking_confirmed`.
+ */
+export const SandboxEngagementInput = /* @__PURE__ */ z.strictObject({ lead_id: /* @__PURE__ */ z.guid(), kind: /* @__PURE__ */ z.enum(["email_opened","connection_accepted","meeting_booked","booking_confirmed"]), start_time: /* @__PURE__ */ z.iso.datetime({ offset: true }).optional(), invitee_name: /* @__PURE__ */ z.string().max(200).optional(), invitee_email: /* @__PURE__ */ z.email().max(320).optional(), confirmed_by: /* @__PURE__ */ z.enum(["agent","person"]).default("agent") }) satisfies z.ZodType<components['schemas']["SandboxEngagementInput"]>;
+export type SandboxEngagementInput = z.output<typeof SandboxEngagementInput>;
+
+/**
+ * A simulated engagement as the service recorded it. This shape is this implementation's design.
+ */
+export const SandboxEngagement = /* @__PURE__ */ z.looseObject({ kind: /* @__PURE__ */ z.enum(["email_opened","connection_accepted","meeting_booked","booking_confirmed"]), lead_id: /* @__PURE__ */ z.guid(), sequence_lead_id: /* @__PURE__ */ z.guid(), occurred_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), booking: /* @__PURE__ */ Booking.nullable() }) satisfies z.ZodType<components['schemas']["SandboxEngagement"]>;
+export type SandboxEngagement = z.output<typeof SandboxEngagement>;
+
+/**
+ * A message the sandbox channel recorded instead of sending it, rendered as it would have been sent: placeholders filled from the lead, AI fields filled. This shape is this implementation's design.
+ */
+export const SandboxMessage = /* @__PURE__ */ z.looseObject({ message_id: /* @__PURE__ */ z.guid(), sequence_lead_id: /* @__PURE__ */ z.guid(), lead_id: /* @__PURE__ */ z.guid(), step_id: /* @__PURE__ */ z.int(), step_type: /* @__PURE__ */ z.enum(["email","linkedin_connection","linkedin_message"]), channel: /* @__PURE__ */ z.enum(["email","linkedin"]), variation: /* @__PURE__ */ z.enum(["a","b"]).nullable(), sender_account_id: /* @__PURE__ */ z.string().nullable(), subject: /* @__PURE__ */ z.string().nullable(), body: /* @__PURE__ */ z.string(), sent_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) satisfies z.ZodType<components['schemas']["SandboxMessage"]>;
+export type SandboxMessage = z.output<typeof SandboxMessage>;
+
+/**
+ * One attempt at one webhook. An attempt goes to every webhook enabled on the campaign at the time, so an `attempt` number appears once per webhook contacted. This shape is this implementation's design.
+ */
+export const SandboxDeliveryAttempt = /* @__PURE__ */ z.looseObject({ attempt: /* @__PURE__ */ z.int().gte(1).lte(5), webhook_id: /* @__PURE__ */ z.guid(), webhook_url: /* @__PURE__ */ z.string(), started_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), ok: /* @__PURE__ */ z.boolean(), status: /* @__PURE__ */ z.int().nullable(), duration_ms: /* @__PURE__ */ z.int().gte(0), error: /* @__PURE__ */ z.string().nullable() }) satisfies z.ZodType<components['schemas']["SandboxDeliveryAttempt"]>;
+export type SandboxDeliveryAttempt = z.output<typeof SandboxDeliveryAttempt>;
+
+/**
+ * One `prospect_response` delivery of the campaign with every attempt made so far, for the operator. This shape is this implementation's design.
+ */
+export const SandboxDelivery = /* @__PURE__ */ z.looseObject({ delivery_id: /* @__PURE__ */ z.guid(), idempotency_key: /* @__PURE__ */ z.string().min(64).max(64).regex(/^[0-9a-f]{64}$/u), sequence_lead_id: /* @__PURE__ */ z.guid(), lead_id: /* @__PURE__ */ z.guid(), channel: /* @__PURE__ */ z.enum(["email","linkedin"]), status: /* @__PURE__ */ z.enum(["pending","delivered","failed"]), attempts_made: /* @__PURE__ */ z.int().gte(0).lte(5), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), next_attempt_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable(), payload: ProspectResponseEvent, attempts: /* @__PURE__ */ z.array(SandboxDeliveryAttempt) }) satisfies z.ZodType<components['schemas']["SandboxDelivery"]>;
+export type SandboxDelivery = z.output<typeof SandboxDelivery>;
+
 /** Every component schema by name. Importing this object keeps all of them in a bundle. */
-export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConflict, PreflightIssue, ErrorDetails, ErrorBody, PageEnvelope, SenderAccount, ConnectLinkInput, LeadEnrolment, Lead, LeadInput, LeadCreated, LeadUpdate, RefillPolicy, SequenceStep, ConditionalBranches, Sequence, Campaign, CampaignInput, SequenceTemplate, EventSender, EventLead, AiResponse, ProspectResponseEvent, CampaignUpdate, SequenceReplaceInput, StepUpdateInput, SendersInput, EnabledAccount, PreflightCheck, Preflight, AbTestingInput, AbTestingResult, PromoteInput, PreviewInput, PreviewMessage, AiField, AiFieldInput, AiFieldUpdate, ResponderSettings, ResponderSettingsUpdate, QueueItem, AnalysisLeads, AnalysisFunnel, AnalysisReplies, AnalysisEmailChannel, AnalysisLinkedinChannel, AnalysisWindow, VariationAnalysis, CampaignAnalysis, DailyStat, StepFunnelRow, SenderBreakdownRow, PersonalizationField, AbCohort, LeadSummary, Booking, Webhook, WebhookInput, WebhookRegistration, WebhookSecretInput, WebhookDeactivateInput, Pipeline, Stage, PipelineDetail, PipelineUpdate, Deal, DealInput, DealUpdate } as const;
+export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConflict, PreflightIssue, ErrorDetails, ErrorBody, PageEnvelope, SenderAccount, ConnectLinkInput, LeadEnrolment, Lead, LeadInput, LeadCreated, LeadUpdate, RefillPolicy, SequenceStep, ConditionalBranches, Sequence, Campaign, CampaignInput, SequenceTemplate, EventSender, EventLead, AiResponse, ProspectResponseEvent, CampaignUpdate, SequenceReplaceInput, StepUpdateInput, SendersInput, EnabledAccount, PreflightCheck, Preflight, AbTestingInput, AbTestingResult, PromoteInput, PreviewInput, PreviewMessage, AiField, AiFieldInput, AiFieldUpdate, ResponderSettings, ResponderSettingsUpdate, QueueItem, AnalysisLeads, AnalysisFunnel, AnalysisReplies, AnalysisEmailChannel, AnalysisLinkedinChannel, AnalysisWindow, VariationAnalysis, CampaignAnalysis, DailyStat, StepFunnelRow, SenderBreakdownRow, PersonalizationField, AbCohort, LeadSummary, Booking, Webhook, WebhookInput, WebhookRegistration, WebhookSecretInput, WebhookDeactivateInput, Pipeline, Stage, PipelineDetail, PipelineUpdate, Deal, DealInput, DealUpdate, SandboxClock, SandboxClockAdvanceInput, SandboxReplyInput, SandboxReplyDelivery, SandboxReply, SandboxEngagementInput, SandboxEngagement, SandboxMessage, SandboxDeliveryAttempt, SandboxDelivery } as const;
 
 const verifyAuth200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), organization: Organization, key: /* @__PURE__ */ z.looseObject({ prefix: /* @__PURE__ */ z.string().regex(/^ocs_[A-Za-z0-9]{4}$/u), scopes: /* @__PURE__ */ z.array(/* @__PURE__ */ z.enum(["leads:read","leads:write","campaigns:read","campaigns:write","crm:read","crm:write","accounts:read","accounts:write"])).refine(uniqueItems, { message: 'items must be unique' }), expires_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable(), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) });
 const UnauthorizedBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["UNAUTHORIZED","API_KEY_EXPIRED"]).optional() }));
@@ -635,6 +695,16 @@ const getDeal200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.bo
 const updateDeal200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), deal: Deal });
 const listSequenceTemplates200 = sharedBody13;
 const listWebhookExamples200 = sharedBody14;
+const getSandboxClock200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), clock: SandboxClock });
+const SandboxDisabledBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["SANDBOX_DISABLED"]).optional() }));
+const advanceSandboxClock200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), clock: SandboxClock, ran: /* @__PURE__ */ z.looseObject({ steps_run: /* @__PURE__ */ z.int().gte(0), deliveries_attempted: /* @__PURE__ */ z.int().gte(0) }) });
+const simulateReply201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), reply: SandboxReply });
+const SandboxLeadNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","SANDBOX_DISABLED"]).optional() }));
+const sharedBody26 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED"]).optional() }));
+const simulateEngagement201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), engagement: SandboxEngagement });
+const listSandboxMessages200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ messages: /* @__PURE__ */ z.array(SandboxMessage) }));
+const SandboxCampaignNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","SANDBOX_DISABLED"]).optional() }));
+const listSandboxDeliveries200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ deliveries: /* @__PURE__ */ z.array(SandboxDelivery) }));
 
 /**
  * The JSON body schema of every documented response, by `operationId` and status, for
@@ -1148,6 +1218,70 @@ export const responseSchemas = {
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][500]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][503]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][503]>>,
   },
+  getSandboxClock: {
+    200: getSandboxClock200 satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][200]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][200]>>,
+    401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][401]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][401]>>,
+    403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][403]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][403]>>,
+    404: SandboxDisabledBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][404]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][404]>>,
+    429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][429]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][429]>>,
+    500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][500]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][500]>>,
+    503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][503]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][503]>>,
+  },
+  advanceSandboxClock: {
+    200: advanceSandboxClock200 satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][200]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][200]>>,
+    400: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","CLOCK_BACKWARDS"]).optional() })) satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][400]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][400]>>,
+    401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][401]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][401]>>,
+    403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][403]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][403]>>,
+    404: SandboxDisabledBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][404]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][404]>>,
+    413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][413]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][413]>>,
+    429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][429]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][429]>>,
+    500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][500]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][500]>>,
+    503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][503]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][503]>>,
+  },
+  simulateReply: {
+    201: simulateReply201 satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][201]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][201]>>,
+    400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][400]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][400]>>,
+    401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][401]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][401]>>,
+    403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][403]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][403]>>,
+    404: SandboxLeadNotFoundBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][404]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][404]>>,
+    409: sharedBody26 satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>>,
+    413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][413]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][413]>>,
+    429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][429]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][429]>>,
+    500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][500]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][500]>>,
+    503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][503]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][503]>>,
+  },
+  simulateEngagement: {
+    201: simulateEngagement201 satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][201]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][201]>>,
+    400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][400]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][400]>>,
+    401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][401]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][401]>>,
+    403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][403]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][403]>>,
+    404: SandboxLeadNotFoundBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][404]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][404]>>,
+    409: sharedBody26 satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>>,
+    413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][413]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][413]>>,
+    429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][429]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][429]>>,
+    500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][500]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][500]>>,
+    503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][503]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][503]>>,
+  },
+  listSandboxMessages: {
+    200: listSandboxMessages200 satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][200]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][200]>>,
+    400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][400]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][400]>>,
+    401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][401]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][401]>>,
+    403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][403]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][403]>>,
+    404: SandboxCampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][404]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][404]>>,
+    429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][429]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][429]>>,
+    500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][500]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][500]>>,
+    503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][503]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][503]>>,
+  },
+  listSandboxDeliveries: {
+    200: listSandboxDeliveries200 satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][200]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][200]>>,
+    400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][400]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][400]>>,
+    401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][401]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][401]>>,
+    403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][403]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][403]>>,
+    404: SandboxCampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][404]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][404]>>,
+    429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][429]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][429]>>,
+    500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][500]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][500]>>,
+    503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][503]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][503]>>,
+  },
 } as const;
 
 /**
@@ -1205,6 +1339,12 @@ export const successResponseSchemas = {
   updateDeal: updateDeal200 as z.ZodType<JsonBody<operations["updateDeal"]['responses'][200]>>,
   listSequenceTemplates: listSequenceTemplates200 as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][200]>>,
   listWebhookExamples: listWebhookExamples200 as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][200]>>,
+  getSandboxClock: getSandboxClock200 as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][200]>>,
+  advanceSandboxClock: advanceSandboxClock200 as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][200]>>,
+  simulateReply: simulateReply201 as z.ZodType<JsonBody<operations["simulateReply"]['responses'][201]>>,
+  simulateEngagement: simulateEngagement201 as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][201]>>,
+  listSandboxMessages: listSandboxMessages200 as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][200]>>,
+  listSandboxDeliveries: listSandboxDeliveries200 as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][200]>>,
 } as const;
 
 /** The JSON request body schema of every operation that takes one, by `operationId`. */
@@ -1231,5 +1371,8 @@ export const requestBodySchemas = {
   updatePipeline: PipelineUpdate satisfies z.ZodType<JsonBody<NonNullable<operations["updatePipeline"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["updatePipeline"]['requestBody']>>>,
   createDeal: DealInput satisfies z.ZodType<JsonBody<NonNullable<operations["createDeal"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["createDeal"]['requestBody']>>>,
   updateDeal: DealUpdate satisfies z.ZodType<JsonBody<NonNullable<operations["updateDeal"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["updateDeal"]['requestBody']>>>,
+  advanceSandboxClock: SandboxClockAdvanceInput satisfies z.ZodType<JsonBody<NonNullable<operations["advanceSandboxClock"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["advanceSandboxClock"]['requestBody']>>>,
+  simulateReply: SandboxReplyInput satisfies z.ZodType<JsonBody<NonNullable<operations["simulateReply"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["simulateReply"]['requestBody']>>>,
+  simulateEngagement: SandboxEngagementInput satisfies z.ZodType<JsonBody<NonNullable<operations["simulateEngagement"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["simulateEngagement"]['requestBody']>>>,
   prospectResponse: ProspectResponseEvent satisfies z.ZodType<JsonBody<NonNullable<operations["prospectResponse"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["prospectResponse"]['requestBody']>>>,
 } as const;

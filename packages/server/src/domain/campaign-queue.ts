@@ -5,7 +5,7 @@
  */
 import { type ActivityEvent, type Arm, instant, messageKinds } from './activity.ts';
 import type { Channel } from './channels.ts';
-import { sequenceProgress } from './sequence-progress.ts';
+import { type NextStep, sequenceProgress } from './sequence-progress.ts';
 import type { EnrolmentWithLeadRecord, Sequence, SenderAccountRecord } from '../store/records.ts';
 import type { Schemas } from '../openapi/types.ts';
 import { toApiTime } from './clock.ts';
@@ -46,15 +46,27 @@ export function sequenceStart(enrolledAt: string, activatedAt: string | null): s
   return activatedAt;
 }
 
-export function campaignQueue(input: {
+/** A running lead's pending step: what the queue shows and the engine runs when it is due. */
+export interface PendingStep {
+  enrolment: EnrolmentWithLeadRecord;
+  next: NextStep;
+  /** The lead's events, oldest first. */
+  events: readonly ActivityEvent[];
+  sender_account_id: string | null;
+}
+
+/**
+ * Each running lead's pending step (removed, deleted, paused and completed leads have none),
+ * soonest first, ties by sequence lead ID; with `before`, only those due at or before it.
+ */
+export function pendingSteps(input: {
   campaign: QueueCampaign;
   accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform'>>;
   enrolments: readonly EnrolmentWithLeadRecord[];
   events: readonly ActivityEvent[];
   now: string;
   before?: string;
-  limit: number;
-}): QueueItem[] {
+}): PendingStep[] {
   const { campaign } = input;
   // A draft or deactivated campaign sends nothing.
   if (!campaign.is_active) return [];
@@ -62,7 +74,7 @@ export function campaignQueue(input: {
   const assigned = campaign.enabled_accounts.flatMap((id) => byId.get(id) ?? []);
   const eventsByEnrolment = groupBy(input.events, (e) => e.enrolment_id);
   const before = input.before === undefined ? Number.POSITIVE_INFINITY : instant(input.before);
-  const items: Array<{ item: QueueItem; due: number }> = [];
+  const pending: Array<PendingStep & { due: number }> = [];
   for (const enrolment of input.enrolments) {
     // Removed and deleted leads are sent nothing more; paused and completed leads wait.
     if (enrolment.removed_at !== null || enrolment.lead_deleted_at !== null) continue;
@@ -79,20 +91,32 @@ export function campaignQueue(input: {
     if (progress.state !== 'pending') continue;
     const due = instant(progress.next.due_at);
     if (due > before) continue;
-    items.push({
-      due,
-      item: {
-        sequence_lead_id: enrolment.id,
-        lead_id: enrolment.lead_id,
-        step_id: progress.next.step.id,
-        step_type: progress.next.step.type,
-        variation: enrolment.variation,
-        channel: progress.next.channel,
-        due_at: toApiTime(progress.next.due_at),
-        sender_account_id: senderFor(progress.next.channel, assigned, events),
-      },
-    });
+    const sender_account_id = senderFor(progress.next.channel, assigned, events);
+    pending.push({ due, enrolment, next: progress.next, events, sender_account_id });
   }
-  items.sort((a, b) => a.due - b.due || compareText(a.item.sequence_lead_id, b.item.sequence_lead_id));
-  return items.slice(0, input.limit).map(({ item }) => item);
+  pending.sort((a, b) => a.due - b.due || compareText(a.enrolment.id, b.enrolment.id));
+  return pending;
+}
+
+export function campaignQueue(input: {
+  campaign: QueueCampaign;
+  accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform'>>;
+  enrolments: readonly EnrolmentWithLeadRecord[];
+  events: readonly ActivityEvent[];
+  now: string;
+  before?: string;
+  limit: number;
+}): QueueItem[] {
+  return pendingSteps(input)
+    .slice(0, input.limit)
+    .map(({ enrolment, next, sender_account_id }) => ({
+      sequence_lead_id: enrolment.id,
+      lead_id: enrolment.lead_id,
+      step_id: next.step.id,
+      step_type: next.step.type,
+      variation: enrolment.variation,
+      channel: next.channel,
+      due_at: toApiTime(next.due_at),
+      sender_account_id,
+    }));
 }

@@ -14,3 +14,34 @@ export function toApiTime(iso: string | null): string | null;
 export function toApiTime(iso: string | null): string | null {
   return iso === null ? null : iso.replace(/Z$/, '+00:00');
 }
+
+/**
+ * The sandbox clock (sandbox mode): real time plus an offset that only grows. Advancing it
+ * is how a test plays a campaign's weeks out in milliseconds; the engine runs what comes due
+ * on the way (`engine/advance.ts`). One per server: every organization shares it.
+ */
+export class SandboxClock implements Clock {
+  #offsetMs = 0;
+
+  constructor(private readonly real: Clock = systemClock) {}
+
+  now(): Date {
+    return new Date(this.real.now().getTime() + this.#offsetMs);
+  }
+
+  /** How far ahead of real time this clock runs. */
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  /** Moves the clock to `instant`; a time before the current one leaves it where it is. */
+  advanceTo(instant: Date): void {
+    const ahead = instant.getTime() - this.real.now().getTime();
+    if (ahead > this.#offsetMs) this.#offsetMs = ahead;
+  }
+
+  /** Back to real time (the mock's `reset()`). */
+  reset(): void {
+    this.#offsetMs = 0;
+  }
+}

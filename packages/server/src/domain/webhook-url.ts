@@ -69,12 +69,15 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions = {}): W
 /**
  * The non-public range an IP address (as DNS returns it: dotted IPv4, or IPv6 without
  * brackets) belongs to, or null when it is public. Delivery uses it on resolved addresses.
+ * With `allowInsecure`, a loopback address passes too (null), the same rule as
+ * `checkWebhookUrl` applies to literal hosts, so the flag means one thing at both checks.
  */
-export function nonPublicAddressRange(address: string): string | null {
+export function nonPublicAddressRange(address: string, options: WebhookUrlOptions = {}): string | null {
   const parsed = address.includes(':') ? parseIpv6(address.replace(/^\[|\]$/g, '')) : parseIpv4(address);
   if (parsed === null) return 'not an IP address';
   const range = typeof parsed === 'number' ? ipv4Range(parsed) : ipv6Range(parsed);
-  return range?.label ?? null;
+  if (range === null || (options.allowInsecure === true && range.kind === 'loopback')) return null;
+  return range.label;
 }
 
 function refuse(reason: string): WebhookUrlCheck {

@@ -4,6 +4,7 @@
  */
 import { serve as serveHono } from '@hono/node-server';
 import { createApp } from '../app.ts';
+import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { jsonLineLogger } from '../http/logger.ts';
 import type { RateLimitPolicy } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
@@ -18,6 +19,10 @@ export interface ServeOptions {
   /** Trust a looked-up API key this long before reading it again. */
   authCacheTtlMs?: number;
   quiet?: boolean;
+  /** How often the engine looks for due steps (default 1 s). */
+  engineIntervalMs?: number;
+  /** How often the delivery worker looks for due retries (default 1 s); new replies wake it at once. */
+  deliveryPollMs?: number;
 }
 
 export interface RunningServer {
@@ -27,18 +32,33 @@ export interface RunningServer {
 
 export function serve(options: ServeOptions): Promise<RunningServer> {
   const logger = options.quiet ? undefined : jsonLineLogger((line) => process.stdout.write(line));
+  // Deliveries leave through Node's sockets, so every resolved address is checked at connect
+  // time (DNS rebinding, private ranges), which `fetch` cannot do.
+  const webhookTransport = createNodeWebhookTransport({
+    allowInsecure: options.config?.allowInsecureWebhooks === true,
+  });
   const app = createApp({
     store: options.store,
     logger,
     config: options.config,
     rateLimits: options.rateLimits,
     authCacheTtlMs: options.authCacheTtlMs ?? 1000,
+    webhookTransport,
   });
+  // The engine runs due steps every second; the delivery worker drains the outbox at once
+  // when a reply is enqueued and polls for retries (and for work of a process that died).
+  app.engine.start(options.engineIntervalMs ?? 1000);
+  app.engine.deliveries.start({ pollMs: options.deliveryPollMs ?? 1000 });
   return new Promise((resolve) => {
     const server = serveHono({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       resolve({
         url: `http://${options.host}:${info.port}`,
-        close: () => new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done()))),
+        async close() {
+          await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
+          await app.engine.stop();
+          await app.engine.deliveries.stop();
+          webhookTransport.close();
+        },
       });
     });
   });

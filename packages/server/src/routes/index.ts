@@ -18,6 +18,8 @@ import { templateHandlers } from './templates.ts';
 import { dealHandlers } from './crm-deals.ts';
 import { pipelineHandlers } from './crm-pipelines.ts';
 import type { PartialHandlers } from './registry.ts';
+import { sandboxHandlers } from './sandbox.ts';
+import { sandboxReplyHandlers } from './sandbox-replies.ts';
 import { webhookHandlers } from './webhooks.ts';
 
 export const handlers: PartialHandlers = {
@@ -40,4 +42,6 @@ export const handlers: PartialHandlers = {
   ...pipelineHandlers,
   ...dealHandlers,
   ...analyticsHandlers,
+  ...sandboxHandlers,
+  ...sandboxReplyHandlers,
 };

@@ -42,6 +42,7 @@ export const leadDeleteHandlers: PartialHandlers = {
       if (!erased) throw leadNotFound(path.lead_id);
       await tx.activity.eraseLead(organizationId, path.lead_id);
       await tx.bookings.eraseLead(organizationId, path.lead_id);
+      await tx.messages.eraseLead(organizationId, path.lead_id);
     });
     return {
       status: 200,

@@ -28,6 +28,8 @@ export const uniqueConstraints = {
   webhookSlot: 'webhooks_one_enabled',
   /** A URL appears once among a campaign's webhooks, enabled or not. */
   webhookUrl: 'webhooks_campaign_id_url_key',
+  /** A step runs once per sequence lead: one event names a given step of a given lead. */
+  stepRun: 'activity_events_step_run',
   /** At most one default pipeline per organization. */
   defaultPipeline: 'pipelines_one_default',
 } as const;

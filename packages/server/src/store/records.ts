@@ -232,9 +232,14 @@ export interface StepRunData {
 /** `data` of `reply_received`: the classification (null fields when not analysed). */
 export interface ReplyData {
   sentiment?: 'positive' | 'neutral' | 'negative' | null;
-  out_of_office?: boolean;
+  out_of_office?: boolean | null;
   /** The prospect's message; erased when the lead is deleted. */
   message?: string | null;
+  /** Where the reply agent left the conversation (its next reply decision reads it). */
+  conversation_status?: string | null;
+  goal_status?: string | null;
+  /** The `prospect_response` delivery the reply got; null when it got none (section 6 rule 4). */
+  delivery_id?: string | null;
 }
 
 export interface ActivityEventRecord {
@@ -254,6 +259,29 @@ export interface ActivityEventRecord {
   kind: ActivityKind;
   occurred_at: string;
   data: StepRunData & ReplyData;
+}
+
+/** The step types that send the lead a message. */
+export type MessageStepType = Exclude<SequenceStep['type'], 'view_profile' | 'conditional'>;
+
+/**
+ * A message the sandbox channel recorded instead of sending it (sandbox mode): the step's
+ * text rendered for the lead, as a real channel would have sent it.
+ */
+export interface SandboxMessageRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  enrolment_id: string;
+  lead_id: string;
+  step_id: number;
+  step_type: MessageStepType;
+  channel: 'email' | 'linkedin';
+  variation: 'a' | 'b' | null;
+  account_id: string | null;
+  subject: string | null;
+  body: string;
+  sent_at: string;
 }
 
 /** A meeting booked from a campaign: a calendar event (`meeting`) or a confirmation. */
@@ -328,4 +356,59 @@ export interface IdempotencyRecord {
   response_body: string | null;
   created_at: string;
   expires_at: string;
+}
+
+/**
+ * A `prospect_response` event in the outbox (section 6): written in the same transaction as
+ * the reply, drained by the delivery worker (`delivery/worker.ts`). `body` holds the exact
+ * bytes sent (UTF-8 JSON); every attempt sends these same bytes.
+ */
+export interface DeliveryRecord {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  /** The sequence lead the reply came from. */
+  enrolment_id: string;
+  lead_id: string;
+  channel: 'email' | 'linkedin';
+  /** The event's `idempotency_key`, the same on every attempt. */
+  idempotency_key: string;
+  body: string;
+  status: DeliveryStatus;
+  /**
+   * Attempts made or under way. A worker takes the next attempt's number when it claims the
+   * delivery, so an attempt cut short by a crash still counts and is never made twice.
+   */
+  attempts_made: number;
+  created_at: string;
+  /**
+   * When the delivery is due: its first attempt or next retry, or, while a worker holds it,
+   * when that worker's lease runs out (it is then due again: the worker died). Null once done.
+   */
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  failed_at: string | null;
+  /** Why the last attempt failed, or why the delivery was given up; null when none failed. */
+  last_error: string | null;
+  /** The worker attempting it now, and until when; both null when no worker holds it. */
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One attempt of a delivery at one webhook: an attempt contacts every enabled webhook. */
+export interface DeliveryAttemptRecord {
+  delivery_id: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  webhook_id: string;
+  /** The URL contacted (a webhook's URL may change later). */
+  url: string;
+  started_at: string;
+  ok: boolean;
+  /** The status answered, or null when none was. */
+  status: number | null;
+  duration_ms: number;
+  error: string | null;
 }

@@ -9,6 +9,8 @@ import type {
   AiFieldRecord,
   ApiKeyRecord,
   BookingRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
   CampaignRecord,
   ConnectLinkRecord,
   DealRecord,
@@ -22,6 +24,7 @@ import type {
   SenderAccountRecord,
   Sequence,
   StageRecord,
+  SandboxMessageRecord,
   UserRecord,
   WebhookRecord,
 } from './records.ts';
@@ -112,6 +115,8 @@ export interface CampaignStore {
     expectedVersion: number,
     updatedAt: string,
   ): Promise<{ outcome: 'saved'; campaign: CampaignRecord } | { outcome: 'modified' | 'not_found' }>;
+  /** Every active campaign of every organization, oldest first (the engine's round). */
+  listAllActive(): Promise<CampaignRecord[]>;
   /** Active campaigns other than `exceptCampaignId` that send from any of `accountIds`. */
   findActiveUsingAccounts(
     organizationId: string,
@@ -198,6 +203,10 @@ export interface EnrolmentStore {
 }
 
 export interface ActivityStore {
+  /**
+   * Throws `UniqueViolation` (`activity_events_step_run`) for a second event naming the same
+   * step of the same sequence lead: a step runs once per lead, however many engines run.
+   */
   insert(record: ActivityEventRecord): Promise<void>;
   /**
    * A campaign's events, oldest first (`occurred_at`, ties by `id`): with `from`, those at or
@@ -216,6 +225,72 @@ export interface ActivityStore {
   listEnrolments(campaignId: string): Promise<EnrolmentWithLeadRecord[]>;
   /** Erases the personal text of a deleted lead's events in place (`data.message` of replies). */
   eraseLead(organizationId: string, leadId: string): Promise<void>;
+}
+
+export interface SandboxMessageStore {
+  insert(record: SandboxMessageRecord): Promise<void>;
+  /** A campaign's recorded messages, oldest `sent_at` first, ties by `id`; with `lead_id`, that lead's. */
+  listForCampaign(campaignId: string, filter: { lead_id?: string } & PageRequest): Promise<Page<SandboxMessageRecord>>;
+  /** Erases a deleted lead's rendered messages in place (they carry its name and details). */
+  eraseLead(organizationId: string, leadId: string): Promise<void>;
+}
+
+/** What `DeliveryStore.claimDue` takes. */
+export interface DeliveryClaim {
+  /** Deliveries due at or before this time are claimed. */
+  now: string;
+  limit: number;
+  workerId: string;
+  /** When the claim lapses: if the worker has not completed the attempt by then, it died. */
+  leaseUntil: string;
+}
+
+/** One claimed attempt, completed: what `DeliveryStore.completeAttempts` writes. */
+export interface DeliveryCompletion {
+  delivery_id: string;
+  worker_id: string;
+  /** The attempt's number: the claimed record's `attempts_made`. */
+  attempt: number;
+  /** One per webhook contacted; none when the attempt was not made. */
+  attempts: DeliveryAttemptRecord[];
+  /** What the delivery becomes; `at` is the delivery or failure time, or the next attempt's. */
+  outcome: { status: 'delivered' | 'failed' | 'pending'; at: string };
+  /** `attempts_made` from now on: `attempt`, or `attempt - 1` when the attempt was not made. */
+  attempts_made: number;
+  last_error: string | null;
+}
+
+export type DeliveryWithAttempts = DeliveryRecord & { attempts: DeliveryAttemptRecord[] };
+
+/**
+ * The `prospect_response` outbox. Several workers, in several processes on one PostgreSQL,
+ * drain it without ever making the same attempt twice: a claim takes a delivery and its next
+ * attempt number under a lease, and only the lease holder moves the delivery on.
+ */
+export interface DeliveryStore {
+  /** Adds a pending delivery; call it in the reply's transaction so neither exists alone. */
+  enqueue(record: DeliveryRecord): Promise<void>;
+  /**
+   * Takes up to `limit` pending deliveries due at `now` (earliest first), each with its next
+   * attempt: `attempts_made` is incremented, the lease set, and `next_attempt_at` moved to
+   * the lease's end, when the delivery is due again if the worker never completes it.
+   * Deliveries claimed by another worker whose lease has not run out are not returned.
+   */
+  claimDue(claim: DeliveryClaim): Promise<DeliveryRecord[]>;
+  /**
+   * Records the attempt rows and moves each delivery, atomically per delivery. The delivery
+   * moves only while the caller still holds the claim (same worker, same attempt, still
+   * pending), except that a success always marks a pending delivery delivered. The attempt
+   * rows are kept either way: the requests were sent. Returns the IDs of deliveries moved.
+   */
+  completeAttempts(completions: DeliveryCompletion[]): Promise<string[]>;
+  get(id: string): Promise<DeliveryRecord | null>;
+  /** A delivery's attempts: by attempt, then `started_at`, then webhook ID. */
+  listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
+  /** A campaign's deliveries with their attempts, oldest first (`created_at`, ties by `id`), as the operator reads them. */
+  listForCampaign(campaignId: string, page: PageRequest): Promise<Page<DeliveryWithAttempts>>;
+  /** The earliest `next_attempt_at` of pending deliveries, or null when none is pending. */
+  nextDueAt(): Promise<string | null>;
 }
 
 export interface BookingStore {
@@ -314,6 +389,8 @@ export interface Store {
   rateLimits: RateLimitStore;
   activity: ActivityStore;
   bookings: BookingStore;
+  messages: SandboxMessageStore;
+  deliveries: DeliveryStore;
   /**
    * Runs `work` atomically: every write inside commits together or not at all. Nested calls
    * join the outer transaction.

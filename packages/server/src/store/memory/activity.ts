@@ -3,6 +3,7 @@ import type { ActivityEventRecord, BookingRecord } from '../records.ts';
 import type { ActivityStore, BookingStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
+import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 
 // Timestamps are compared as instants: callers may write `Z` or `+00:00` forms, and the SQL
 // store compares `timestamptz` values, not their text.
@@ -17,6 +18,10 @@ const newestBookingFirst = (a: BookingRecord, b: BookingRecord) =>
 export function memoryActivity(state: MemoryState): ActivityStore {
   return {
     async insert(record) {
+      if (record.step_id !== null) {
+        const ran = state.activity.where((e) => e.enrolment_id === record.enrolment_id && e.step_id === record.step_id);
+        if (ran.length > 0) throw new UniqueViolation(uniqueConstraints.stepRun);
+      }
       state.activity.set(record.id, record);
     },
     async listForCampaign(campaignId, filter = {}) {

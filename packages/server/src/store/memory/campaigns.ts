@@ -41,6 +41,9 @@ export function memoryCampaigns(state: MemoryState): CampaignStore {
       });
       return saved ? { outcome: 'saved', campaign: saved } : { outcome: 'not_found' };
     },
+    async listAllActive() {
+      return state.campaigns.where((c) => c.is_active).sort(oldestFirst);
+    },
     async findActiveUsingAccounts(organizationId, accountIds, exceptCampaignId) {
       const wanted = new Set(accountIds);
       const conflicts: Array<{ account_id: string; campaign_id: string; campaign_name: string }> = [];

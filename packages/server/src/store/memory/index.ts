@@ -7,6 +7,8 @@ import type { Store } from '../types.ts';
 import { memoryActivity, memoryBookings } from './activity.ts';
 import { memoryAiFields, memoryCampaigns, memoryResponders, memoryWebhooks } from './campaigns.ts';
 import { memoryApiKeys, memoryIdempotency, memoryOrganizations, memoryRateLimits } from './core.ts';
+import { memoryMessages } from './messages.ts';
+import { memoryDeliveries } from './deliveries.ts';
 import { memoryDeals, memoryPipelines } from './crm.ts';
 import { memoryAccounts, memoryEnrolments, memoryLeads } from './leads.ts';
 import { MemoryState, type MemorySnapshot } from './state.ts';
@@ -44,6 +46,8 @@ function bindStores(state: MemoryState) {
     rateLimits: memoryRateLimits(state),
     activity: memoryActivity(state),
     bookings: memoryBookings(state),
+    messages: memoryMessages(state),
+    deliveries: memoryDeliveries(state),
   };
 }
 

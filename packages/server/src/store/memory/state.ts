@@ -13,11 +13,13 @@ import type {
   OrganizationRecord,
   PipelineRecord,
   ResponderSettingsRecord,
+  SandboxMessageRecord,
   SenderAccountRecord,
   StageRecord,
   UserRecord,
   WebhookRecord,
 } from '../records.ts';
+import type { DeliveryWithAttempts } from '../types.ts';
 import type { Journal } from './table.ts';
 import { Table } from './table.ts';
 
@@ -44,6 +46,9 @@ export class MemoryState {
   readonly rateLimits = new Table<{ count: number; window_start: string }>(null);
   readonly activity = new Table<ActivityEventRecord>(null);
   readonly bookings = new Table<BookingRecord>(null);
+  readonly messages = new Table<SandboxMessageRecord>(null);
+  /** The outbox; each row carries its attempts (see `deliveries.ts`). */
+  readonly deliveries = new Table<DeliveryWithAttempts>(null);
 
   /** A view of the same tables whose writes are journaled, for one transaction. */
   inTransaction(journal: Journal): MemoryState {

@@ -56,6 +56,15 @@ export class Table<T> {
     return result;
   }
 
+  /**
+   * Visits every stored row, in insertion order, WITHOUT copying it: `visit` must only read.
+   * For scans of large tables (the delivery outbox) where copying each row would cost more
+   * than the scan; take copies of the rows kept with `get`.
+   */
+  scan(visit: (row: Readonly<T>, key: string) => void): void {
+    for (const [key, row] of this.rows) visit(row, key);
+  }
+
   set(key: string, row: T): void {
     const previous = this.rows.get(key);
     this.journal?.record(() => {

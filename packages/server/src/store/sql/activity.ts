@@ -2,6 +2,7 @@
 import type { ActivityEventRecord, BookingRecord, EnrolmentWithLeadRecord } from '../records.ts';
 import type { ActivityStore, BookingStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
+import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, updateRow } from './rows.ts';
 
 const activityJson = new Set(['data']);
@@ -9,7 +10,7 @@ const activityJson = new Set(['data']);
 export function sqlActivity(client: SqlClient): ActivityStore {
   return {
     async insert(record) {
-      await insertRow(client, 'activity_events', record, activityJson);
+      await reportingUniqueViolations(() => insertRow(client, 'activity_events', record, activityJson));
     },
     async listForCampaign(campaignId, filter = {}) {
       return client.query<ActivityEventRecord>(

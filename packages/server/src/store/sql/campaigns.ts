@@ -57,6 +57,9 @@ export function sqlCampaigns(client: SqlClient): CampaignStore {
       ]);
       return { outcome: exists ? 'modified' : 'not_found' };
     },
+    async listAllActive() {
+      return client.query<CampaignRecord>('select * from campaigns where is_active order by created_at, id');
+    },
     async findActiveUsingAccounts(organizationId, accountIds, exceptCampaignId) {
       if (accountIds.length === 0) return [];
       return client.query<{ account_id: string; campaign_id: string; campaign_name: string }>(

@@ -4,6 +4,8 @@
  */
 import type { Store } from '../types.ts';
 import { sqlActivity, sqlBookings } from './activity.ts';
+import { sqlMessages } from './messages.ts';
+import { sqlDeliveries } from './deliveries.ts';
 import { sqlAiFields, sqlCampaigns, sqlResponders, sqlWebhooks } from './campaigns.ts';
 import type { SqlClient } from './client.ts';
 import { sqlApiKeys, sqlIdempotency, sqlOrganizations, sqlRateLimits } from './core.ts';
@@ -37,6 +39,8 @@ export function sqlStoreOn(client: SqlClient): SqlStore {
     rateLimits: sqlRateLimits(client),
     activity: sqlActivity(client),
     bookings: sqlBookings(client),
+    messages: sqlMessages(client),
+    deliveries: sqlDeliveries(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx))),
     close: () => client.close(),
   };

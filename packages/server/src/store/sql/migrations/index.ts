@@ -3,6 +3,8 @@ import { migration001 } from './001-initial.ts';
 import { migration002 } from './002-activity.ts';
 import { migration004 } from './004-connect-links.ts';
 import { migration005 } from './005-one-default-pipeline.ts';
+import { migration006 } from './006-deliveries.ts';
+import { migration007 } from './007-engine.ts';
 
 export interface Migration {
   version: number;
@@ -10,4 +12,11 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [migration001, migration002, migration004, migration005];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+];

@@ -1,0 +1,38 @@
+/**
+ * The contract between the parts of `prospect_response` delivery (section 6): the payload
+ * builder, the outbox the reply is written to, the worker that drains it, and the transport
+ * that makes one HTTP attempt. Web-standard types only: the Node transport (connect-time
+ * SSRF guard over `node:http`) lives under `src/node/`, a `fetch` one serves the mock.
+ */
+
+/** One HTTP attempt at one webhook: the exact bytes, already signed when the webhook has a secret. */
+export interface DeliveryRequest {
+  url: string;
+  /** The exact bytes of the body; retries send these same bytes. */
+  body: Uint8Array;
+  /** `Content-Type`, `User-Agent`, and `X-Signature-256` when signed. */
+  headers: Record<string, string>;
+}
+
+/** What one attempt at one webhook came to. Only a 2xx answered within the timeout is `ok`. */
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The status answered, or null when none was (refused target, connection error, timeout). */
+  status: number | null;
+  duration_ms: number;
+  /** Why it failed, for the operator (`timeout after 75000 ms`, `redirect not followed (302)`, `target refused: ...`); null when ok. */
+  error: string | null;
+}
+
+/** Makes one attempt. Never throws: every failure is an `AttemptOutcome` with `ok: false`. */
+export interface WebhookTransport {
+  send(request: DeliveryRequest, options?: { signal?: AbortSignal }): Promise<AttemptOutcome>;
+}
+
+/** Section 6 and NOTES.md: first attempt at once, then every 15 minutes, at most 5, none after 48 hours. */
+export const deliveryPolicy = {
+  timeoutMs: 75_000,
+  retryIntervalMs: 15 * 60_000,
+  maxAttempts: 5,
+  windowMs: 48 * 3_600_000,
+} as const;

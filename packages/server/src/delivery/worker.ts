@@ -1,0 +1,302 @@
+/**
+ * The delivery worker: drains the `prospect_response` outbox (section 6). Web-standard (no
+ * Node import): the transport it is given does the HTTP.
+ *
+ * Each claimed delivery gets one attempt: the campaign's webhooks enabled at that moment
+ * (a disabled or repointed webhook stops receiving at once), all contacted in parallel with
+ * the same bytes, each signed with its own secret by the SDK's signer (no header without a
+ * secret). Any `ok` answer delivers it; otherwise `schedule.ts` decides the retry or the end.
+ *
+ * When the campaign has no enabled webhook at attempt time, the delivery is given up
+ * (`failed`, `last_error` says why) without counting an attempt: disabling the webhook is
+ * how an operator stops events, and an event kept for a webhook enabled later would reach a
+ * receiver that was not registered when the reply came.
+ *
+ * Every request carries `X-OCS-Delivery-Attempt: <n>` (1 to 5) beside the body's
+ * `idempotency_key`, so that a receiver can tell a retry from a duplicate of one attempt.
+ */
+import { sign } from '@ocs/sdk/webhooks';
+import type { Clock } from '../domain/clock.ts';
+import type { DeliveryAttemptRecord, DeliveryRecord, WebhookRecord } from '../store/records.ts';
+import type { DeliveryCompletion, Store } from '../store/types.ts';
+import { createCompletionBatcher } from './completion-batcher.ts';
+import { afterAttempt, refusalBeforeAttempt } from './schedule.ts';
+import { type AttemptOutcome, deliveryPolicy, type WebhookTransport } from './types.ts';
+
+export const deliveryAttemptHeader = 'X-OCS-Delivery-Attempt';
+export const deliveryUserAgent = 'ocs-webhooks/1';
+
+/** The `X-Signature-256` value for the exact bytes sent. */
+export type DeliverySigner = (body: Uint8Array, secret: string) => Promise<string>;
+
+export interface DeliveryWorkerOptions {
+  store: Store;
+  transport: WebhookTransport;
+  clock: Clock;
+  /** Names this worker in the leases it takes; unique per worker. */
+  workerId?: string;
+  /** Deliveries claimed in one query. */
+  batchSize?: number;
+  /** Deliveries attempted at the same time. */
+  concurrency?: number;
+  /**
+   * How long a claim holds: past it, the delivery is taken over (its worker is presumed
+   * dead). Longer than an attempt can take (the 75 s timeout), or a slow attempt is repeated.
+   */
+  leaseMs?: number;
+  signer?: DeliverySigner;
+  /** Errors of the background loop (a store that cannot be reached); it carries on. */
+  onError?: (error: unknown) => void;
+}
+
+export interface DeliveryCounts {
+  /** Attempts made (one per delivery claimed and sent, however many webhooks it reached). */
+  attempts: number;
+  /** HTTP requests made. */
+  requests: number;
+  delivered: number;
+  /** Attempts that failed and were scheduled again. */
+  retried: number;
+  failed: number;
+  /** Completions refused because the claim was lost (taken over after the lease ran out). */
+  claimsLost: number;
+}
+
+export interface DeliveryWorker {
+  readonly workerId: string;
+  /** Running totals since the worker was made. */
+  readonly counts: Readonly<DeliveryCounts>;
+  /**
+   * Attempts every delivery due at the clock's now, until none is due (retries scheduled on
+   * the way fall later); returns the number of attempts made.
+   */
+  runDue(): Promise<number>;
+  /** The earliest time a pending delivery is due (a retry, or a lapsed claim), or null. */
+  nextDueAt(): Promise<Date | null>;
+  /** A delivery was enqueued: the background loop runs at once instead of at its next poll. */
+  notify(): void;
+  /** Runs `runDue` in the background, then again on `notify()` or every `pollMs`. */
+  start(options?: { pollMs?: number }): void;
+  /** Stops claiming, and resolves once the attempts in flight are completed. */
+  stop(): Promise<void>;
+}
+
+const defaultSigner: DeliverySigner = (body, secret) => sign(body, secret);
+const encoder = new TextEncoder();
+
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { store, transport, clock } = options;
+  const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
+  const batchSize = options.batchSize ?? 100;
+  const concurrency = Math.max(1, options.concurrency ?? 64);
+  // Slots that must be free before the next claim, once attempts are in flight.
+  const refillAt = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2));
+  const leaseMs = options.leaseMs ?? deliveryPolicy.timeoutMs + 60_000;
+  const signer = options.signer ?? defaultSigner;
+  const onError = options.onError ?? ((error: unknown) => console.error('delivery worker:', error));
+  const completions = createCompletionBatcher((batch) => store.deliveries.completeAttempts(batch));
+  const counts: DeliveryCounts = { attempts: 0, requests: 0, delivered: 0, retried: 0, failed: 0, claimsLost: 0 };
+
+  let stopping = false;
+  let loop: Promise<void> | null = null;
+  let notified = false;
+  let wake: (() => void) | null = null;
+
+  async function complete(completion: DeliveryCompletion): Promise<void> {
+    const moved = await completions.add(completion);
+    if (!moved) counts.claimsLost += 1;
+    else if (completion.outcome.status === 'delivered') counts.delivered += 1;
+    else if (completion.outcome.status === 'failed') counts.failed += 1;
+    else counts.retried += 1;
+  }
+
+  /** Gives the delivery up without sending: the attempt it claimed is not made. */
+  function giveUp(delivery: DeliveryRecord, reason: string): Promise<void> {
+    return complete({
+      delivery_id: delivery.id,
+      worker_id: workerId,
+      attempt: delivery.attempts_made,
+      attempts: [],
+      outcome: { status: 'failed', at: clock.now().toISOString() },
+      attempts_made: delivery.attempts_made - 1,
+      last_error: reason,
+    });
+  }
+
+  async function sendOne(webhook: WebhookRecord, body: Uint8Array, attempt: number): Promise<AttemptOutcome> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': deliveryUserAgent,
+      [deliveryAttemptHeader]: String(attempt),
+    };
+    if (webhook.secret) headers['X-Signature-256'] = await signer(body, webhook.secret);
+    counts.requests += 1;
+    try {
+      return await transport.send({ url: webhook.url, body, headers });
+    } catch (error) {
+      // A transport never throws by contract; if one does, it is this webhook's failure.
+      return { ok: false, status: null, duration_ms: 0, error: `transport error: ${String(error)}` };
+    }
+  }
+
+  /** One attempt of one claimed delivery; resolves to whether a request was sent. */
+  async function attemptOne(delivery: DeliveryRecord, webhooks: WebhookRecord[], claimedAt: Date): Promise<boolean> {
+    const attempt = delivery.attempts_made;
+    const createdAt = new Date(delivery.created_at);
+    const refusal = refusalBeforeAttempt(attempt, createdAt, claimedAt);
+    if (refusal !== null) {
+      await giveUp(delivery, refusal);
+      return false;
+    }
+    if (webhooks.length === 0) {
+      await giveUp(delivery, 'no enabled webhook at attempt time: the event was dropped');
+      return false;
+    }
+    const body = encoder.encode(delivery.body);
+    const startedAt = clock.now();
+    const outcomes = await Promise.all(webhooks.map((webhook) => sendOne(webhook, body, attempt)));
+    const rows = outcomes.map((outcome, i): DeliveryAttemptRecord => ({
+      delivery_id: delivery.id,
+      attempt,
+      webhook_id: webhooks[i]?.id ?? '',
+      url: webhooks[i]?.url ?? '',
+      started_at: startedAt.toISOString(),
+      ok: outcome.ok,
+      status: outcome.status,
+      duration_ms: outcome.duration_ms,
+      error: outcome.ok ? null : (outcome.error ?? `status ${outcome.status}`),
+    }));
+    const decision = afterAttempt({
+      attempt,
+      createdAt,
+      startedAt,
+      finishedAt: clock.now(),
+      anyOk: outcomes.some((o) => o.ok),
+    });
+    const errors = rows.filter((r) => !r.ok).map((r) => `${r.url}: ${r.error}`);
+    const lastError =
+      decision.status === 'delivered'
+        ? null
+        : decision.status === 'failed'
+          ? `${decision.reason} (last: ${errors.join('; ')})`
+          : errors.join('; ');
+    await complete({
+      delivery_id: delivery.id,
+      worker_id: workerId,
+      attempt,
+      attempts: rows,
+      outcome: { status: decision.status, at: decision.at.toISOString() },
+      attempts_made: attempt,
+      last_error: lastError,
+    });
+    counts.attempts += 1;
+    return true;
+  }
+
+  /** The enabled webhooks of each campaign of a claimed batch: one read per campaign. */
+  async function enabledWebhooks(claimed: DeliveryRecord[]): Promise<Map<string, WebhookRecord[]>> {
+    const campaignIds = [...new Set(claimed.map((d) => d.campaign_id))];
+    const lists = await Promise.all(campaignIds.map((id) => store.webhooks.listEnabled(id)));
+    return new Map(campaignIds.map((id, i) => [id, lists[i] ?? []]));
+  }
+
+  async function runDue(): Promise<number> {
+    let made = 0;
+    let failure: { error: unknown } | null = null;
+    const inFlight = new Set<Promise<void>>();
+    // Resolved when an attempt ends: one waiter, rather than a race over every attempt.
+    let slotFreed: (() => void) | null = null;
+    try {
+      while (!stopping && failure === null) {
+        const room = Math.min(batchSize, concurrency - inFlight.size);
+        // Claim in batches: refilling one slot at a time would cost a claim per delivery.
+        if (room <= 0 || (inFlight.size > 0 && room < refillAt)) {
+          await new Promise<void>((resolve) => {
+            slotFreed = resolve;
+          });
+          continue;
+        }
+        const now = clock.now();
+        const claimed = await store.deliveries.claimDue({
+          now: now.toISOString(),
+          limit: room,
+          workerId,
+          leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        });
+        if (claimed.length === 0) {
+          // Nothing due now: let what is in flight finish, then look once more (a delivery
+          // enqueued meanwhile); stop when nothing was in flight either.
+          if (inFlight.size === 0) break;
+          await Promise.all(inFlight);
+          continue;
+        }
+        const webhooks = await enabledWebhooks(claimed);
+        for (const delivery of claimed) {
+          const attempt = attemptOne(delivery, webhooks.get(delivery.campaign_id) ?? [], now).then(
+            (sent) => {
+              if (sent) made += 1;
+            },
+            (error: unknown) => {
+              failure ??= { error };
+            },
+          );
+          inFlight.add(attempt);
+          void attempt.finally(() => {
+            inFlight.delete(attempt);
+            slotFreed?.();
+            slotFreed = null;
+          });
+        }
+      }
+    } finally {
+      // Never leave attempts behind: `stop()` and callers rely on runDue meaning "done".
+      await Promise.all(inFlight);
+    }
+    if (failure !== null) throw (failure as { error: unknown }).error;
+    return made;
+  }
+
+  return {
+    workerId,
+    counts,
+    runDue,
+    async nextDueAt() {
+      const at = await store.deliveries.nextDueAt();
+      return at === null ? null : new Date(at);
+    },
+    notify() {
+      notified = true;
+      wake?.();
+    },
+    start({ pollMs = 1_000 } = {}) {
+      if (loop !== null) return;
+      stopping = false;
+      loop = (async () => {
+        while (!stopping) {
+          notified = false;
+          try {
+            await runDue();
+          } catch (error) {
+            onError(error);
+          }
+          if (stopping || notified) continue;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = null;
+        }
+      })();
+    },
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      loop = null;
+      stopping = false;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The service's engine: what makes the reference server a service rather than a store.
+ * It runs due sequence steps (`run-steps.ts`) and drains the `prospect_response` outbox
+ * (the delivery worker), on a timer in a running server, and at every due time on the way
+ * when the sandbox clock is advanced, so that a campaign's weeks play out in order.
+ */
+import type { Clock } from '../domain/clock.ts';
+import { SandboxClock } from '../domain/clock.ts';
+import { type Logger, silentLogger } from '../http/logger.ts';
+import type { Store } from '../store/types.ts';
+import type { OutboundChannel } from './channel.ts';
+import { nextStepDueAfter, runDueSteps } from './run-steps.ts';
+
+/** What the engine needs of the delivery worker. */
+export interface DeliveryRunner {
+  /** Runs the worker's own loop (a running server): at once on `notify()`, and every `pollMs`. */
+  start(options?: { pollMs?: number }): void;
+  stop(): Promise<void>;
+  /** Attempts every delivery due at the clock's now; returns how many deliveries were attempted. */
+  runDue(): Promise<number>;
+  /** The earliest pending attempt's time, or null. */
+  nextDueAt(): Promise<Date | null>;
+  /** A delivery was enqueued: attempt it soon (the running server's loop). */
+  notify(): void;
+}
+
+export interface EngineRound {
+  steps_run: number;
+  deliveries_attempted: number;
+}
+
+export interface Engine {
+  readonly clock: Clock;
+  readonly channel: OutboundChannel;
+  readonly deliveries: DeliveryRunner;
+  /** One round at the clock's now. */
+  runDue(): Promise<EngineRound>;
+  /**
+   * Sandbox only: moves the sandbox clock to `target`, running every step and delivery
+   * attempt that comes due on the way at its own time, in time order.
+   */
+  advanceTo(target: Date): Promise<EngineRound>;
+  /** Runs rounds every `intervalMs` until `stop()` (a running server). */
+  start(intervalMs?: number): void;
+  stop(): Promise<void>;
+}
+
+/** More due times than this in one advance means something keeps coming due at once: stop. */
+const maxStopsPerAdvance = 100_000;
+
+export function createEngine(options: {
+  store: Store;
+  clock: Clock;
+  channel: OutboundChannel;
+  deliveries: DeliveryRunner;
+  logger?: Logger;
+}): Engine {
+  const { store, clock, channel, deliveries } = options;
+  const logger = options.logger ?? silentLogger;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  // Rounds never overlap in one process: the timer, an advance and a test's call queue up.
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = running.then(work, work);
+    running = result.catch(() => undefined);
+    return result;
+  };
+
+  const round = async (): Promise<EngineRound> => {
+    const steps_run = await runDueSteps({ store, channel }, clock.now());
+    const deliveries_attempted = await deliveries.runDue();
+    return { steps_run, deliveries_attempted };
+  };
+
+  const engine: Engine = {
+    clock,
+    channel,
+    deliveries,
+    runDue: () => exclusive(round),
+    advanceTo(target) {
+      return exclusive(async () => {
+        if (!(clock instanceof SandboxClock)) throw new Error('only the sandbox clock can be advanced');
+        const total: EngineRound = { steps_run: 0, deliveries_attempted: 0 };
+        const add = (done: EngineRound) => {
+          total.steps_run += done.steps_run;
+          total.deliveries_attempted += done.deliveries_attempted;
+        };
+        add(await round());
+        for (let stop = 0; stop < maxStopsPerAdvance; stop += 1) {
+          const now = clock.now();
+          const next = earliest(await nextStepDueAfter(store, now), await deliveries.nextDueAt());
+          if (next === null || next.getTime() > target.getTime()) break;
+          clock.advanceTo(next.getTime() > now.getTime() ? next : new Date(now.getTime() + 1));
+          add(await round());
+        }
+        clock.advanceTo(target);
+        add(await round());
+        return total;
+      });
+    },
+    start(intervalMs = 1000) {
+      if (!stopped) return;
+      stopped = false;
+      const tick = () => {
+        void engine
+          .runDue()
+          // A failed round is retried at the next tick; the operator sees why.
+          .catch((error: unknown) =>
+            logger.log({ level: 'error', message: 'engine round failed', error: String(error) }),
+          )
+          .finally(() => {
+            if (!stopped) timer = setTimeout(tick, intervalMs);
+          });
+      };
+      timer = setTimeout(tick, 0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
+  };
+  return engine;
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.getTime() <= b.getTime() ? a : b;
+}

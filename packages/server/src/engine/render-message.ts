@@ -1,0 +1,32 @@
+/**
+ * A step's message as the lead receives it: its sent text fields rendered with the lead's
+ * placeholders (lead fields, custom fields, then AI fields' fallback values, exactly as the
+ * preview renders them), and how each placeholder was filled, which the event records for
+ * `personalization-quality`.
+ */
+import { placeholderFills } from '../domain/analytics/index.ts';
+import { leadPlaceholderValues, type PlaceholderAiField, renderPlaceholders } from '../domain/placeholders.ts';
+import type { LeadRecord, PlaceholderFill, SequenceStep } from '../store/records.ts';
+
+export interface RenderedMessage {
+  subject: string | null;
+  body: string;
+  placeholders: PlaceholderFill[];
+}
+
+export function renderMessage(
+  step: SequenceStep,
+  lead: LeadRecord,
+  aiFields: readonly PlaceholderAiField[],
+): RenderedMessage {
+  const values = leadPlaceholderValues(lead, aiFields);
+  const render = (text: string | null | undefined) =>
+    typeof text === 'string' ? renderPlaceholders(text, values).text : null;
+  const fields = lead as unknown as Record<string, unknown>;
+  return {
+    subject: step.type === 'email' ? render(step.subject) : null,
+    // An email sends its content; a connection request its (optional) note; a LinkedIn message its message.
+    body: (step.type === 'email' ? render(step.content) : render(step.message)) ?? '',
+    placeholders: placeholderFills(step, fields, aiFields),
+  };
+}

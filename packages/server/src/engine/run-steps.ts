@@ -1,0 +1,221 @@
+/**
+ * One round of the engine over every active campaign: each lead whose next step is due runs
+ * it, in due order. A round runs what is due at the clock's `now`; the scheduler calls it
+ * every few seconds, the sandbox clock at every due time it passes.
+ *
+ * Running a step is one transaction: the step's event (with where it ran and what follows,
+ * `stepRunRecord`), the lead's arm and status, and the message handed to the channel. The
+ * event is unique per lead and step in the store, so when two engines race for a step one
+ * transaction fails and that engine moves on: a step runs, and its message goes out, once.
+ */
+import { messageKinds } from '../domain/activity.ts';
+import { pendingSteps, sequenceStart, type PendingStep } from '../domain/campaign-queue.ts';
+import { newId } from '../domain/ids.ts';
+import { followedSteps, sequenceProgress, stepRunRecord } from '../domain/sequence-progress.ts';
+import { storedSequence } from '../domain/sequence-steps.ts';
+import { UniqueViolation, uniqueConstraints } from '../store/errors.ts';
+import type {
+  ActivityEventRecord,
+  ActivityKind,
+  AiFieldRecord,
+  CampaignRecord,
+  EnrolmentStatus,
+  MessageStepType,
+  SenderAccountRecord,
+  SequenceStep,
+} from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+import { chooseArm } from './arm.ts';
+import type { OutboundChannel } from './channel.ts';
+import { renderMessage } from './render-message.ts';
+
+export interface StepRunner {
+  store: Store;
+  channel: OutboundChannel;
+}
+
+/** A lead's later steps can come due at once (delay 0): a campaign is walked again, this many times at most. */
+const maxPasses = 50;
+
+/** Runs every step due at `now` in every active campaign; returns how many ran. */
+export async function runDueSteps(runner: StepRunner, now: Date): Promise<number> {
+  let ran = 0;
+  for (const campaign of await runner.store.campaigns.listAllActive()) {
+    ran += await runCampaign(runner, campaign, now.toISOString());
+  }
+  return ran;
+}
+
+/** The earliest time after `now` at which a step of an active campaign comes due, or null. */
+export async function nextStepDueAfter(store: Store, now: Date): Promise<Date | null> {
+  let earliest: number | null = null;
+  for (const campaign of await store.campaigns.listAllActive()) {
+    const { pending } = await readCampaign(store, campaign, now.toISOString());
+    for (const { next } of pending) {
+      const due = Date.parse(next.due_at);
+      if (due > now.getTime() && (earliest === null || due < earliest)) earliest = due;
+    }
+  }
+  return earliest === null ? null : new Date(earliest);
+}
+
+async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: string): Promise<number> {
+  let ran = 0;
+  let aiFields: AiFieldRecord[] | null = null;
+  for (let pass = 0; pass < maxPasses; pass += 1) {
+    const { pending, accounts, events } = await readCampaign(runner.store, campaign, now, now);
+    const sentToday = messagesSentToday(events, now);
+    let ranThisPass = 0;
+    for (const due of pending) {
+      const account = accounts.find((a) => a.id === due.sender_account_id);
+      // No account of the step's platform is assigned, or it is disconnected or at its daily
+      // limit: the step stays due (the queue shows it) until one can send it.
+      if (!account || account.status !== 'connected') continue;
+      if ((sentToday.get(account.id) ?? 0) >= account.daily_limit) continue;
+      aiFields ??= await runner.store.aiFields.list(campaign.id);
+      const outcome = await runStep(runner, campaign, due, account, aiFields, now);
+      if (outcome === 'ran') {
+        ranThisPass += 1;
+        if (isMessage(due.next.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);
+      }
+    }
+    ran += ranThisPass;
+    if (ranThisPass === 0) break;
+  }
+  return ran;
+}
+
+async function readCampaign(store: Store, campaign: CampaignRecord, now: string, before?: string) {
+  const [enrolments, events, accounts] = await Promise.all([
+    store.activity.listEnrolments(campaign.id),
+    store.activity.listForCampaign(campaign.id),
+    store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
+  ]);
+  const pending = pendingSteps({ campaign, accounts, enrolments, events, now, before });
+  return { pending, accounts, events };
+}
+
+type StepOutcome = 'ran' | 'taken';
+
+async function runStep(
+  runner: StepRunner,
+  campaign: CampaignRecord,
+  due: PendingStep,
+  account: SenderAccountRecord,
+  aiFields: readonly AiFieldRecord[],
+  now: string,
+): Promise<StepOutcome> {
+  const { enrolment } = due;
+  const sequence = storedSequence(campaign.sequence);
+  if (!sequence) return 'taken';
+  // A lead gets its arm when its first step is sent, and then takes that arm's first step.
+  const arm = enrolment.variation ?? chooseArm(campaign, enrolment.id);
+  const { steps } = followedSteps(sequence, arm);
+  const first = enrolment.variation === null && due.next.position === '0';
+  const step = first ? (steps[0] as SequenceStep) : due.next.step;
+  const position = first ? '0' : due.next.position;
+  const kind = runKind(step);
+  try {
+    await runner.store.transaction(async (tx) => {
+      const lead = await tx.leads.get(campaign.organization_id, enrolment.lead_id);
+      if (!lead) return;
+      const message = isMessage(step) ? step : null;
+      const rendered = message ? renderMessage(message, lead, aiFields) : null;
+      const event: ActivityEventRecord = {
+        id: newId(),
+        organization_id: campaign.organization_id,
+        campaign_id: campaign.id,
+        enrolment_id: enrolment.id,
+        lead_id: enrolment.lead_id,
+        variation: arm,
+        step_id: step.id,
+        account_id: account.id,
+        channel: due.next.channel,
+        kind,
+        occurred_at: now,
+        data: { ...stepRunRecord(steps, position), ...(rendered ? { placeholders: rendered.placeholders } : {}) },
+      };
+      await tx.activity.insert(event);
+      await tx.enrolments.update(enrolment.id, {
+        variation: arm,
+        status: statusAfter(campaign, { ...enrolment, variation: arm }, [...due.events, event], now),
+      });
+      if (message && rendered) {
+        await runner.channel.send(
+          {
+            organization_id: campaign.organization_id,
+            campaign_id: campaign.id,
+            enrolment_id: enrolment.id,
+            lead_id: enrolment.lead_id,
+            step: message,
+            channel: due.next.channel,
+            variation: arm,
+            account_id: account.id,
+            subject: rendered.subject,
+            body: rendered.body,
+            sent_at: now,
+          },
+          tx,
+        );
+      }
+    });
+    return 'ran';
+  } catch (error) {
+    // Another engine ran this step first: it is done, and was sent once.
+    if (error instanceof UniqueViolation && error.constraint === uniqueConstraints.stepRun) return 'taken';
+    throw error;
+  }
+}
+
+/** The event kind that records `step` running (a connection request, even to a connected lead). */
+function runKind(step: SequenceStep): ActivityKind {
+  switch (step.type) {
+    case 'email':
+      return 'email_sent';
+    case 'view_profile':
+      return 'profile_viewed';
+    case 'linkedin_connection':
+      return 'connection_requested';
+    default:
+      return 'linkedin_message_sent';
+  }
+}
+
+/** Whether running `step` sends the lead a message (a profile view does not). */
+function isMessage(step: SequenceStep): step is SequenceStep & { type: MessageStepType } {
+  return messageKinds.includes(runKind(step));
+}
+
+/**
+ * `completed` once no step is left for the lead; `active` once it has been sent a message;
+ * until then it stays `not_contacted` (a profile view contacts nobody).
+ */
+function statusAfter(
+  campaign: CampaignRecord,
+  enrolment: PendingStep['enrolment'],
+  events: PendingStep['events'],
+  now: string,
+): EnrolmentStatus {
+  const progress = sequenceProgress({
+    sequence: campaign.sequence,
+    arm: enrolment.variation,
+    winner: campaign.ab_winner,
+    start: sequenceStart(enrolment.enrolled_at, campaign.activated_at),
+    events,
+    now,
+  });
+  if (progress.state === 'completed') return 'completed';
+  return events.some((e) => messageKinds.includes(e.kind)) ? 'active' : enrolment.status;
+}
+
+/** Messages each account sent on `now`'s UTC day, which its `daily_limit` caps. */
+function messagesSentToday(events: readonly ActivityEventRecord[], now: string): Map<string, number> {
+  const day = now.slice(0, 10);
+  const counts = new Map<string, number>();
+  for (const event of events) {
+    if (event.account_id === null || !messageKinds.includes(event.kind)) continue;
+    if (new Date(event.occurred_at).toISOString().slice(0, 10) !== day) continue;
+    counts.set(event.account_id, (counts.get(event.account_id) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -1,0 +1,28 @@
+/** SQL implementation of the sandbox channel's recorded messages. */
+import type { SandboxMessageStore } from '../types.ts';
+import type { SqlClient } from './client.ts';
+import { insertRow, selectPage } from './rows.ts';
+import type { SandboxMessageRecord } from '../records.ts';
+
+export function sqlMessages(client: SqlClient): SandboxMessageStore {
+  return {
+    async insert(record) {
+      await insertRow(client, 'sandbox_messages', record);
+    },
+    async listForCampaign(campaignId, filter) {
+      const params: unknown[] = [campaignId];
+      let where = 'campaign_id = $1';
+      if (filter.lead_id !== undefined) {
+        params.push(filter.lead_id);
+        where += ` and lead_id = $${params.length}`;
+      }
+      return selectPage<SandboxMessageRecord>(client, 'sandbox_messages', where, params, 'sent_at, id', filter);
+    },
+    async eraseLead(organizationId, leadId) {
+      await client.query(
+        `update sandbox_messages set subject = null, body = '' where organization_id = $1 and lead_id = $2`,
+        [organizationId, leadId],
+      );
+    },
+  };
+}

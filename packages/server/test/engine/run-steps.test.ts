@@ -1,0 +1,187 @@
+import { beforeEach, expect, it } from 'vitest';
+import { bucket } from '../../src/engine/arm.ts';
+import { sandboxChannel } from '../../src/engine/channel.ts';
+import { createEngine } from '../../src/engine/engine.ts';
+import { recordEngagement } from '../../src/engine/engagement.ts';
+import { findSandboxLead } from '../../src/engine/sandbox-lead.ts';
+import type { ActivityEventRecord } from '../../src/store/records.ts';
+import type { Store } from '../../src/store/types.ts';
+import { describeBackends } from '../support/backends.ts';
+import { createCampaign, demoAccounts, q4Sequence } from '../support/campaign-setup.ts';
+import {
+  activate,
+  assignSenders,
+  days,
+  engineHarness,
+  enrolledLead,
+  present,
+  type EngineHarness,
+  later,
+  noDeliveries,
+  startOfTest,
+} from './engine-setup.ts';
+
+const t0 = Date.parse(startOfTest);
+const at = (offsetDays: number) => new Date(t0 + days(offsetDays)).toISOString();
+
+describeBackends('campaign engine', (store) => {
+  let h: EngineHarness;
+  let campaignId: string;
+
+  beforeEach(async () => {
+    h = await engineHarness(store());
+    campaignId = await createCampaign(h.api, { name: 'Engine', sequence: q4Sequence() });
+    const accounts = await demoAccounts(h.api);
+    await assignSenders(h.api, campaignId, [accounts.email.id, accounts.linkedin.id]);
+    const field = await h.api.call('POST', `/v1/campaigns/${campaignId}/ai-fields`, {
+      body: {
+        field_name: 'icebreaker',
+        ai_instructions: 'One line on their latest post.',
+        fallback_value: 'Loved your post.',
+      },
+    });
+    expect(field.status).toBe(201);
+  });
+
+  const eventsOf = async (s: Store, enrolmentId: string) => s.activity.listForEnrolment(enrolmentId);
+  const stepsRun = (events: ActivityEventRecord[]) =>
+    events.filter((e) => e.step_id !== null).map((e) => [e.step_id, e.kind, e.occurred_at]);
+
+  it('walks each lead through the sequence at its due times, branching on the accepted connection', async () => {
+    const accepted = await enrolledLead(h.api, campaignId, { first_name: 'Maya' });
+    const ignored = await enrolledLead(h.api, campaignId, { first_name: 'Omar' });
+    await activate(h.api, campaignId);
+
+    expect(await h.engine.runDue()).toEqual({ steps_run: 2, deliveries_attempted: 0 });
+    await h.engine.advanceTo(later(h.clock, days(3)));
+    const found = await findSandboxLead(store(), h.api.organizationId, campaignId, accepted.lead.id);
+    await recordEngagement(store(), found, { kind: 'connection_accepted' }, h.clock.now().toISOString());
+    const round = await h.engine.advanceTo(later(h.clock, days(7)));
+    expect(round.steps_run).toBe(2);
+
+    const iso = (value: string) => new Date(value).toISOString();
+    const normalise = (rows: unknown[][]) => rows.map(([id, kind, time]) => [id, kind, iso(time as string)]);
+    expect(normalise(stepsRun(await eventsOf(store(), accepted.enrolment.id)))).toEqual([
+      [1, 'email_sent', at(0)],
+      [2, 'profile_viewed', at(1)],
+      [3, 'connection_requested', at(2)],
+      [5, 'linkedin_message_sent', at(6)],
+    ]);
+    expect(normalise(stepsRun(await eventsOf(store(), ignored.enrolment.id)))).toEqual([
+      [1, 'email_sent', at(0)],
+      [2, 'profile_viewed', at(1)],
+      [3, 'connection_requested', at(2)],
+      [6, 'email_sent', at(7)],
+    ]);
+    for (const { enrolment } of [accepted, ignored]) {
+      expect((await store().enrolments.find(campaignId, enrolment.lead_id))?.status).toBe('completed');
+    }
+  });
+
+  it('records each message rendered for its lead, on the account that sent it', async () => {
+    const { lead } = await enrolledLead(h.api, campaignId, { first_name: 'Maya', company: 'Acme Robotics' });
+    await activate(h.api, campaignId);
+    await h.engine.advanceTo(later(h.clock, days(2)));
+    const { items } = await store().messages.listForCampaign(campaignId, { lead_id: lead.id, limit: 10, offset: 0 });
+    const accounts = await demoAccounts(h.api);
+    expect(items.map((m) => [m.step_id, m.channel, m.account_id, m.subject])).toEqual([
+      [1, 'email', accounts.email.id, 'Maya, quick question about Acme Robotics'],
+      [3, 'linkedin', accounts.linkedin.id, null],
+    ]);
+    expect(items[0]?.body).toContain('Hi Maya,');
+    expect(items[0]?.body).toContain('Worth a call about Acme Robotics?');
+    // No model is configured: an AI field renders its fallback value.
+    expect(items[0]?.body).toContain('Loved your post.');
+    expect(items[1]?.body).toBe('Hi Maya, happy to connect.');
+    const [sent] = (await eventsOf(store(), present(items[0]).enrolment_id)).filter((e) => e.kind === 'email_sent');
+    expect(sent?.data.placeholders).toEqual(
+      expect.arrayContaining([{ name: 'first_name', source: 'lead', fill: 'filled' }]),
+    );
+    expect(sent?.data).toMatchObject({ position: '0', next_step_id: 2 });
+  });
+
+  it('moves a lead from not_contacted to active with its first message', async () => {
+    const { enrolment } = await enrolledLead(h.api, campaignId, {});
+    await activate(h.api, campaignId);
+    expect((await store().enrolments.find(campaignId, enrolment.lead_id))?.status).toBe('not_contacted');
+    await h.engine.runDue();
+    expect(await store().enrolments.find(campaignId, enrolment.lead_id)).toMatchObject({
+      status: 'active',
+      variation: 'a',
+    });
+  });
+
+  it('splits new leads by traffic_split while A/B testing is on, each arm starting on its own first step', async () => {
+    const enrolled = [];
+    for (let i = 0; i < 30; i += 1) enrolled.push(await enrolledLead(h.api, campaignId, {}));
+    const ab = await h.api.call('POST', `/v1/campaigns/${campaignId}/ab-testing`, {
+      body: { enabled: true, traffic_split: 40 },
+    });
+    expect(ab.status).toBe(200);
+    await activate(h.api, campaignId);
+    await h.engine.runDue();
+    const arms = { a: 0, b: 0 };
+    for (const { enrolment } of enrolled) {
+      const expected = bucket(enrolment.id) < 40 ? 'a' : 'b';
+      const stored = await store().enrolments.find(campaignId, enrolment.lead_id);
+      expect(stored?.variation).toBe(expected);
+      arms[expected] += 1;
+      const [first] = await eventsOf(store(), enrolment.id);
+      expect(first?.step_id).toBe(expected === 'a' ? 1 : 7);
+      expect(first?.variation).toBe(expected);
+    }
+    expect(arms.a).toBeGreaterThan(0);
+    expect(arms.b).toBeGreaterThan(0);
+
+    // Turning the test off gives later leads arm a; leads that have an arm keep it.
+    await h.api.call('POST', `/v1/campaigns/${campaignId}/ab-testing`, { body: { enabled: false } });
+    const late = await enrolledLead(h.api, campaignId, {});
+    await h.engine.advanceTo(later(h.clock, days(1)));
+    expect((await store().enrolments.find(campaignId, late.lead.id))?.variation).toBe('a');
+    for (const { enrolment } of enrolled.slice(0, 5)) {
+      const stored = await store().enrolments.find(campaignId, enrolment.lead_id);
+      expect(stored?.variation).toBe(bucket(enrolment.id) < 40 ? 'a' : 'b');
+    }
+  });
+
+  it("keeps to each account's daily limit and sends the rest on the next day", async () => {
+    const accounts = await demoAccounts(h.api);
+    await store().accounts.update(h.api.organizationId, accounts.email.id, { daily_limit: 3 });
+    for (let i = 0; i < 5; i += 1) await enrolledLead(h.api, campaignId, {});
+    await activate(h.api, campaignId);
+    await h.engine.runDue();
+    const sent = async () => (await store().activity.listForCampaign(campaignId, { kinds: ['email_sent'] })).length;
+    expect(await sent()).toBe(3);
+    await h.engine.runDue();
+    expect(await sent()).toBe(3);
+    await h.engine.advanceTo(later(h.clock, days(1)));
+    expect(await sent()).toBe(5);
+  });
+
+  it('runs a step once when two engines race for it', async () => {
+    for (let i = 0; i < 6; i += 1) await enrolledLead(h.api, campaignId, {});
+    await activate(h.api, campaignId);
+    const second = createEngine({ store: store(), clock: h.clock, channel: sandboxChannel, deliveries: noDeliveries });
+    const [one, two] = await Promise.all([h.engine.runDue(), second.runDue()]);
+    expect(one.steps_run + two.steps_run).toBe(6);
+    const events = await store().activity.listForCampaign(campaignId);
+    expect(events).toHaveLength(6);
+    const { total } = await store().messages.listForCampaign(campaignId, { limit: 100, offset: 0 });
+    expect(total).toBe(6);
+  });
+
+  it('sends nothing for a draft campaign, and shows in the queue what it runs next', async () => {
+    const { enrolment } = await enrolledLead(h.api, campaignId, {});
+    expect(await h.engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+    await activate(h.api, campaignId);
+    await h.engine.runDue();
+    const queue = await h.api.call<{ queue: Array<{ step_id: number; due_at: string }> }>(
+      'GET',
+      `/v1/campaigns/${campaignId}/queue`,
+    );
+    expect(queue.body.queue.map((item) => [item.step_id, new Date(item.due_at).toISOString()])).toEqual([[2, at(1)]]);
+    await h.engine.advanceTo(new Date(at(1)));
+    const [, second] = await eventsOf(store(), enrolment.id);
+    expect(second).toMatchObject({ step_id: 2, kind: 'profile_viewed' });
+  });
+});
