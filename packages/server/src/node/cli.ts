@@ -10,12 +10,14 @@
  *   ocs-server key create --org <organization-id> [--scopes a:read,b:write] [--expires-at <iso>] [--name <name>]
  *   ocs-server key revoke <key-id>
  *   ocs-server seed
+ *   ocs-server deliveries list --campaign <campaign-id> [--limit 20]
  */
 import { parseArgs } from 'node:util';
 import { allScopes } from '../domain/api-keys.ts';
 import { seedDemoOrganization } from '../seed/demo.ts';
 import { createApiKey, createOrganization } from '../seed/organizations.ts';
 import type { Scope } from '../store/records.ts';
+import type { DeliveryWithAttempts } from '../store/types.ts';
 import { migrate } from '../store/sql/index.ts';
 import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
@@ -33,6 +35,8 @@ Commands:
   key create            create an API key (--org, --scopes, --expires-at, --name); shown once
   key revoke <id>       revoke an API key (it answers 401 UNAUTHORIZED from then on)
   seed                  create a demo organization with accounts and a pipeline
+  deliveries list       a campaign's prospect_response deliveries and every attempt
+                        (--campaign, --limit; oldest first), for the operator
 
 Options:
   --data-dir <dir>      PGlite data directory (default .data/pglite)
@@ -65,6 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       org: { type: 'string' },
       scopes: { type: 'string' },
       'expires-at': { type: 'string' },
+      campaign: { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -167,6 +173,14 @@ export async function main(argv: string[]): Promise<number> {
         out(`Revoked API key ${record.id}.`, { id: record.id, revoked_at: record.revoked_at });
         return 0;
       }
+      case 'deliveries list': {
+        if (!values.campaign) throw new UsageError('deliveries list needs --campaign <campaign-id>');
+        const limit = Number(values.limit ?? 20);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be 1 to 500');
+        const page = await store.deliveries.listForCampaign(values.campaign, { limit, offset: 0 });
+        out(page.items.map(describeDelivery).join('\n') || 'No deliveries.', page);
+        return 0;
+      }
       default:
         throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
     }
@@ -176,6 +190,16 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** One delivery and its attempts, a line each, for a terminal. */
+function describeDelivery(delivery: DeliveryWithAttempts): string {
+  const head = `${delivery.id}  ${delivery.status.padEnd(9)}  attempts ${delivery.attempts_made}  key ${delivery.idempotency_key.slice(0, 12)}…  created ${delivery.created_at}${delivery.next_attempt_at ? `  next ${delivery.next_attempt_at}` : ''}${delivery.last_error ? `  (${delivery.last_error})` : ''}`;
+  const attempts = delivery.attempts.map(
+    (a) =>
+      `    #${a.attempt} ${a.started_at} ${a.url} → ${a.ok ? 'ok' : 'failed'} ${a.status ?? '-'} in ${Math.round(a.duration_ms)} ms${a.error ? ` (${a.error})` : ''}`,
+  );
+  return [head, ...attempts].join('\n');
+}
 
 function parseScopes(list: string): Scope[] {
   const scopes = list.split(',').map((scope) => scope.trim());

@@ -22,6 +22,6 @@ export function sandboxClock(services: AppServices): SandboxClock {
 export function clockView(clock: SandboxClock) {
   return {
     now: clock.now().toISOString().replace(/Z$/, '+00:00'),
-    offset_seconds: Math.floor(clock.offsetMs / 1000),
+    offset_seconds: Math.round(clock.offsetMs / 1000),
   };
 }

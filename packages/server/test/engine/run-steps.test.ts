@@ -144,6 +144,28 @@ describeBackends('campaign engine', (store) => {
     }
   });
 
+  it('after a promotion, sends new leads the promoted steps and lets enrolled leads go on where they are', async () => {
+    const enrolled = [];
+    for (let i = 0; i < 12; i += 1) enrolled.push(await enrolledLead(h.api, campaignId));
+    await h.api.call('POST', `/v1/campaigns/${campaignId}/ab-testing`, { body: { enabled: true, traffic_split: 50 } });
+    await activate(h.api, campaignId);
+    await h.engine.runDue();
+    const onB = enrolled.find(({ enrolment }) => bucket(enrolment.id) >= 50);
+    expect(onB).toBeDefined();
+    const promoted = await h.api.call('POST', `/v1/campaigns/${campaignId}/ab-testing/promote`, {
+      body: { variation: 'b' },
+    });
+    expect(promoted.status).toBe(200);
+    const late = await enrolledLead(h.api, campaignId);
+    await h.engine.advanceTo(later(h.clock, days(1)));
+    // The new lead gets arm a, whose steps are now b's (IDs 7 on).
+    const [first] = await eventsOf(store(), late.enrolment.id);
+    expect(first).toMatchObject({ step_id: 7, variation: 'a', kind: 'email_sent' });
+    // A lead of arm b goes on with its next step, a day after its first.
+    const trail = (await eventsOf(store(), present(onB).enrolment.id)).map((e) => e.step_id);
+    expect(trail).toEqual([7, 8]);
+  });
+
   it("keeps to each account's daily limit and sends the rest on the next day", async () => {
     const accounts = await demoAccounts(h.api);
     await store().accounts.update(h.api.organizationId, accounts.email.id, { daily_limit: 3 });
