@@ -5,7 +5,7 @@
  */
 import { type ActivityEvent, type Arm, instant, messageKinds } from './activity.ts';
 import type { Channel } from './channels.ts';
-import { type NextStep, sequenceProgress } from './sequence-progress.ts';
+import { type NextStep, type Progress, sequenceProgress } from './sequence-progress.ts';
 import type { EnrolmentWithLeadRecord, Sequence, SenderAccountRecord } from '../store/records.ts';
 import type { Schemas } from '../openapi/types.ts';
 import { toApiTime } from './clock.ts';
@@ -46,6 +46,23 @@ export function sequenceStart(enrolledAt: string, activatedAt: string | null): s
   return activatedAt;
 }
 
+/** Where a sequence lead of `campaign` is at `now`, from its events. */
+export function leadProgress(
+  campaign: Pick<QueueCampaign, 'sequence' | 'ab_winner' | 'activated_at'>,
+  enrolment: Pick<EnrolmentWithLeadRecord, 'variation' | 'enrolled_at'>,
+  events: readonly ActivityEvent[],
+  now: string,
+): Progress {
+  return sequenceProgress({
+    sequence: campaign.sequence,
+    arm: enrolment.variation,
+    winner: campaign.ab_winner,
+    start: sequenceStart(enrolment.enrolled_at, campaign.activated_at),
+    events,
+    now,
+  });
+}
+
 /** A running lead's pending step: what the queue shows and the engine runs when it is due. */
 export interface PendingStep {
   enrolment: EnrolmentWithLeadRecord;
@@ -59,14 +76,16 @@ export interface PendingStep {
  * Each running lead's pending step (removed, deleted, paused and completed leads have none),
  * soonest first, ties by sequence lead ID; with `before`, only those due at or before it.
  */
-export function pendingSteps(input: {
+export interface PendingStepsInput {
   campaign: QueueCampaign;
   accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform'>>;
   enrolments: readonly EnrolmentWithLeadRecord[];
   events: readonly ActivityEvent[];
   now: string;
   before?: string;
-}): PendingStep[] {
+}
+
+export function pendingSteps(input: PendingStepsInput): PendingStep[] {
   const { campaign } = input;
   // A draft or deactivated campaign sends nothing.
   if (!campaign.is_active) return [];
@@ -80,14 +99,7 @@ export function pendingSteps(input: {
     if (enrolment.removed_at !== null || enrolment.lead_deleted_at !== null) continue;
     if (enrolment.status === 'paused' || enrolment.status === 'completed') continue;
     const events = eventsByEnrolment.get(enrolment.id) ?? [];
-    const progress = sequenceProgress({
-      sequence: campaign.sequence,
-      arm: enrolment.variation,
-      winner: campaign.ab_winner,
-      start: sequenceStart(enrolment.enrolled_at, campaign.activated_at),
-      events,
-      now: input.now,
-    });
+    const progress = leadProgress(campaign, enrolment, events, input.now);
     if (progress.state !== 'pending') continue;
     const due = instant(progress.next.due_at);
     if (due > before) continue;
@@ -98,15 +110,7 @@ export function pendingSteps(input: {
   return pending;
 }
 
-export function campaignQueue(input: {
-  campaign: QueueCampaign;
-  accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform'>>;
-  enrolments: readonly EnrolmentWithLeadRecord[];
-  events: readonly ActivityEvent[];
-  now: string;
-  before?: string;
-  limit: number;
-}): QueueItem[] {
+export function campaignQueue(input: PendingStepsInput & { limit: number }): QueueItem[] {
   return pendingSteps(input)
     .slice(0, input.limit)
     .map(({ enrolment, next, sender_account_id }) => ({

@@ -5,10 +5,9 @@
  * section 2 describes both kinds. Analytics count them like any other.
  */
 import { validationError } from '../http/api-error.ts';
-import { newId } from '../domain/ids.ts';
 import type { ActivityKind, BookingRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { lastContact, type SandboxLead } from './sandbox-lead.ts';
+import { lastContact, leadBooking, leadEvent, type SandboxLead } from './sandbox-lead.ts';
 
 export type EngagementKind = 'email_opened' | 'connection_accepted' | 'meeting_booked' | 'booking_confirmed';
 
@@ -26,36 +25,17 @@ export async function recordEngagement(
   input: EngagementInput,
   at: string,
 ): Promise<{ booking: BookingRecord | null }> {
-  const { campaign, lead, enrolment } = found;
+  const { lead } = found;
   if (input.kind === 'email_opened' || input.kind === 'connection_accepted') {
     const answers: ActivityKind = input.kind === 'email_opened' ? 'email_sent' : 'connection_requested';
     const channel = input.kind === 'email_opened' ? 'email' : 'linkedin';
     const what = input.kind === 'email_opened' ? 'an email' : 'a connection request';
     const contact = lastContact(found, channel, [answers], what);
-    await store.activity.insert({
-      id: newId(),
-      organization_id: campaign.organization_id,
-      campaign_id: campaign.id,
-      enrolment_id: enrolment.id,
-      lead_id: lead.id,
-      variation: enrolment.variation,
-      step_id: null,
-      account_id: contact.account_id,
-      channel,
-      kind: input.kind,
-      occurred_at: at,
-      data: {},
-    });
+    await store.activity.insert(
+      leadEvent(found, { kind: input.kind, channel, account_id: contact.account_id, occurred_at: at, data: {} }),
+    );
     return { booking: null };
   }
-  const base = {
-    id: newId(),
-    organization_id: campaign.organization_id,
-    campaign_id: campaign.id,
-    enrolment_id: enrolment.id,
-    lead_id: lead.id,
-    booked_at: at,
-  };
   let booking: BookingRecord;
   if (input.kind === 'meeting_booked') {
     if (input.start_time === undefined) {
@@ -64,29 +44,16 @@ export async function recordEngagement(
       ]);
     }
     const name = [lead.first_name, lead.last_name].filter(Boolean).join(' ');
-    booking = {
-      ...base,
+    booking = leadBooking(found, at, {
       kind: 'meeting',
       start_time: new Date(input.start_time).toISOString(),
       status: 'active',
       invitee_name: input.invitee_name ?? (name === '' ? null : name),
       invitee_email: input.invitee_email ?? lead.email,
-      canceled_at: null,
       rescheduled: false,
-      confirmed_by: null,
-    };
+    });
   } else {
-    booking = {
-      ...base,
-      kind: 'confirmation',
-      start_time: null,
-      status: null,
-      invitee_name: null,
-      invitee_email: null,
-      canceled_at: null,
-      rescheduled: null,
-      confirmed_by: input.confirmed_by ?? 'agent',
-    };
+    booking = leadBooking(found, at, { kind: 'confirmation', confirmed_by: input.confirmed_by ?? 'agent' });
   }
   await store.bookings.insert(booking);
   return { booking };

@@ -22,7 +22,7 @@ import {
 } from '../delivery/payload.ts';
 import type { ActivityEventRecord, DeliveryRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { lastContact, type SandboxLead } from './sandbox-lead.ts';
+import { lastContact, leadBooking, leadEvent, type SandboxLead } from './sandbox-lead.ts';
 
 export interface ReceivedReply {
   event: ActivityEventRecord;
@@ -109,18 +109,11 @@ export async function receiveReply(
     };
   }
 
-  const event: ActivityEventRecord = {
-    id: newId(),
-    organization_id: campaign.organization_id,
-    campaign_id: campaign.id,
-    enrolment_id: enrolment.id,
-    lead_id: lead.id,
-    variation: enrolment.variation,
-    step_id: null,
-    // The reply arrives on the account the lead was last written from on that channel.
-    account_id: contact.account_id,
-    channel: reply.channel,
+  // The reply arrives on the account the lead was last written from on that channel.
+  const event = leadEvent(found, {
     kind: 'reply_received',
+    channel: reply.channel,
+    account_id: contact.account_id,
     occurred_at: receivedAt,
     data: {
       sentiment: aiResponse.sentiment,
@@ -130,31 +123,14 @@ export async function receiveReply(
       goal_status: aiResponse.goal_status,
       delivery_id: delivery?.id ?? null,
     },
-  };
+  });
   const booking = impliedBooking(aiResponse);
   await store.transaction(async (tx) => {
     await tx.activity.insert(event);
     // The first reply pauses the sequence (sequence-progress.ts stops at it too).
     if (enrolment.status !== 'completed') await tx.enrolments.update(enrolment.id, { status: 'paused' });
     if (delivery) await tx.deliveries.enqueue(delivery);
-    if (booking) {
-      await tx.bookings.insert({
-        id: newId(),
-        organization_id: campaign.organization_id,
-        campaign_id: campaign.id,
-        enrolment_id: enrolment.id,
-        lead_id: lead.id,
-        kind: booking.kind,
-        booked_at: receivedAt,
-        start_time: null,
-        status: null,
-        invitee_name: null,
-        invitee_email: null,
-        canceled_at: null,
-        rescheduled: null,
-        confirmed_by: booking.confirmed_by,
-      });
-    }
+    if (booking) await tx.bookings.insert(leadBooking(found, receivedAt, booking));
   });
   return { event, aiResponse, delivery, notDeliveredReason };
 }

@@ -9,9 +9,9 @@
  * transaction fails and that engine moves on: a step runs, and its message goes out, once.
  */
 import { messageKinds } from '../domain/activity.ts';
-import { pendingSteps, sequenceStart, type PendingStep } from '../domain/campaign-queue.ts';
+import { leadProgress, pendingSteps, type PendingStep } from '../domain/campaign-queue.ts';
 import { newId } from '../domain/ids.ts';
-import { followedSteps, sequenceProgress, stepRunRecord } from '../domain/sequence-progress.ts';
+import { followedSteps, stepRunRecord } from '../domain/sequence-progress.ts';
 import { storedSequence } from '../domain/sequence-steps.ts';
 import { UniqueViolation, uniqueConstraints } from '../store/errors.ts';
 import type {
@@ -196,14 +196,7 @@ function statusAfter(
   events: PendingStep['events'],
   now: string,
 ): EnrolmentStatus {
-  const progress = sequenceProgress({
-    sequence: campaign.sequence,
-    arm: enrolment.variation,
-    winner: campaign.ab_winner,
-    start: sequenceStart(enrolment.enrolled_at, campaign.activated_at),
-    events,
-    now,
-  });
+  const progress = leadProgress(campaign, enrolment, events, now);
   if (progress.state === 'completed') return 'completed';
   return events.some((e) => messageKinds.includes(e.kind)) ? 'active' : enrolment.status;
 }

@@ -7,9 +7,11 @@ import type { Channel } from '../domain/channels.ts';
 import { ApiError } from '../http/api-error.ts';
 import { findCampaign } from '../routes/campaigns.ts';
 import { findLead } from '../routes/lead-lookup.ts';
+import { newId } from '../domain/ids.ts';
 import type {
   ActivityEventRecord,
   ActivityKind,
+  BookingRecord,
   CampaignRecord,
   EnrolmentRecord,
   LeadRecord,
@@ -59,4 +61,48 @@ export function lastContact(
     );
   }
   return contact;
+}
+
+/**
+ * A new event of the sequence lead that is not a step (an engagement or a reply), on the
+ * account of the message it answers.
+ */
+export function leadEvent(
+  found: SandboxLead,
+  fields: Pick<ActivityEventRecord, 'kind' | 'channel' | 'account_id' | 'occurred_at' | 'data'>,
+): ActivityEventRecord {
+  return {
+    id: newId(),
+    organization_id: found.campaign.organization_id,
+    campaign_id: found.campaign.id,
+    enrolment_id: found.enrolment.id,
+    lead_id: found.lead.id,
+    variation: found.enrolment.variation,
+    step_id: null,
+    ...fields,
+  };
+}
+
+/** A booking of the sequence lead: a calendar meeting or a confirmation (section 2). */
+export function leadBooking(
+  found: SandboxLead,
+  at: string,
+  fields: Pick<BookingRecord, 'kind'> & Partial<BookingRecord>,
+): BookingRecord {
+  return {
+    id: newId(),
+    organization_id: found.campaign.organization_id,
+    campaign_id: found.campaign.id,
+    enrolment_id: found.enrolment.id,
+    lead_id: found.lead.id,
+    booked_at: at,
+    start_time: null,
+    status: null,
+    invitee_name: null,
+    invitee_email: null,
+    canceled_at: null,
+    rescheduled: null,
+    confirmed_by: null,
+    ...fields,
+  };
 }
