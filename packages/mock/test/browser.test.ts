@@ -1,7 +1,8 @@
 /**
  * @ocs/mock/browser in real Chromium, through MSW's service worker: a page bundled with
  * esbuild (the package's browser entry, @ocs/sdk, msw/browser) creates a campaign, lists,
- * gets an error, and verifies a triggered webhook; Playwright reads the results.
+ * gets an error, verifies a triggered webhook, and runs the sandbox (clock, a reply delivered
+ * to a receiver mocked in the page); Playwright reads the results.
  *
  * Debian's Chromium, driven by playwright-core (no browser download). CI installs it
  * (`.ci/run`); without it this test fails on purpose: a browser test that skips itself
@@ -76,7 +77,7 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-it('creates, lists, fails and verifies a webhook through the service worker', async () => {
+it('creates, lists, fails, verifies a webhook and runs the sandbox through the service worker', async () => {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -94,9 +95,12 @@ it('creates, lists, fails and verifies a webhook through the service worker', as
     leadsTotal: 30,
     error: { name: 'OcsNotFoundError', status: 404, code: 'CAMPAIGN_NOT_FOUND', notFound: true },
     webhook: { verified: true, sameKey: true },
+    sandbox: { delivery: 'delivered', received: true, clockBack: true },
     afterReset: 3,
   });
   expect(result.names).toContain('From Chromium');
+  expect(result.sandbox.stepsRun).toBeGreaterThan(0);
+  expect(result.sandbox.sent).toBeGreaterThan(0);
   // Every API call of the page was answered by the worker (create, list, leads, get, list).
   expect(result.mocked).toBeGreaterThanOrEqual(5);
   await page.close();

@@ -1,13 +1,29 @@
 /**
  * The standalone mock over real HTTP: `startMockServer()` with the SDK, its control routes
- * for other languages' suites, and the `ocs-mock` command (the built bin, as `npx` runs it).
+ * for other languages' suites, its sandbox operations delivering to a loopback receiver, and
+ * the `ocs-mock` command (the built bin, as `npx` runs it).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createCampaign, createClient, listCampaigns, listLeads, OcsRateLimitError, paginate } from '@ocs/sdk';
+import {
+  advanceSandboxClock,
+  createCampaign,
+  createClient,
+  createWebhook,
+  getSandboxClock,
+  listCampaigns,
+  listLeads,
+  OcsRateLimitError,
+  paginate,
+  simulateReply,
+} from '@ocs/sdk';
+import { verifySignature } from '@ocs/sdk/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../src/node/index.ts';
 
@@ -60,6 +76,69 @@ describe('startMockServer', () => {
   });
 });
 
+describe('startMockServer: the sandbox operations', () => {
+  let server: MockServer;
+  let hook: Server;
+  let hookUrl: string;
+  const received: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0, seed: 4, allowInsecureWebhooks: true });
+    // The receiver under test: a real socket on loopback, answering 204.
+    hook = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/ocs`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await new Promise((resolve) => hook?.close(resolve));
+  });
+  const client = () => createClient({ apiKey: server.apiKey, baseUrl: server.url, maxRetries: 0 });
+
+  it('advances the clock and delivers a simulated reply over HTTP before answering', async () => {
+    const secret = 'whsec_standalone_0123456789';
+    const campaign = server.data.campaigns[0];
+    const lead = server.data.leads.find((l) => l.enrolments[0]?.campaign_id === campaign?.id);
+    if (!campaign || !lead) throw new Error('seeded data missing');
+    await createWebhook(client(), { campaign_id: campaign.id, webhook_url: hookUrl, secret });
+
+    const { ran } = await advanceSandboxClock(client(), { seconds: 1 });
+    expect(ran.steps_run).toBeGreaterThan(0);
+    expect(await server.sandbox.messages(campaign.id, { leadId: lead.id })).toHaveLength(1);
+    const { reply } = await simulateReply(client(), {
+      campaign_id: campaign.id,
+      lead_id: lead.id,
+      channel: 'email',
+      message: 'Interested, send me a time.',
+    });
+
+    expect(received).toHaveLength(1);
+    const [got] = received;
+    const signature = got?.headers['x-signature-256'];
+    expect(await verifySignature({ payload: got?.body ?? '', signature, secret })).toBe(true);
+    expect(signature).toBe(
+      `sha256=${createHmac('sha256', secret)
+        .update(got?.body ?? '')
+        .digest('hex')}`,
+    );
+    expect(JSON.parse(got?.body ?? '{}')).toMatchObject({
+      idempotency_key: reply.delivery?.idempotency_key,
+      prospect_message: 'Interested, send me a time.',
+    });
+
+    const origin = server.url.replace(/\/v1$/, '');
+    expect((await fetch(`${origin}/__ocs-mock/reset`, { method: 'POST' })).status).toBe(204);
+    expect((await getSandboxClock(client())).clock.offset_seconds).toBe(0);
+    expect(await server.sandbox.deliveries(campaign.id)).toEqual([]);
+  });
+});
+
 describe('npx ocs-mock', () => {
   const bin = join(import.meta.dirname, '..', 'bin', 'ocs-mock.js');
   let child: ChildProcess | undefined;
@@ -78,6 +157,8 @@ describe('npx ocs-mock', () => {
     const started = JSON.parse(line) as { url: string; apiKey: string };
     const client = createClient({ apiKey: started.apiKey, baseUrl: started.url });
     expect((await listCampaigns(client)).campaigns.map((c) => c.name)).toContain('Q4 Founders Outreach');
+    // The sandbox operations are served too (the mock runs in sandbox mode).
+    expect((await getSandboxClock(client)).clock.offset_seconds).toBe(0);
 
     // The same seed gives the same key in another process.
     const inProcess = await startMockServer({ port: 0, seed: 3 });

@@ -42,3 +42,5 @@ export { analyseReply } from './domain/replies/analysis.ts';
 export { builtInClassifier, type ReplyChannel } from './domain/replies/classifier.ts';
 export { type AiResponse, decideReply } from './domain/replies/agent.ts';
 export { defaultResponderSettings } from './domain/responder.ts';
+// The mock's delivery transport: the server's fetch transport over a fetch of its own.
+export { createFetchTransport } from './delivery/fetch-transport.ts';

@@ -21,6 +21,13 @@ export type WebhookInput = Omit<OperationParams<'createWebhook'>, 'campaign_id'>
 export type ErrorBody = Schemas['ErrorBody'];
 export type ErrorDetails = Schemas['ErrorDetails'];
 export type ProspectResponseEvent = Schemas['ProspectResponseEvent'];
+export type SandboxReply = Schemas['SandboxReply'];
+export type SandboxEngagement = Schemas['SandboxEngagement'];
+export type SandboxEngagementInput = Schemas['SandboxEngagementInput'];
+export type SandboxMessage = Schemas['SandboxMessage'];
+export type SandboxDelivery = Schemas['SandboxDelivery'];
+/** The sandbox clock as the API answers it (`now`, `offset_seconds`). */
+export type SandboxClockView = Schemas['SandboxClock'];
 
 type Responses<Id extends OperationId> = operations[Id]['responses'];
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;

@@ -1,7 +1,7 @@
 /**
  * `createOcsMock`: MSW handlers for the whole API at a base URL, over the reference
  * server's own application in memory, plus a handle on the mock: its seeded data, `reset()`,
- * scenarios, typed overrides and a webhook trigger.
+ * scenarios, typed overrides, the sandbox operations and a webhook trigger.
  */
 import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
 import { rateLimitHeaders, requestIdFor } from '@ocs/server';
@@ -9,6 +9,7 @@ import { createEngine } from './engine.ts';
 import { operationMatcher } from './operations.ts';
 import type { OcsMockOptions } from './options.ts';
 import { type TypedHttp, typedHttp } from './overrides/typed-http.ts';
+import { createSandbox, type OcsMockSandbox } from './sandbox.ts';
 import type { OcsMockScenarios } from './scenarios.ts';
 import type { OcsMockData } from './seed/data.ts';
 import { mockWebhooks, type OcsMockWebhooks } from './webhooks/trigger.ts';
@@ -26,7 +27,8 @@ export interface OcsMock {
   /** What the seed or the fixtures created (IDs, names), as the API answered it. */
   readonly data: OcsMockData;
   /**
-   * Back to the seeded state: the data, and no scenarios, overrides, idempotency keys or
+   * Back to the seeded state: the data (messages and deliveries included), the sandbox clock
+   * at real time (the `clock` option's), and no scenarios, overrides, idempotency keys or
    * rate-limit counts. Synchronous and fast enough for every `beforeEach`.
    */
   reset(): void;
@@ -39,6 +41,11 @@ export interface OcsMock {
   readonly scenarios: OcsMockScenarios;
   /** Typed MSW handlers for single operations, for `use()`. */
   readonly http: TypedHttp;
+  /**
+   * The sandbox operations in process: replies (delivered to the campaign's webhooks before
+   * they resolve), engagement, the clock, and what was sent and delivered.
+   */
+  readonly sandbox: OcsMockSandbox;
   /** Signed `prospect_response` events for testing a receiver. */
   readonly webhooks: OcsMockWebhooks;
   /** The mock without MSW: answers a Fetch `Request` as the handlers do. */
@@ -97,6 +104,7 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
     },
     scenarios: engine.scenarios.api,
     http: typedHttp(base, operationMatcher(), defaultHeaders),
+    sandbox: createSandbox(engine),
     webhooks: mockWebhooks({
       store: engine.store,
       clock: engine.clock,

@@ -2,14 +2,22 @@
  * The mock's engine: the reference server's application on its memory store, seeded, with a
  * snapshot for `reset()`, the scenarios in front, and hooks where the MSW layer adds its
  * overrides. The MSW entries and the standalone server both run requests through `fetch`.
+ *
+ * The application runs in sandbox mode: its clock is a `SandboxClock` over the mock's
+ * `clock` option, which the sandbox operations advance and `reset()` puts back. No engine
+ * loop runs in the background (a test must not leave timers behind): the clock advance runs
+ * what comes due, and a simulated reply's delivery is attempted before its answer returns,
+ * as a running service attempts it at once.
  */
 import {
   type App,
   createApp,
+  createFetchTransport,
   createMemoryStore,
   type MemoryStore,
   type RateLimitPolicy,
   RequestValidator,
+  SandboxClock,
 } from '@ocs/server';
 import { type BaseUrl, parseBaseUrl } from './base-url.ts';
 import { operationMatcher } from './operations.ts';
@@ -29,14 +37,19 @@ export interface Interceptor {
 export interface Engine {
   readonly app: App;
   readonly store: MemoryStore;
-  readonly clock: Clock;
+  /** The application's sandbox clock (over the `clock` option): what every time is read from. */
+  readonly clock: SandboxClock;
   readonly base: BaseUrl;
   readonly data: OcsMockData;
+  /** The key `mock.sandbox` calls the application with; rate limits do not count it. */
+  readonly sandboxApiKey: string;
   readonly scenarios: ScenarioEngine;
   /** The rate-limit policy in force (scenarios may have lowered it). */
   policy(): RateLimitPolicy;
   /** Runs a request through scenarios, interceptors and the application. */
   fetch(request: Request): Promise<Response>;
+  /** Attempts every `prospect_response` delivery due now (the engine's delivery worker). */
+  deliverDue(): Promise<number>;
   /** Adds a layer between the scenarios and the application (the MSW overrides). */
   intercept(interceptor: Interceptor): void;
   /** Runs on every `reset()`, after the store is restored. */
@@ -66,11 +79,22 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     // The bundled document is checked by the lint and the server's tests: skipping Ajv's
     // meta-schema checks of its schemas saves most of the cost of the first requests.
     validator: (validator ??= new RequestValidator({ checkSchemas: false })),
+    // The global fetch at call time: a receiver mocked with MSW (in Node or the page) gets the events.
+    webhookTransport: createFetchTransport(),
   });
   limits.attach(app.rateLimiter.policy);
-  const data = await limits.unlimited(() =>
-    seed(app, store, { seed: options.seed ?? 1, fixtures: options.fixtures, origin: base.origin, clock }),
+  const sandboxClock = app.services.clock;
+  // createApp wraps the given clock in sandbox mode; anything else is a server change.
+  if (!(sandboxClock instanceof SandboxClock)) throw new Error('@ocs/mock: the application has no sandbox clock.');
+  const { data, sandboxKey } = await limits.unlimited(() =>
+    seed(app, store, {
+      seed: options.seed ?? 1,
+      fixtures: options.fixtures,
+      origin: base.origin,
+      clock: sandboxClock,
+    }),
   );
+  limits.exempt(sandboxKey.id);
   const snapshot = store.snapshot();
   const scenarios = scenarioEngine({
     policy: () => app.rateLimiter.policy,
@@ -83,9 +107,18 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
   // The application serves `/v1` at its origin; a base URL with another prefix is mapped.
   const direct = base.path === '/v1';
 
+  const deliverDue = () => app.engine.deliveries.runDue();
+
+  /** The application's answer; a simulated reply's delivery is attempted before it returns. */
+  async function answer(request: Request): Promise<Response> {
+    const response = await app.fetch(request);
+    if (response.status === 201 && request.method === 'POST' && isSimulatedReply(request.url)) await deliverDue();
+    return response;
+  }
+
   async function fetch(request: Request): Promise<Response> {
     const intercepting = interceptors.filter((interceptor) => interceptor.active());
-    if (direct && intercepting.length === 0 && !scenarios.active()) return app.fetch(request);
+    if (direct && intercepting.length === 0 && !scenarios.active()) return answer(request);
     const url = new URL(request.url);
     const apiPath = url.pathname.startsWith(`${base.path}/`) ? url.pathname.slice(base.path.length) : undefined;
     if (apiPath !== undefined && scenarios.active()) {
@@ -96,22 +129,27 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       const answer = await interceptor.handle(request);
       if (answer) return answer;
     }
-    return app.fetch(direct || apiPath === undefined ? request : await forApp(request, url, apiPath));
+    return answer(direct || apiPath === undefined ? request : await forApp(request, url, apiPath));
   }
 
   return {
     app,
     store,
-    clock,
+    clock: sandboxClock,
     base,
     data,
+    sandboxApiKey: sandboxKey.key,
     scenarios,
     policy: () => app.rateLimiter.policy,
     fetch,
+    deliverDue,
     intercept: (interceptor) => interceptors.push(interceptor),
     onReset: (listener) => resetListeners.push(listener),
     reset() {
       store.restore(snapshot);
+      // The engine keeps nothing else between calls: its steps and deliveries are rows of
+      // the store, and no round runs in the background.
+      sandboxClock.reset();
       scenarios.clear();
       limits.reset();
       app.authenticator.invalidate();
@@ -129,6 +167,11 @@ async function forApp(request: Request, url: URL, apiPath: string): Promise<Requ
     body,
     signal: request.signal,
   });
+}
+
+/** `POST /v1/sandbox/campaigns/{campaign_id}/replies` (simulateReply), at any origin. */
+function isSimulatedReply(url: string): boolean {
+  return /\/v1\/sandbox\/campaigns\/[^/]+\/replies(?:\?|$)/.test(url);
 }
 
 /** The set fields only: `{ perEndpoint: undefined }` must not replace the service's default. */

@@ -2,6 +2,16 @@
 export { createOcsMock, type OcsMock } from './create-mock.ts';
 export { defaultBaseUrl } from './base-url.ts';
 export { OcsMockSetupError } from './in-process.ts';
+export { OcsMockSandboxError } from './sandbox-error.ts';
+export type {
+  OcsMockSandbox,
+  SandboxAdvanceOptions,
+  SandboxAdvanceResult,
+  SandboxEngageOptions,
+  SandboxLeadTarget,
+  SandboxReplyOptions,
+  SandboxReplyResult,
+} from './sandbox.ts';
 export type {
   CampaignFixture,
   Clock,

@@ -16,17 +16,26 @@ export interface RateLimitControl {
   setBudget(budget: Partial<RateLimitPolicy>): void;
   /** Runs `work` without limits (seeding), then resets. */
   unlimited<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Never counts this key's requests (the key of `mock.sandbox`), so that the test's own
+   * key keeps its whole budget, whatever the sandbox calls and whatever is in flight.
+   */
+  exempt(apiKeyId: string): void;
 }
 
 export function rateLimitControl(): RateLimitControl {
   let inner = inProcessRateLimits();
+  const exempted = new Set<string>();
   let live: RateLimitPolicy | undefined;
   let base: RateLimitPolicy | undefined;
   const set = (policy: RateLimitPolicy) => {
     if (live) Object.assign(live, policy);
   };
   const control: RateLimitControl = {
-    counters: { hit: (apiKeyId, buckets, windowStart) => inner.hit(apiKeyId, buckets, windowStart) },
+    counters: {
+      hit: (apiKeyId, buckets, windowStart) =>
+        exempted.has(apiKeyId) ? Promise.resolve(buckets.map(() => 0)) : inner.hit(apiKeyId, buckets, windowStart),
+    },
     attach(policy) {
       live = policy;
       base = { ...policy };
@@ -47,6 +56,9 @@ export function rateLimitControl(): RateLimitControl {
       } finally {
         control.reset();
       }
+    },
+    exempt(apiKeyId) {
+      exempted.add(apiKeyId);
     },
   };
   return control;

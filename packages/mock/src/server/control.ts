@@ -2,7 +2,7 @@
  * The standalone mock's control routes, for test suites in other languages, under
  * `/__ocs-mock/` (outside `/v1`, so never an API path):
  *
- * - `POST /__ocs-mock/reset`: back to the seeded state (`204`).
+ * - `POST /__ocs-mock/reset`: back to the seeded state, the sandbox clock at real time (`204`).
  * - `GET /__ocs-mock/data`: the seeded data (`mock.data`), with the API key.
  * - `POST /__ocs-mock/scenarios`: one scenario, `{ "fail": { "operationId": "listLeads",
  *   "status": 503, "code": "UPSTREAM_TIMEOUT", "times": 2 } }`, or `latency`

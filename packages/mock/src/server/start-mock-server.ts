@@ -6,6 +6,7 @@
 import { serve } from '@hono/node-server';
 import { createEngine } from '../core/engine.ts';
 import type { OcsMockOptions } from '../core/options.ts';
+import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
 import type { OcsMockScenarios } from '../core/scenarios.ts';
 import type { OcsMockData } from '../core/seed/data.ts';
 import { mockWebhooks, type OcsMockWebhooks } from '../core/webhooks/trigger.ts';
@@ -26,6 +27,8 @@ export interface MockServer {
   /** Back to the seeded state (also `POST /__ocs-mock/reset`). */
   reset(): void;
   scenarios: OcsMockScenarios;
+  /** The sandbox operations in process (they are also served at `/v1/sandbox/...`). */
+  sandbox: OcsMockSandbox;
   webhooks: OcsMockWebhooks;
   close(): Promise<void>;
 }
@@ -57,6 +60,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         data: engine.data,
         reset: () => engine.reset(),
         scenarios: engine.scenarios.api,
+        sandbox: createSandbox(engine),
         webhooks: mockWebhooks({
           store: engine.store,
           clock: engine.clock,

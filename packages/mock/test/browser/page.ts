@@ -4,8 +4,17 @@
  * package's `browser` conditions), served from 127.0.0.1 with `mockServiceWorker.js`.
  */
 import { createOcsMock } from '@ocs/mock/browser';
-import { createCampaign, createClient, getCampaign, listCampaigns, listLeads, OcsNotFoundError } from '@ocs/sdk';
+import {
+  createCampaign,
+  createClient,
+  createWebhook,
+  getCampaign,
+  listCampaigns,
+  listLeads,
+  OcsNotFoundError,
+} from '@ocs/sdk';
 import { verifyAndParse } from '@ocs/sdk/webhooks';
+import { http } from 'msw';
 import { setupWorker } from 'msw/browser';
 
 export interface PageResult {
@@ -17,7 +26,43 @@ export interface PageResult {
   leadsTotal: number;
   error: { name: string; status: number; code: string; notFound: boolean } | undefined;
   webhook: { verified: boolean; sameKey: boolean };
+  sandbox: { stepsRun: number; sent: number; delivery: string | undefined; received: boolean; clockBack: boolean };
   afterReset: number;
+}
+
+/**
+ * A campaign's webhook receiving a simulated reply in the page: the engine's delivery is a
+ * `fetch` from the page, which the worker hands to the receiver mocked with MSW.
+ */
+async function sandboxChecks(
+  mock: Awaited<ReturnType<typeof createOcsMock>>,
+  worker: ReturnType<typeof setupWorker>,
+  client: ReturnType<typeof createClient>,
+) {
+  const campaign = mock.data.campaigns[0];
+  const lead = mock.data.leads.find((l) => l.enrolments[0]?.campaign_id === campaign?.id);
+  if (!campaign || !lead) throw new Error('seeded data missing');
+  const hookUrl = 'https://hooks.northwind-outreach.com/ocs';
+  const secret = 'whsec_browser_sandbox_0123456789';
+  let received = false;
+  worker.use(
+    http.post(hookUrl, async ({ request }) => {
+      await verifyAndParse(request, { secret });
+      received = true;
+      return new Response(null, { status: 204 });
+    }),
+  );
+  await createWebhook(client, { campaign_id: campaign.id, webhook_url: hookUrl, secret });
+  const advanced = await mock.sandbox.advanceClock({ days: 1 });
+  const sent = (await mock.sandbox.messages(campaign.id)).length;
+  const { delivery } = await mock.sandbox.reply({
+    leadId: lead.id,
+    channel: 'email',
+    message: "Sounds good, let's talk.",
+  });
+  mock.reset();
+  const clockBack = Math.abs(mock.sandbox.now().getTime() - Date.now()) < 60_000;
+  return { stepsRun: advanced.ran.steps_run, sent, delivery: delivery?.status, received, clockBack };
 }
 
 async function run(): Promise<PageResult> {
@@ -43,6 +88,7 @@ async function run(): Promise<PageResult> {
   const secret = 'whsec_browser_0123456789';
   const { request, event } = await mock.webhooks.trigger({ secret });
   const parsed = await verifyAndParse(request, { secret });
+  const sandbox = await sandboxChecks(mock, worker, client);
   mock.reset();
   const afterReset = (await listCampaigns(client)).total;
   worker.stop();
@@ -55,6 +101,7 @@ async function run(): Promise<PageResult> {
     leadsTotal: leads.total,
     error,
     webhook: { verified: true, sameKey: parsed.idempotency_key === event.idempotency_key },
+    sandbox,
     afterReset,
   };
 }

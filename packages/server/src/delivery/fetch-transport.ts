@@ -26,8 +26,9 @@ export function createFetchTransport(
           redirect: 'manual',
           signal,
         });
-        // Only the status matters; reading the body frees the connection.
-        await response.body?.cancel().catch(() => undefined);
+        // Only the status matters. Cancelling the body frees the connection; it is not awaited,
+        // because some fetch implementations (MSW's in Node) never settle that promise.
+        void response.body?.cancel().catch(() => undefined);
         // A browser's `redirect: 'manual'` answers an opaque redirect with status 0.
         if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
           return {

@@ -4,7 +4,7 @@
  * the campaigns and leads (the seed's or the test's fixtures) through the API. IDs come from
  * the seeded source, so the same seed and fixtures give the same IDs on every run.
  */
-import { type App, type MemoryStore, seedDemoOrganization, withIdSource } from '@ocs/server';
+import { type App, createApiKey, type MemoryStore, seedDemoOrganization, withIdSource } from '@ocs/server';
 import { inProcessCaller } from '../in-process.ts';
 import type { Clock, OcsMockFixtures } from '../options.ts';
 import { type OcsMockData, readData } from './data.ts';
@@ -20,18 +20,28 @@ export interface SeedOptions {
   clock: Clock;
 }
 
+/** What seeding made: the data, and the key `mock.sandbox` calls the application with. */
+export interface Seeded {
+  data: OcsMockData;
+  /**
+   * A second key of the organization, with every scope, never shown to the test: the
+   * mock's rate limits exempt it, so sandbox conveniences leave the test's budget alone.
+   */
+  sandboxKey: { key: string; id: string };
+}
+
 // The ID source is process-wide while a seed runs (withIdSource), so two mocks created at
 // once take turns; each seed takes a few milliseconds.
 let queue: Promise<unknown> = Promise.resolve();
 
-export function seed(app: App, store: MemoryStore, options: SeedOptions): Promise<OcsMockData> {
+export function seed(app: App, store: MemoryStore, options: SeedOptions): Promise<Seeded> {
   const run = () => seedNow(app, store, options);
   const result = queue.then(run, run);
   queue = result.catch(() => undefined);
   return result;
 }
 
-async function seedNow(app: App, store: MemoryStore, options: SeedOptions): Promise<OcsMockData> {
+async function seedNow(app: App, store: MemoryStore, options: SeedOptions): Promise<Seeded> {
   // Separate streams, so that a change in how many IDs the server draws never changes the
   // generated names or the key.
   const ids = seededRandom(options.seed);
@@ -46,7 +56,14 @@ async function seedNow(app: App, store: MemoryStore, options: SeedOptions): Prom
     const call = inProcessCaller(app, options.origin, apiKey);
     const { accounts } = await call<{ accounts: Parameters<typeof createFixtures>[2] }>('GET', '/accounts?limit=500');
     const created = await createFixtures(call, options.fixtures ?? seededFixtures(names), accounts);
-    return readData(call, store, demo.organizationId, apiKey, created);
+    const data = await readData(call, store, demo.organizationId, apiKey, created);
+    // Last, so that its record ID, drawn from the seeded source, shifts no seeded ID.
+    const sandbox = await createApiKey(store, {
+      organizationId: demo.organizationId,
+      name: '@ocs/mock sandbox conveniences',
+      now,
+    });
+    return { data, sandboxKey: { key: sandbox.key, id: sandbox.record.id } };
   });
 }
 

@@ -1,13 +1,14 @@
 /**
  * `mock.webhooks.trigger()`: a signed `prospect_response`, as the service would POST it to
  * a campaign's webhook, for testing a receiver: returned as a Fetch `Request` to pass to the
- * handler under test, or delivered to a URL.
+ * handler under test, or delivered to a URL. The event is the server's own (`event.ts`); the
+ * trigger picks the lead, merges the test's overrides and signs.
  */
 import { createSignedRequest } from '@ocs/sdk/webhooks';
-import type { MemoryStore } from '@ocs/server';
+import { type MemoryStore, prospectResponseKey } from '@ocs/server';
 import type { ProspectResponseEvent } from '../api-types.ts';
 import type { Clock } from '../options.ts';
-import { buildEvent, type Channel, type EventSource, idempotencyKey } from './event.ts';
+import { buildEvent, type Channel, type EventSource } from './event.ts';
 
 type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
@@ -27,8 +28,9 @@ export interface TriggerOptions {
   channel?: Channel;
   /**
    * Fields to change (merged deeply): `{ ai_response: { sentiment: 'negative' } }`,
-   * `{ prospect_message: 'Not interested.' }`. `idempotency_key` is computed after the merge
-   * unless given.
+   * `{ prospect_message: 'Not interested.' }`. A `prospect_message` (and `channel`) is the
+   * reply the classifier and agent read, so `ai_response` follows it; other fields replace
+   * what they built. `idempotency_key` is computed after the merge unless given.
    */
   overrides?: DeepPartial<ProspectResponseEvent>;
 }
@@ -78,9 +80,20 @@ export function mockWebhooks(context: WebhookContext): OcsMockWebhooks {
         throw new TypeError("@ocs/mock: webhooks.trigger needs the webhook's signing secret: { secret }.");
       }
       const source = await findSource(context, options);
-      const built = await buildEvent(context.store, source, context.clock.now(), options.channel);
-      const event = merge(built, options.overrides ?? {}) as ProspectResponseEvent;
-      if (!options.overrides?.idempotency_key) event.idempotency_key = await idempotencyKey(event, source.campaignId);
+      const overrides = options.overrides ?? {};
+      const built = await buildEvent(context.store, source, context.clock.now(), {
+        channel: overrides.channel ?? options.channel,
+        message: overrides.prospect_message,
+      });
+      const event = merge(built, overrides) as ProspectResponseEvent;
+      if (!overrides.idempotency_key) {
+        event.idempotency_key = await prospectResponseKey({
+          sequenceLeadId: event.sequence_lead_id,
+          campaignId: source.campaignId,
+          channel: event.channel,
+          prospectMessage: event.prospect_message ?? null,
+        });
+      }
       const body = JSON.stringify(event);
       const target = options.url ?? (await webhookUrl(context.store, source.campaignId)) ?? defaultReceiver;
       const request = await createSignedRequest(target, body, options.secret);
