@@ -3,8 +3,16 @@
  * reference server's own code, reset before each test, with the failures the integration
  * must survive switched on where a test needs them.
  */
-import { createClient, listLeads, OcsRateLimitError, OcsServiceUnavailableError } from '@ocs/sdk';
+import {
+  createClient,
+  createLead,
+  createWebhook,
+  listLeads,
+  OcsRateLimitError,
+  OcsServiceUnavailableError,
+} from '@ocs/sdk';
 import { createOcsMock } from '@ocs/mock/node';
+import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enrolSignups, type Reply, replyWebhook } from '../src/onboarding.ts';
@@ -115,5 +123,25 @@ describe('replyWebhook', () => {
     });
     await endpoint(request);
     expect(replies[0]).toMatchObject({ sentiment: 'negative', message: 'Please remove me.' });
+  });
+
+  it('receives a reply the service delivers, end to end through the sandbox', async () => {
+    const replies: Reply[] = [];
+    const endpoint = replyWebhook(secret, (reply) => replies.push(reply));
+    // The integration's receiver, served by MSW at a public HTTPS address.
+    server.use(http.post('https://hooks.example.com/ocs', ({ request }) => endpoint(request)));
+    await createWebhook(client, { campaign_id: campaignId, webhook_url: 'https://hooks.example.com/ocs', secret });
+    const lead = await createLead(client, { email: 'zoe@example.com', first_name: 'Zoe', campaign_id: campaignId });
+    // A day on the sandbox clock: the campaign's first step reaches the new lead.
+    await mock.sandbox.advanceClock({ days: 1 });
+    const { delivery } = await mock.sandbox.reply({
+      leadId: lead.lead.id,
+      channel: 'email',
+      message: 'Sounds good, can we talk on Thursday?',
+    });
+    expect(delivery?.status).toBe('delivered');
+    expect(replies).toEqual([
+      { email: 'zoe@example.com', sentiment: 'positive', message: 'Sounds good, can we talk on Thursday?' },
+    ]);
   });
 });
