@@ -1,7 +1,8 @@
 /**
  * Where the Node entry keeps its data and listens, from flags and the environment:
  * `--database-url` / `DATABASE_URL` selects a PostgreSQL server, otherwise embedded PGlite in
- * `--data-dir` / `OCS_DATA_DIR` (default `.data/pglite` under the working directory).
+ * `--data-dir` / `OCS_DATA_DIR` (default `.data/pglite` under the working directory). A flag
+ * beats the environment: `--data-dir` chooses PGlite even when `DATABASE_URL` is set.
  */
 import { resolve } from 'node:path';
 
@@ -11,7 +12,7 @@ export interface StoreLocation {
 }
 
 export function storeLocation(flags: { 'database-url'?: string; 'data-dir'?: string }): StoreLocation {
-  const databaseUrl = flags['database-url'] ?? process.env.DATABASE_URL;
+  const databaseUrl = flags['database-url'] ?? (flags['data-dir'] ? undefined : process.env.DATABASE_URL);
   const dataDir = resolve(flags['data-dir'] ?? process.env.OCS_DATA_DIR ?? '.data/pglite');
   return databaseUrl ? { databaseUrl, dataDir } : { dataDir };
 }
