@@ -98,9 +98,11 @@ async function benchBare(body: string, port: number): Promise<LoadResult> {
 /**
  * PGlite's own primary-key select rate, one query at a time in one process, on the very row
  * the endpoint reads (a campaign), so the ratio measures what the server adds to its query.
+ * With `dataDir` PGlite keeps its files on disk as the served one does (every relation access
+ * then costs file-system calls); without it, everything stays in memory.
  */
-async function pglitePkRate(): Promise<number> {
-  const store = await openSqlStore();
+async function pglitePkRate(dataDir?: string): Promise<number> {
+  const store = await openSqlStore(dataDir ? { dataDir } : {});
   const demo = await seedDemoOrganization(store);
   const campaign = await createCampaignRow(store, demo.organizationId, demo.ownerId);
   const select = () =>
@@ -172,10 +174,14 @@ async function pgPoolPkRate(url: string): Promise<number> {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const lines: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'ocs-bench-'));
+const pkDataDir = mkdtempSync(join(tmpdir(), 'ocs-bench-pk-'));
 try {
   const pglite = await benchOcs('pglite', ['--data-dir', dataDir], 4801);
   const bare = await benchBare(pglite.body, 4802);
-  const pkRate = await pglitePkRate();
+  // Both baselines: the served PGlite keeps a data directory, which makes each query dearer
+  // than in memory, so the target's ratio is taken against PGlite on a data directory too.
+  const pkRateOnDisk = await pglitePkRate(pkDataDir);
+  const pkRateInMemory = await pglitePkRate();
   lines.push(`load: ${loadTool}, 32 connections, ${duration} s per run, ${pglite.body.length}-byte body`);
   lines.push(
     `bare node:http            ${fmt(bare.requestsPerSecond).padStart(8)} req/s   p99 ${bare.p99Ms.toFixed(2)} ms`,
@@ -183,9 +189,12 @@ try {
   lines.push(
     `OCS on PGlite             ${fmt(pglite.result.requestsPerSecond).padStart(8)} req/s   p99 ${pglite.result.p99Ms.toFixed(2)} ms   non-2xx ${pglite.result.non2xx}`,
   );
-  lines.push(`PGlite primary-key select ${fmt(pkRate).padStart(8)} /s (the campaign row; one process, one at a time)`);
   lines.push(
-    `  ratio to PGlite PK rate: ${(pglite.result.requestsPerSecond / pkRate).toFixed(2)} (target >= 0.60); to bare: ${(pglite.result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}`,
+    `PGlite primary-key select ${fmt(pkRateOnDisk).padStart(8)} /s (the campaign row; one process, one at a time; data directory, as served)`,
+  );
+  lines.push(`                          ${fmt(pkRateInMemory).padStart(8)} /s (the same, PGlite in memory)`);
+  lines.push(
+    `  ratio to PGlite PK rate: ${(pglite.result.requestsPerSecond / pkRateOnDisk).toFixed(2)} (target >= 0.60; ${(pglite.result.requestsPerSecond / pkRateInMemory).toFixed(2)} against PGlite in memory); to bare: ${(pglite.result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}`,
   );
   if (databaseUrl) {
     const postgres = await benchOcs('postgres', ['--database-url', databaseUrl], 4803);
@@ -203,4 +212,5 @@ try {
   console.log(lines.join('\n'));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(pkDataDir, { recursive: true, force: true });
 }

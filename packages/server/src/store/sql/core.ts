@@ -1,6 +1,6 @@
-/** SQL implementations of the organization, key, idempotency and rate-limit stores. */
+/** SQL implementations of the organization, key and idempotency stores (rate limits: rate-limit-counters.ts). */
 import type { ApiKeyRecord, IdempotencyRecord, OrganizationRecord, UserRecord } from '../records.ts';
-import type { ApiKeyStore, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
+import type { ApiKeyStore, IdempotencyStore, OrganizationStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { insertRow, updateRow } from './rows.ts';
 
@@ -127,25 +127,6 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
     },
     async release(organizationId, key) {
       await client.query('delete from idempotency_keys where organization_id = $1 and key = $2', [organizationId, key]);
-    },
-  };
-}
-
-export function sqlRateLimits(client: SqlClient): RateLimitStore {
-  return {
-    async hit(apiKeyId, buckets, windowStart) {
-      // One round trip for every bucket: count in the current window, or restart the window.
-      const rows = await client.query<{ bucket: string; count: number }>(
-        `insert into rate_limit_counters as c (api_key_id, bucket, window_start, count)
-         select $1, bucket, $3, 1 from unnest($2::text[]) as bucket
-         on conflict (api_key_id, bucket) do update
-            set count = case when c.window_start = excluded.window_start then c.count + 1 else 1 end,
-                window_start = excluded.window_start
-         returning bucket, count`,
-        [apiKeyId, buckets, windowStart],
-      );
-      const counts = new Map(rows.map((row) => [row.bucket, Number(row.count)]));
-      return buckets.map((bucket) => counts.get(bucket) ?? 1);
     },
   };
 }

@@ -8,10 +8,11 @@ import { sqlMessages } from './messages.ts';
 import { sqlDeliveries } from './deliveries.ts';
 import { sqlAiFields, sqlCampaigns, sqlResponders, sqlWebhooks } from './campaigns.ts';
 import type { SqlClient } from './client.ts';
-import { sqlApiKeys, sqlIdempotency, sqlOrganizations, sqlRateLimits } from './core.ts';
+import { sqlApiKeys, sqlIdempotency, sqlOrganizations } from './core.ts';
 import { sqlDeals, sqlPipelines } from './crm.ts';
 import { sqlAccounts, sqlEnrolments, sqlLeads } from './leads.ts';
 import { migrate } from './migrate.ts';
+import { sqlRateLimits } from './rate-limit-counters.ts';
 
 export { migrate };
 

@@ -8,7 +8,9 @@ function wrap(db: PGlite, queryable: Queryable): SqlClient {
   const client: SqlClient = {
     kind: 'pglite',
     async query(text, params) {
-      const result = await queryable.query(text, params as unknown[] | undefined, { parsers: typeParsers });
+      // The parsers are given once, to PGlite.create: passed per query, PGlite would merge
+      // them into its defaults on every query (a tenth of the CPU of a GET under load).
+      const result = await queryable.query(text, params as unknown[] | undefined);
       return result.rows as never[];
     },
     transaction(work) {
@@ -22,7 +24,7 @@ function wrap(db: PGlite, queryable: Queryable): SqlClient {
 
 export async function createPgliteClient(dataDir?: string): Promise<SqlClient> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: typeParsers });
   await db.exec("set time zone 'UTC'");
   return wrap(db, db);
 }

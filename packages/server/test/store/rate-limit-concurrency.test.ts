@@ -1,0 +1,46 @@
+/**
+ * Rate-limit counters under concurrent hits (the SQL store coalesces them into batches): each
+ * hit still gets a count of its own, the counts are consecutive, and the stored total is exact.
+ */
+import { expect, it } from 'vitest';
+import { describeBackends } from '../support/backends.ts';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
+
+describeBackends('rate-limit counters under concurrency', (store) => {
+  it('gives concurrent hits on one key distinct, consecutive counts', async () => {
+    const keyId = crypto.randomUUID();
+    const hits = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        store().rateLimits.hit(keyId, [`endpoint:GET /${i % 2 === 0 ? 'a' : 'b'}`, 'total'], at(0)),
+      ),
+    );
+    const totals = hits.map(([, total]) => total).sort((x, y) => (x ?? 0) - (y ?? 0));
+    expect(totals).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const forA = hits.filter((_, i) => i % 2 === 0).map(([endpoint]) => endpoint);
+    expect(forA.sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // The next hit sees every earlier one.
+    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0))).toEqual([21, 41]);
+  });
+
+  it('starts a new window from one even when hits of two windows arrive together', async () => {
+    const keyId = crypto.randomUUID();
+    const [first, second, third] = await Promise.all([
+      store().rateLimits.hit(keyId, ['total'], at(0)),
+      store().rateLimits.hit(keyId, ['total'], at(0)),
+      store().rateLimits.hit(keyId, ['total'], at(1)),
+    ]);
+    expect([first, second, third]).toEqual([[1], [2], [1]]);
+    expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([2]);
+  });
+
+  it('keeps keys apart', async () => {
+    const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
+    const hits = await Promise.all([
+      store().rateLimits.hit(one, ['total'], at(0)),
+      store().rateLimits.hit(two, ['total'], at(0)),
+      store().rateLimits.hit(one, ['total'], at(0)),
+    ]);
+    expect(hits.map(([count]) => count).sort()).toEqual([1, 1, 2]);
+  });
+});
