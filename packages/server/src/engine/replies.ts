@@ -22,7 +22,7 @@ import {
 } from '../delivery/payload.ts';
 import type { ActivityEventRecord, DeliveryRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { lastContact, leadBooking, leadEvent, type SandboxLead } from './sandbox-lead.ts';
+import { lastContact, leadBooking, leadEvent, notEnrolled, type SandboxLead } from './sandbox-lead.ts';
 
 export interface ReceivedReply {
   event: ActivityEventRecord;
@@ -44,93 +44,99 @@ export async function receiveReply(
   at: Date,
 ): Promise<ReceivedReply> {
   const { store } = services;
-  const { campaign, lead, enrolment } = found;
+  const { campaign, lead } = found;
   const contact = lastContact(found, reply.channel);
+  // Only the classifier runs before the transaction: a model provider may be slow.
   const analysis = await analyseReply(services.classifier ?? builtInClassifier, reply);
   const settings =
     (await store.responders.get(campaign.id)) ?? defaultResponderSettings(campaign.id, campaign.organization_id);
-  const replies = found.events.filter((e) => e.kind === 'reply_received');
-  const latest = replies.at(-1);
-  const aiResponse = decideReply({
-    responderEnabled: campaign.responder_enabled,
-    settings,
-    analysis,
-    message: reply.message,
-    channel: reply.channel,
-    lead,
-    previous: latest
-      ? { conversation_status: latest.data.conversation_status ?? null, goal_status: latest.data.goal_status ?? null }
-      : null,
-  });
-  const delivered: DeliveredReply[] = replies
-    .filter((e) => typeof e.data.delivery_id === 'string')
-    .map((e) => ({ sentiment: e.data.sentiment ?? null, out_of_office: e.data.out_of_office ?? null }));
-  const classified: DeliveredReply = { sentiment: aiResponse.sentiment, out_of_office: aiResponse.out_of_office };
-  const webhooks = await store.webhooks.listEnabled(campaign.id);
-  let notDeliveredReason: string | null = null;
-  if (!shouldDeliver(delivered, classified)) notDeliveredReason = notDeliveredReasons.repeat;
-  else if (webhooks.length === 0) notDeliveredReason = notDeliveredReasons.noWebhook;
-
-  let delivery: DeliveryRecord | null = null;
   const receivedAt = at.toISOString();
-  if (notDeliveredReason === null) {
-    const built = await buildProspectResponse({
-      enrolment: { id: enrolment.id, variation: enrolment.variation },
-      campaign: { id: campaign.id, name: campaign.name },
+  return store.transaction(async (tx) => {
+    // The lead's row is locked, and its replies read again under the lock: two replies of
+    // one lead at once are decided one after the other (section 6 rule 4 holds), and a step
+    // running meanwhile sees the pause (run-steps.ts takes the same lock).
+    const enrolment = await tx.enrolments.find(campaign.id, lead.id, { forUpdate: true });
+    if (!enrolment || enrolment.id !== found.enrolment.id) throw notEnrolled(found);
+    const replies = await tx.activity.listForEnrolment(enrolment.id, { kinds: ['reply_received'] });
+    const latest = replies.at(-1);
+    const aiResponse = decideReply({
+      responderEnabled: campaign.responder_enabled,
+      settings,
+      analysis,
+      message: reply.message,
       channel: reply.channel,
       lead,
-      prospectMessage: reply.message,
-      senderAccounts: await store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
-      replyAccountId: contact.account_id,
-      aiResponse,
-      conversationOwner: conversationOwner(campaign.responder_enabled, aiResponse),
-      receivedAt: at,
-      deliveryNumber: nextDeliveryNumber(delivered),
+      previous: latest
+        ? { conversation_status: latest.data.conversation_status ?? null, goal_status: latest.data.goal_status ?? null }
+        : null,
     });
-    delivery = {
-      id: newId(),
-      organization_id: campaign.organization_id,
-      campaign_id: campaign.id,
-      enrolment_id: enrolment.id,
-      lead_id: lead.id,
-      channel: reply.channel,
-      idempotency_key: built.idempotency_key,
-      body: new TextDecoder().decode(built.body),
-      status: 'pending',
-      attempts_made: 0,
-      created_at: receivedAt,
-      // Section 6: the first attempt is made at once.
-      next_attempt_at: receivedAt,
-      delivered_at: null,
-      failed_at: null,
-      last_error: null,
-      lease_owner: null,
-      lease_until: null,
-    };
-  }
+    const delivered: DeliveredReply[] = replies
+      .filter((e) => typeof e.data.delivery_id === 'string')
+      .map((e) => ({ sentiment: e.data.sentiment ?? null, out_of_office: e.data.out_of_office ?? null }));
+    const classified: DeliveredReply = { sentiment: aiResponse.sentiment, out_of_office: aiResponse.out_of_office };
+    const webhooks = await tx.webhooks.listEnabled(campaign.id);
+    let notDeliveredReason: string | null = null;
+    if (!shouldDeliver(delivered, classified)) notDeliveredReason = notDeliveredReasons.repeat;
+    else if (webhooks.length === 0) notDeliveredReason = notDeliveredReasons.noWebhook;
 
-  // The reply arrives on the account the lead was last written from on that channel.
-  const event = leadEvent(found, {
-    kind: 'reply_received',
-    channel: reply.channel,
-    account_id: contact.account_id,
-    occurred_at: receivedAt,
-    data: {
-      sentiment: aiResponse.sentiment,
-      out_of_office: aiResponse.out_of_office,
-      message: reply.message,
-      conversation_status: aiResponse.conversation_status,
-      goal_status: aiResponse.goal_status,
-      delivery_id: delivery?.id ?? null,
-    },
-  });
-  const booking = impliedBooking(aiResponse);
-  await store.transaction(async (tx) => {
+    let delivery: DeliveryRecord | null = null;
+    if (notDeliveredReason === null) {
+      const built = await buildProspectResponse({
+        enrolment: { id: enrolment.id, variation: enrolment.variation },
+        campaign: { id: campaign.id, name: campaign.name },
+        channel: reply.channel,
+        lead,
+        prospectMessage: reply.message,
+        senderAccounts: await tx.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
+        replyAccountId: contact.account_id,
+        aiResponse,
+        conversationOwner: conversationOwner(campaign.responder_enabled, aiResponse),
+        receivedAt: at,
+        deliveryNumber: nextDeliveryNumber(delivered),
+      });
+      delivery = {
+        id: newId(),
+        organization_id: campaign.organization_id,
+        campaign_id: campaign.id,
+        enrolment_id: enrolment.id,
+        lead_id: lead.id,
+        channel: reply.channel,
+        idempotency_key: built.idempotency_key,
+        body: new TextDecoder().decode(built.body),
+        status: 'pending',
+        attempts_made: 0,
+        created_at: receivedAt,
+        // Section 6: the first attempt is made at once.
+        next_attempt_at: receivedAt,
+        delivered_at: null,
+        failed_at: null,
+        last_error: null,
+        lease_owner: null,
+        lease_until: null,
+      };
+    }
+
+    // The reply arrives on the account the lead was last written from on that channel.
+    const event = leadEvent(found, {
+      kind: 'reply_received',
+      channel: reply.channel,
+      account_id: contact.account_id,
+      occurred_at: receivedAt,
+      data: {
+        sentiment: aiResponse.sentiment,
+        out_of_office: aiResponse.out_of_office,
+        message: reply.message,
+        conversation_status: aiResponse.conversation_status,
+        goal_status: aiResponse.goal_status,
+        delivery_id: delivery?.id ?? null,
+      },
+    });
     await tx.activity.insert(event);
     // The first reply pauses the sequence (sequence-progress.ts stops at it too).
     if (enrolment.status !== 'completed') await tx.enrolments.update(enrolment.id, { status: 'paused' });
     if (delivery) await tx.deliveries.enqueue(delivery);
+    const booking = impliedBooking(aiResponse);
     if (booking) await tx.bookings.insert(leadBooking(found, receivedAt, booking));
+    return { event, aiResponse, delivery, notDeliveredReason };
   });
-  return { event, aiResponse, delivery, notDeliveredReason };
 }

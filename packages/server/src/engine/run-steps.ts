@@ -95,6 +95,7 @@ async function readCampaign(store: Store, campaign: CampaignRecord, now: string,
   return { pending, accounts, events };
 }
 
+/** `taken`: another engine ran it, or the lead or campaign changed since the round read them. */
 type StepOutcome = 'ran' | 'taken';
 
 async function runStep(
@@ -116,9 +117,17 @@ async function runStep(
   const position = first ? '0' : due.next.position;
   const kind = runKind(step);
   try {
-    await runner.store.transaction(async (tx) => {
+    const ran = await runner.store.transaction(async (tx) => {
+      // What the round read may be stale: under the lead's lock (a reply takes it too), the
+      // step runs only if the lead is still running and the campaign still active.
+      const current = await tx.enrolments.find(campaign.id, enrolment.lead_id, { forUpdate: true });
+      if (!current || current.id !== enrolment.id || current.status === 'paused' || current.status === 'completed') {
+        return false;
+      }
+      if (current.variation !== enrolment.variation) return false;
+      if (!(await tx.campaigns.get(campaign.organization_id, campaign.id))?.is_active) return false;
       const lead = await tx.leads.get(campaign.organization_id, enrolment.lead_id);
-      if (!lead) return;
+      if (!lead) return false;
       const message = isMessage(step) ? step : null;
       const rendered = message ? renderMessage(message, lead, aiFields) : null;
       const event: ActivityEventRecord = {
@@ -158,8 +167,9 @@ async function runStep(
           tx,
         );
       }
+      return true;
     });
-    return 'ran';
+    return ran ? 'ran' : 'taken';
   } catch (error) {
     // Another engine ran this step first: it is done, and was sent once.
     if (error instanceof UniqueViolation && error.constraint === uniqueConstraints.stepRun) return 'taken';

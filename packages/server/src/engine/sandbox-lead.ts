@@ -35,12 +35,13 @@ export async function findSandboxLead(
   const campaign = await findCampaign(store, organizationId, campaignId);
   const lead = await findLead(store, organizationId, leadId);
   const enrolment = await store.enrolments.find(campaign.id, lead.id);
-  if (!enrolment) {
-    throw new ApiError(409, 'LEAD_NOT_ENROLLED', `Lead ${lead.id} is not enrolled in campaign ${campaign.id}.`);
-  }
+  if (!enrolment) throw notEnrolled({ campaign, lead });
   const events = await store.activity.listForEnrolment(enrolment.id);
   return { campaign, lead, enrolment, events };
 }
+
+export const notEnrolled = (found: Pick<SandboxLead, 'campaign' | 'lead'>) =>
+  new ApiError(409, 'LEAD_NOT_ENROLLED', `Lead ${found.lead.id} is not enrolled in campaign ${found.campaign.id}.`);
 
 /**
  * The latest event of one of `kinds` on `channel`: the message a reply or an engagement

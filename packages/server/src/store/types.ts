@@ -190,8 +190,12 @@ export interface LeadStore {
 export interface EnrolmentStore {
   /** Throws `UniqueViolation` (`enrolments_live`) when the lead has a live enrolment in the campaign. */
   insert(record: EnrolmentRecord): Promise<void>;
-  /** The lead's live (not removed) enrolment in the campaign. */
-  find(campaignId: string, leadId: string): Promise<EnrolmentRecord | null>;
+  /**
+   * The lead's live (not removed) enrolment in the campaign. With `forUpdate`, the row is
+   * locked until the surrounding transaction ends: a reply and a step of one sequence lead
+   * take this lock, so each sees what the other wrote.
+   */
+  find(campaignId: string, leadId: string, options?: { forUpdate?: boolean }): Promise<EnrolmentRecord | null>;
   /** The lead's live enrolments, oldest first. */
   listForLead(leadId: string): Promise<EnrolmentRecord[]>;
   listForLeads(leadIds: string[]): Promise<EnrolmentRecord[]>;

@@ -84,9 +84,9 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
     async insert(record) {
       await reportingUniqueViolations(() => insertRow(client, 'enrolments', record));
     },
-    async find(campaignId, leadId) {
+    async find(campaignId, leadId, options) {
       const [row] = await client.query<EnrolmentRecord>(
-        'select * from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null',
+        `select * from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null${options?.forUpdate ? ' for update' : ''}`,
         [campaignId, leadId],
       );
       return row ?? null;
