@@ -9,6 +9,8 @@ import { SandboxClock } from '../../src/domain/clock.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
 import { createCampaign, demoAccounts, emailSequence } from '../support/campaign-setup.ts';
+import type { DeliveryRequest } from '../../src/delivery/types.ts';
+import { answer, fakeTransport, type FakeTransport } from '../support/fake-transport.ts';
 
 const start = '2026-11-09T09:00:00.000Z';
 type Failure = { error: string; message: string };
@@ -17,12 +19,15 @@ describeBackends('sandbox operations', (store) => {
   let api: TestApi;
   let campaignId: string;
   let leadId: string;
+  let transport: FakeTransport;
+  /** How the receivers answer; every test starts with receivers that accept. */
+  let receive: (request: DeliveryRequest) => ReturnType<typeof answer.ok>;
 
   beforeEach(async () => {
-    api = await createTestApi(store(), {
-      clock: new SandboxClock({ now: () => new Date(start) }),
-      config: { sandbox: true },
-    });
+    const clock = new SandboxClock({ now: () => new Date(start) });
+    receive = () => answer.ok();
+    transport = fakeTransport(clock, (request) => receive(request));
+    api = await createTestApi(store(), { clock, config: { sandbox: true }, webhookTransport: transport });
     campaignId = await createCampaign(api, { name: 'Sandbox', sequence: emailSequence(2) });
     const accounts = await demoAccounts(api);
     await api.call('PUT', `/v1/campaigns/${campaignId}/senders`, { body: { account_ids: [accounts.email.id] } });
@@ -140,6 +145,68 @@ describeBackends('sandbox operations', (store) => {
     await advance({ days: 5 });
     const messages = await api.call<{ total: number }>('GET', `/v1/sandbox/campaigns/${campaignId}/messages`);
     expect(messages.body.total).toBe(1);
+  });
+
+  it('retries a failed delivery every 15 minutes of the sandbox clock, with the same bytes', async () => {
+    await addWebhook();
+    await advance({ seconds: 1 });
+    receive = () => answer.status(503);
+    const first = await reply('Sounds good, let us talk.');
+    expect(first.body.reply.delivery).not.toBeNull();
+    const attempted = async (body: unknown) => {
+      const moved = await api.call<{ ran: { deliveries_attempted: number } }>('POST', '/v1/sandbox/clock/advance', {
+        body,
+      });
+      return moved.body.ran.deliveries_attempted;
+    };
+    expect(await attempted({ seconds: 1 })).toBe(1);
+    expect(await attempted({ seconds: 14 * 60 })).toBe(0);
+    expect(await attempted({ seconds: 60 })).toBe(1);
+    receive = () => answer.ok(202);
+    expect(await attempted({ seconds: 15 * 60 })).toBe(1);
+    expect(await attempted({ days: 3 })).toBe(0);
+    expect(transport.sent).toHaveLength(3);
+    const gaps = transport.sent
+      .slice(1)
+      .map((sent, i) => Date.parse(sent.sentAt) - Date.parse(transport.sent[i]?.sentAt ?? ''));
+    expect(gaps).toEqual([15 * 60_000, 15 * 60_000]);
+    for (const sent of transport.sent) expect(sent.body).toEqual(transport.sent[0]?.body);
+    expect(transport.sent.map((sent) => sent.headers['X-OCS-Delivery-Attempt'])).toEqual(['1', '2', '3']);
+    const listed = await api.call<{
+      deliveries: Array<{ status: string; attempts: Array<{ status: number; ok: boolean }> }>;
+    }>('GET', `/v1/sandbox/campaigns/${campaignId}/deliveries`);
+    expect(listed.body.deliveries.map((d) => [d.status, d.attempts.map((a) => [a.status, a.ok])])).toEqual([
+      [
+        'delivered',
+        [
+          [503, false],
+          [503, false],
+          [202, true],
+        ],
+      ],
+    ]);
+  });
+
+  it('records the booking the reply agent confirms, and the analysis counts it as a meeting', async () => {
+    const responder = await api.call('PATCH', `/v1/campaigns/${campaignId}/responder`, {
+      body: { enabled: true, mode: 'autopilot', booking_url: 'https://cal.example.com/acme/intro' },
+    });
+    expect(responder.status).toBe(200);
+    await advance({ seconds: 1 });
+    const interested = await reply('Sounds good, happy to talk.');
+    expect(interested.body.reply).toMatchObject({ ai_response: { agent_action: 'reply', goal_status: 'link_sent' } });
+    await advance({ seconds: 60 });
+    const booked = await reply('Done, I just booked a slot for Thursday.');
+    expect(booked.body.reply).toMatchObject({
+      ai_response: { conversation_status: 'closed_won', goal_status: 'confirmed', complete: true },
+    });
+    const bookings = await api.call<{ bookings?: unknown }>('GET', `/v1/campaigns/${campaignId}/bookings`);
+    expect(JSON.stringify(bookings.body)).toContain('"confirmed_by":"agent"');
+    const analysis = await api.call<{ analysis: { funnel: { meetings: number; positive: number } } }>(
+      'GET',
+      `/v1/campaigns/${campaignId}/analysis`,
+    );
+    expect(analysis.body.analysis.funnel).toMatchObject({ meetings: 1, positive: 1 });
   });
 
   it('books meetings from a calendar and confirmations, listed by GET /bookings', async () => {

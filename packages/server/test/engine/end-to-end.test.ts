@@ -257,6 +257,53 @@ describeBackends('a campaign played end to end on the sandbox clock', (store) =>
       accepted: leadsWith('connection_accepted'),
     });
     expect((channels?.linkedin as Record<string, unknown>).accepted).toBe(1);
+    // The other reports, on the same data the engine wrote, agree with the analysis.
+    const daily = await ok<{ days: Array<Record<string, number>> }>('GET', `/v1/campaigns/${campaignId}/daily-stats`);
+    const sum = (column: string) => daily.days.reduce((total, day) => total + (day[column] ?? 0), 0);
+    expect({
+      emails_sent: sum('emails_sent'),
+      emails_opened: sum('emails_opened'),
+      connection_requests: sum('connection_requests'),
+      connections_accepted: sum('connections_accepted'),
+      replies: sum('replies'),
+      positive_replies: sum('positive_replies'),
+      meetings: sum('meetings'),
+    }).toEqual({
+      emails_sent: (channels?.email as Record<string, unknown>).sent,
+      emails_opened: (channels?.email as Record<string, unknown>).opened,
+      connection_requests: (channels?.linkedin as Record<string, unknown>).requests,
+      connections_accepted: (channels?.linkedin as Record<string, unknown>).accepted,
+      replies: funnel?.replied,
+      positive_replies: funnel?.positive,
+      meetings: funnel?.meetings,
+    });
+    const funnelRows = await ok<{
+      steps: Array<{ step_id: number; type: string; reached: number; completed: number }>;
+    }>('GET', `/v1/campaigns/${campaignId}/step-funnel`);
+    const stepOne = funnelRows.steps.find((row) => row.step_id === 1);
+    expect(stepOne).toMatchObject({ reached: 3, completed: 3 });
+    const ranStep = (id: number) => events.filter((e) => e.step_id === id).length;
+    // A conditional has no event of its own: it runs at its due time.
+    for (const row of funnelRows.steps.filter((r) => r.type !== 'conditional')) {
+      expect([row.step_id, row.completed]).toEqual([row.step_id, ranStep(row.step_id)]);
+    }
+    const senders = await ok<{ senders: Array<{ account_id: string; sent: number }> }>(
+      'GET',
+      `/v1/campaigns/${campaignId}/senders/breakdown`,
+    );
+    const sentBy = (accountId: string) =>
+      new Set(
+        events
+          .filter(
+            (e) =>
+              e.account_id === accountId &&
+              ['email_sent', 'connection_requested', 'linkedin_message_sent'].includes(e.kind),
+          )
+          .map((e) => `${e.enrolment_id}:${e.kind}`),
+      ).size;
+    for (const row of senders.senders)
+      expect([row.account_id, row.sent]).toEqual([row.account_id, sentBy(row.account_id)]);
+    expect(senders.senders.map((row) => row.sent).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     // Lena, with no accepted connection, took the `no` branch: a second email.
     const lenaSteps = events
       .filter((e) => e.enrolment_id === lena.enrolment && e.step_id !== null)
