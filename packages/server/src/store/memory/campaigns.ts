@@ -18,14 +18,12 @@ export function memoryCampaigns(state: MemoryState): CampaignStore {
       return owned(organizationId, id);
     },
     async list(organizationId, filter) {
-      const rows = state.campaigns
-        .where(
-          (c) =>
-            c.organization_id === organizationId &&
-            (filter.is_active === undefined || c.is_active === filter.is_active),
-        )
-        .sort(newestFirst);
-      return paginate(rows, filter);
+      return state.campaigns.page(
+        (c) =>
+          c.organization_id === organizationId && (filter.is_active === undefined || c.is_active === filter.is_active),
+        newestFirst,
+        filter,
+      );
     },
     async update(organizationId, id, patch) {
       return owned(organizationId, id) ? patchRow(state.campaigns, id, patch) : null;

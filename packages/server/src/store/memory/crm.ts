@@ -3,7 +3,7 @@ import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { PipelineRecord } from '../records.ts';
 import type { DealStore, PipelineStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
-import { compareText, newestFirst, oldestFirst, paginate, patchRow, stripUndefined } from './table.ts';
+import { compareText, newestFirst, oldestFirst, patchRow, stripUndefined } from './table.ts';
 
 export function memoryPipelines(state: MemoryState): PipelineStore {
   const owned = (organizationId: string, id: string) => {
@@ -29,8 +29,7 @@ export function memoryPipelines(state: MemoryState): PipelineStore {
       return owned(organizationId, id);
     },
     async listActive(organizationId, page) {
-      const rows = state.pipelines.where((p) => p.organization_id === organizationId && p.is_active).sort(oldestFirst);
-      return paginate(rows, page);
+      return state.pipelines.page((p) => p.organization_id === organizationId && p.is_active, oldestFirst, page);
     },
     async listAll(organizationId) {
       // No lock needed: memory transactions run one at a time.
@@ -72,16 +71,15 @@ export function memoryDeals(state: MemoryState): DealStore {
       return owned(organizationId, id);
     },
     async list(organizationId, filter) {
-      const rows = state.deals
-        .where(
-          (d) =>
-            d.organization_id === organizationId &&
-            (filter.stage_id === undefined || d.stage_id === filter.stage_id) &&
-            (filter.owner_id === undefined || d.owner_id === filter.owner_id) &&
-            (filter.lead_id === undefined || d.lead_id === filter.lead_id),
-        )
-        .sort(newestFirst);
-      return paginate(rows, filter);
+      return state.deals.page(
+        (d) =>
+          d.organization_id === organizationId &&
+          (filter.stage_id === undefined || d.stage_id === filter.stage_id) &&
+          (filter.owner_id === undefined || d.owner_id === filter.owner_id) &&
+          (filter.lead_id === undefined || d.lead_id === filter.lead_id),
+        newestFirst,
+        filter,
+      );
     },
     async update(organizationId, id, patch) {
       return owned(organizationId, id) ? patchRow(state.deals, id, patch) : null;

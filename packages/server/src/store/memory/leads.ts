@@ -3,7 +3,7 @@ import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { LeadRecord } from '../records.ts';
 import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
-import { compareText, newestFirst, oldestFirst, paginate, patchRow } from './table.ts';
+import { compareText, newestFirst, oldestFirst, patchRow } from './table.ts';
 
 /** The personal and company fields that deletion overwrites. */
 export const erasedLeadFields = {
@@ -68,16 +68,15 @@ export function memoryLeads(state: MemoryState): LeadStore {
           )
         : null;
       const email = filter.email?.toLowerCase();
-      const rows = state.leads
-        .where(
-          (l) =>
-            l.organization_id === organizationId &&
-            l.deleted_at === null &&
-            (enrolled === null || enrolled.has(l.id)) &&
-            (email === undefined || l.email?.toLowerCase() === email),
-        )
-        .sort(newestFirst);
-      return paginate(rows, filter);
+      return state.leads.page(
+        (l) =>
+          l.organization_id === organizationId &&
+          l.deleted_at === null &&
+          (enrolled === null || enrolled.has(l.id)) &&
+          (email === undefined || l.email?.toLowerCase() === email),
+        newestFirst,
+        filter,
+      );
     },
     async update(organizationId, id, patch) {
       if (!live(organizationId, id)) return null;
@@ -160,22 +159,21 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
       return ids.flatMap((id) => owned(organizationId, id) ?? []);
     },
     async list(organizationId, filter) {
-      const rows = state.accounts
-        .where(
-          (a) =>
-            a.organization_id === organizationId &&
-            (filter.platform === undefined || a.platform === filter.platform) &&
-            (filter.status === undefined || a.status === filter.status),
-        )
-        .sort((a, b) => {
+      return state.accounts.page(
+        (a) =>
+          a.organization_id === organizationId &&
+          (filter.platform === undefined || a.platform === filter.platform) &&
+          (filter.status === undefined || a.status === filter.status),
+        (a, b) => {
           if (a.connected_at === null || b.connected_at === null) {
             if (a.connected_at !== b.connected_at) return a.connected_at === null ? 1 : -1;
           } else if (a.connected_at !== b.connected_at) {
             return compareText(a.connected_at, b.connected_at);
           }
           return compareText(a.id, b.id);
-        });
-      return paginate(rows, filter);
+        },
+        filter,
+      );
     },
     async update(organizationId, id, patch) {
       return owned(organizationId, id) ? patchRow(state.accounts, id, patch) : null;

@@ -2,7 +2,7 @@
 import type { SandboxMessageRecord } from '../records.ts';
 import type { SandboxMessageStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
-import { compareText, paginate, patchRow } from './table.ts';
+import { compareText, patchRow } from './table.ts';
 
 const oldestSentFirst = (a: SandboxMessageRecord, b: SandboxMessageRecord) =>
   Date.parse(a.sent_at) - Date.parse(b.sent_at) || compareText(a.id, b.id);
@@ -13,10 +13,11 @@ export function memoryMessages(state: MemoryState): SandboxMessageStore {
       state.messages.set(record.id, record);
     },
     async listForCampaign(campaignId, filter) {
-      const rows = state.messages
-        .where((m) => m.campaign_id === campaignId && (filter.lead_id === undefined || m.lead_id === filter.lead_id))
-        .sort(oldestSentFirst);
-      return paginate(rows, filter);
+      return state.messages.page(
+        (m) => m.campaign_id === campaignId && (filter.lead_id === undefined || m.lead_id === filter.lead_id),
+        oldestSentFirst,
+        filter,
+      );
     },
     async eraseLead(organizationId, leadId) {
       const own = state.messages.where((m) => m.organization_id === organizationId && m.lead_id === leadId);

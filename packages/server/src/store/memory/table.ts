@@ -24,6 +24,22 @@ export class Journal {
   }
 }
 
+/**
+ * A deep copy of a record. Records hold JSON data only (strings, numbers, booleans, null,
+ * arrays and plain objects: times are ISO strings), so a plain recursive copy does what
+ * `structuredClone` would, several times faster: every read and write of the memory store
+ * copies, so that no caller can change a stored row by mutating what it was given.
+ */
+export function copyRecord<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyRecord) as T;
+  const source = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  // for...in over a plain object allocates nothing per field (Object.entries would).
+  for (const key in source) copy[key] = copyRecord(source[key]);
+  return copy as T;
+}
+
 export class Table<T> {
   constructor(
     private readonly journal: Journal | null,
@@ -37,7 +53,7 @@ export class Table<T> {
 
   get(key: string): T | undefined {
     const row = this.rows.get(key);
-    return row === undefined ? undefined : structuredClone(row);
+    return row === undefined ? undefined : copyRecord(row);
   }
 
   has(key: string): boolean {
@@ -46,13 +62,13 @@ export class Table<T> {
 
   /** Every row, copied; filter and sort these. */
   all(): T[] {
-    return [...this.rows.values()].map((row) => structuredClone(row));
+    return [...this.rows.values()].map((row) => copyRecord(row));
   }
 
   /** Rows matching `predicate`, without copying the ones that do not match. */
   where(predicate: (row: T) => boolean): T[] {
     const result: T[] = [];
-    for (const row of this.rows.values()) if (predicate(row)) result.push(structuredClone(row));
+    for (const row of this.rows.values()) if (predicate(row)) result.push(copyRecord(row));
     return result;
   }
 
@@ -65,13 +81,30 @@ export class Table<T> {
     for (const [key, row] of this.rows) visit(row, key);
   }
 
+  /**
+   * One page of the rows matching `predicate`, in `order`, and how many match: filtering and
+   * sorting read the stored rows, and only the page is copied (a list answer copied every
+   * matching row before, which made list operations of the mock cost the whole table).
+   */
+  page(
+    predicate: (row: Readonly<T>) => boolean,
+    order: (a: Readonly<T>, b: Readonly<T>) => number,
+    page: { limit: number; offset: number },
+  ): { items: T[]; total: number } {
+    const matching: T[] = [];
+    for (const row of this.rows.values()) if (predicate(row)) matching.push(row);
+    matching.sort(order);
+    const items = matching.slice(page.offset, page.offset + page.limit).map((row) => copyRecord(row));
+    return { items, total: matching.length };
+  }
+
   set(key: string, row: T): void {
     const previous = this.rows.get(key);
     this.journal?.record(() => {
       if (previous === undefined) this.rows.delete(key);
       else this.rows.set(key, previous);
     });
-    this.rows.set(key, structuredClone(row));
+    this.rows.set(key, copyRecord(row));
   }
 
   delete(key: string): void {
@@ -111,7 +144,7 @@ export function patchRow<T extends object>(table: Table<T>, key: string, patch: 
   if (row === undefined) return null;
   const updated = { ...row, ...stripUndefined(patch) };
   table.set(key, updated);
-  return structuredClone(updated);
+  return copyRecord(updated);
 }
 
 export function stripUndefined<T extends object>(patch: Partial<T>): Partial<T> {
