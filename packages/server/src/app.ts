@@ -37,7 +37,7 @@ import { servedDocuments } from './openapi/served.ts';
 import type { OperationId } from './openapi/types.ts';
 import { handlers as allHandlers } from './routes/index.ts';
 import type { HandlerRequest, PartialHandlers } from './routes/registry.ts';
-import type { AppServices, ServerConfig } from './services.ts';
+import type { AppServices, ServerConfig, WebhookHostCheck } from './services.ts';
 import type { RateLimitStore, Store } from './store/types.ts';
 
 export interface AppOptions {
@@ -69,6 +69,8 @@ export interface AppOptions {
   webhookTransport?: WebhookTransport;
   /** Where the engine's messages go; defaults to the sandbox channel, which records them. */
   channel?: OutboundChannel;
+  /** Resolves webhook hosts at registration (`AppServices.checkWebhookHost`); the Node server passes one. */
+  checkWebhookHost?: WebhookHostCheck;
 }
 
 export interface App {
@@ -106,7 +108,14 @@ export function createApp(options: AppOptions): App {
     deliveries,
     logger,
   });
-  const services: AppServices = { store: options.store, clock, logger, config, engine };
+  const services: AppServices = {
+    store: options.store,
+    clock,
+    logger,
+    config,
+    engine,
+    ...(options.checkWebhookHost ? { checkWebhookHost: options.checkWebhookHost } : {}),
+  };
   const authenticator = new Authenticator(options.store, options.authCacheTtlMs ?? 0);
   // Only a PostgreSQL server is shared by several processes; everywhere else the counters
   // can live in this process (see inProcessRateLimits).

@@ -18,4 +18,12 @@ export interface AppServices {
   config: ServerConfig;
   /** Runs due steps and deliveries; in sandbox mode, advances the sandbox clock. */
   engine: Engine;
+  /**
+   * Resolves a webhook's host at registration and says why it is not public (null when it
+   * is, or when it cannot be resolved now: delivery checks again at connect time). Only
+   * where DNS is at hand (the Node server); elsewhere registration checks the URL's text.
+   */
+  checkWebhookHost?: WebhookHostCheck;
 }
+
+export type WebhookHostCheck = (hostname: string) => Promise<string | null>;

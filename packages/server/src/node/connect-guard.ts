@@ -10,7 +10,7 @@
  * `checkWebhookUrl`, before any request is made.
  */
 import dns, { type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { nonPublicAddressRange, type WebhookUrlOptions } from '../domain/webhook-url.ts';
 
 /** Every address a host name resolves to. Injectable so tests never ask a real DNS server. */
@@ -82,4 +82,29 @@ function familyNumber(family: dns.LookupOptions['family']): 0 | 4 | 6 {
   if (family === 4 || family === 'IPv4') return 4;
   if (family === 6 || family === 'IPv6') return 6;
   return 0;
+}
+
+/**
+ * The registration-time check of a webhook's host (`AppServices.checkWebhookHost`): the
+ * reason it resolves to a non-public address, or null. A name that does not resolve now is
+ * let through: DNS may be down or the record not yet published, and every delivery checks
+ * again at connect time anyway. IP literals were checked with the URL already.
+ */
+export function webhookHostCheck(resolve: ResolveAllAddresses, options: WebhookUrlOptions = {}) {
+  return async (hostname: string): Promise<string | null> => {
+    if (isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) return null;
+    let addresses: readonly LookupAddress[];
+    try {
+      addresses = await resolve(hostname);
+    } catch {
+      return null;
+    }
+    try {
+      assertPublicAddresses(hostname, addresses, options);
+      return null;
+    } catch (error) {
+      if (error instanceof TargetRefusedError) return error.message.replace(/^target refused: /, '');
+      throw error;
+    }
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { serve as serveHono } from '@hono/node-server';
 import { createApp } from '../app.ts';
+import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { jsonLineLogger } from '../http/logger.ts';
 import type { RateLimitPolicy } from '../http/rate-limit.ts';
@@ -34,9 +35,8 @@ export function serve(options: ServeOptions): Promise<RunningServer> {
   const logger = options.quiet ? undefined : jsonLineLogger((line) => process.stdout.write(line));
   // Deliveries leave through Node's sockets, so every resolved address is checked at connect
   // time (DNS rebinding, private ranges), which `fetch` cannot do.
-  const webhookTransport = createNodeWebhookTransport({
-    allowInsecure: options.config?.allowInsecureWebhooks === true,
-  });
+  const insecure = options.config?.allowInsecureWebhooks === true;
+  const webhookTransport = createNodeWebhookTransport({ allowInsecure: insecure });
   const app = createApp({
     store: options.store,
     logger,
@@ -44,6 +44,9 @@ export function serve(options: ServeOptions): Promise<RunningServer> {
     rateLimits: options.rateLimits,
     authCacheTtlMs: options.authCacheTtlMs ?? 1000,
     webhookTransport,
+    // Registration resolves the host too, so a name pointing inside answers 400 at once
+    // rather than failing every delivery later.
+    checkWebhookHost: webhookHostCheck(resolveWithSystemDns, { allowInsecure: insecure }),
   });
   // The engine runs due steps every second; the delivery worker drains the outbox at once
   // when a reply is enqueued and polls for retries (and for work of a process that died).

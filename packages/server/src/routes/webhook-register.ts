@@ -45,6 +45,14 @@ export async function registerWebhook(
     );
   }
   const url = checked.url;
+  const refused = await services.checkWebhookHost?.(new URL(url).hostname);
+  if (refused) {
+    throw new ApiError(
+      400,
+      'INVALID_WEBHOOK_URL',
+      `webhook_url must be an HTTPS URL resolving to a public address: ${input.body.webhook_url} is not (${refused}).`,
+    );
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       return await services.store.transaction((tx) => registerOnce(tx, input, url));
