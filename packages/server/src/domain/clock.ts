@@ -40,6 +40,11 @@ export class SandboxClock implements Clock {
     if (ahead > this.#offsetMs) this.#offsetMs = ahead;
   }
 
+  /** Runs at least `offsetMs` ahead of real time (the offset another server saved). */
+  catchUp(offsetMs: number): void {
+    if (offsetMs > this.#offsetMs) this.#offsetMs = offsetMs;
+  }
+
   /** Back to real time (the mock's `reset()`). */
   reset(): void {
     this.#offsetMs = 0;

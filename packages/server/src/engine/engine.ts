@@ -40,6 +40,11 @@ export interface Engine {
    * attempt that comes due on the way at its own time, in time order.
    */
   advanceTo(target: Date): Promise<EngineRound>;
+  /**
+   * Sandbox mode: moves the sandbox clock to the time saved in the store, if it is ahead
+   * (a restarted server, or another server on the database that advanced it).
+   */
+  syncClock(): Promise<void>;
   /** Runs rounds every `intervalMs` until `stop()` (a running server). */
   start(intervalMs?: number): void;
   stop(): Promise<void>;
@@ -68,7 +73,12 @@ export function createEngine(options: {
     return result;
   };
 
+  const syncClock = async () => {
+    if (clock instanceof SandboxClock) clock.catchUp(await store.sandbox.clockOffset());
+  };
+
   const round = async (): Promise<EngineRound> => {
+    await syncClock();
     const steps_run = await runDueSteps({ store, channel }, clock.now());
     const deliveries_attempted = await deliveries.runDue();
     return { steps_run, deliveries_attempted };
@@ -79,6 +89,7 @@ export function createEngine(options: {
     channel,
     deliveries,
     runDue: () => exclusive(round),
+    syncClock: () => exclusive(syncClock),
     advanceTo(target) {
       return exclusive(async () => {
         if (!(clock instanceof SandboxClock)) throw new Error('only the sandbox clock can be advanced');
@@ -96,6 +107,8 @@ export function createEngine(options: {
           add(await round());
         }
         clock.advanceTo(target);
+        // Saved, so that a restart and the other servers on the database keep this time.
+        await store.sandbox.saveClockOffset(clock.offsetMs);
         add(await round());
         return total;
       });

@@ -31,7 +31,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function serve(options: ServeOptions): Promise<RunningServer> {
+export async function serve(options: ServeOptions): Promise<RunningServer> {
   const logger = options.quiet ? undefined : jsonLineLogger((line) => process.stdout.write(line));
   // Deliveries leave through Node's sockets, so every resolved address is checked at connect
   // time (DNS rebinding, private ranges), which `fetch` cannot do.
@@ -50,6 +50,8 @@ export function serve(options: ServeOptions): Promise<RunningServer> {
   });
   // The engine runs due steps every second; the delivery worker drains the outbox at once
   // when a reply is enqueued and polls for retries (and for work of a process that died).
+  // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
+  await app.engine.syncClock();
   app.engine.start(options.engineIntervalMs ?? 1000);
   app.engine.deliveries.start({ pollMs: options.deliveryPollMs ?? 1000 });
   return new Promise((resolve) => {

@@ -297,6 +297,17 @@ export interface DeliveryStore {
   nextDueAt(): Promise<string | null>;
 }
 
+/**
+ * Sandbox mode's state shared through the store: how far the sandbox clock runs ahead of real
+ * time, so that a restarted server, and every server on one database, keep the same time.
+ */
+export interface SandboxStateStore {
+  /** The saved offset in milliseconds (0 when never advanced). */
+  clockOffset(): Promise<number>;
+  /** Saves `offsetMs` unless a larger one is saved already (the clock only moves forward). */
+  saveClockOffset(offsetMs: number): Promise<void>;
+}
+
 export interface BookingStore {
   insert(record: BookingRecord): Promise<void>;
   get(campaignId: string, id: string): Promise<BookingRecord | null>;
@@ -394,6 +405,7 @@ export interface Store {
   activity: ActivityStore;
   bookings: BookingStore;
   messages: SandboxMessageStore;
+  sandbox: SandboxStateStore;
   deliveries: DeliveryStore;
   /**
    * Runs `work` atomically: every write inside commits together or not at all. Nested calls

@@ -8,6 +8,7 @@ import { memoryActivity, memoryBookings } from './activity.ts';
 import { memoryAiFields, memoryCampaigns, memoryResponders, memoryWebhooks } from './campaigns.ts';
 import { memoryApiKeys, memoryIdempotency, memoryOrganizations, memoryRateLimits } from './core.ts';
 import { memoryMessages } from './messages.ts';
+import { memorySandbox } from './sandbox.ts';
 import { memoryDeliveries } from './deliveries.ts';
 import { memoryDeals, memoryPipelines } from './crm.ts';
 import { memoryAccounts, memoryEnrolments, memoryLeads } from './leads.ts';
@@ -47,6 +48,7 @@ function bindStores(state: MemoryState) {
     activity: memoryActivity(state),
     bookings: memoryBookings(state),
     messages: memoryMessages(state),
+    sandbox: memorySandbox(state),
     deliveries: memoryDeliveries(state),
   };
 }

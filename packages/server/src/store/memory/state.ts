@@ -47,6 +47,8 @@ export class MemoryState {
   readonly activity = new Table<ActivityEventRecord>(null);
   readonly bookings = new Table<BookingRecord>(null);
   readonly messages = new Table<SandboxMessageRecord>(null);
+  /** Sandbox mode's shared state, one row (`clock`). */
+  readonly sandbox = new Table<{ offset_ms: number }>(null);
   /** The outbox; each row carries its attempts (see `deliveries.ts`). */
   readonly deliveries = new Table<DeliveryWithAttempts>(null);
 

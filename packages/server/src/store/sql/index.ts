@@ -5,6 +5,7 @@
 import type { Store } from '../types.ts';
 import { sqlActivity, sqlBookings } from './activity.ts';
 import { sqlMessages } from './messages.ts';
+import { sqlSandbox } from './sandbox.ts';
 import { sqlDeliveries } from './deliveries.ts';
 import { sqlAiFields, sqlCampaigns, sqlResponders, sqlWebhooks } from './campaigns.ts';
 import type { SqlClient } from './client.ts';
@@ -41,6 +42,7 @@ export function sqlStoreOn(client: SqlClient): SqlStore {
     activity: sqlActivity(client),
     bookings: sqlBookings(client),
     messages: sqlMessages(client),
+    sandbox: sqlSandbox(client),
     deliveries: sqlDeliveries(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx))),
     close: () => client.close(),

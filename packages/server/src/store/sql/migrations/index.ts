@@ -5,6 +5,7 @@ import { migration004 } from './004-connect-links.ts';
 import { migration005 } from './005-one-default-pipeline.ts';
 import { migration006 } from './006-deliveries.ts';
 import { migration007 } from './007-engine.ts';
+import { migration008 } from './008-sandbox-clock.ts';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];
