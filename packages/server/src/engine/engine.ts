@@ -45,8 +45,11 @@ export interface Engine {
    * (a restarted server, or another server on the database that advanced it).
    */
   syncClock(): Promise<void>;
-  /** Runs rounds every `intervalMs` until `stop()` (a running server). */
-  start(intervalMs?: number): void;
+  /**
+   * A running server: rounds every `intervalMs`, and the delivery worker's own loop (at once
+   * on a new reply, and every `deliveryPollMs` for retries), until `stop()`.
+   */
+  start(options?: { intervalMs?: number; deliveryPollMs?: number }): void;
   stop(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export function createEngine(options: {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
+  let deliveryPollMs = 1000;
 
   // Rounds never overlap in one process: the timer, an advance and a test's call queue up.
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
@@ -93,29 +97,24 @@ export function createEngine(options: {
     advanceTo(target) {
       return exclusive(async () => {
         if (!(clock instanceof SandboxClock)) throw new Error('only the sandbox clock can be advanced');
-        const total: EngineRound = { steps_run: 0, deliveries_attempted: 0 };
-        const add = (done: EngineRound) => {
-          total.steps_run += done.steps_run;
-          total.deliveries_attempted += done.deliveries_attempted;
-        };
-        add(await round());
-        for (let stop = 0; stop < maxStopsPerAdvance; stop += 1) {
-          const now = clock.now();
-          const next = earliest(await nextStepDueAfter(store, now), await deliveries.nextDueAt());
-          if (next === null || next.getTime() > target.getTime()) break;
-          clock.advanceTo(next.getTime() > now.getTime() ? next : new Date(now.getTime() + 1));
-          add(await round());
+        // Leases are times of this clock: an attempt of the worker's loop still in flight
+        // when the clock jumps past its lease would be claimed again. The loop pauses (its
+        // attempts finish first) while the advance makes every attempt itself.
+        const resume = !stopped;
+        if (resume) await deliveries.stop();
+        try {
+          return await advance(clock, target);
+        } finally {
+          if (resume && !stopped) deliveries.start({ pollMs: deliveryPollMs });
         }
-        clock.advanceTo(target);
-        // Saved, so that a restart and the other servers on the database keep this time.
-        await store.sandbox.saveClockOffset(clock.offsetMs);
-        add(await round());
-        return total;
       });
     },
-    start(intervalMs = 1000) {
+    start(options = {}) {
       if (!stopped) return;
       stopped = false;
+      deliveryPollMs = options.deliveryPollMs ?? deliveryPollMs;
+      const intervalMs = options.intervalMs ?? 1000;
+      deliveries.start({ pollMs: deliveryPollMs });
       const tick = () => {
         void engine
           .runDue()
@@ -134,8 +133,31 @@ export function createEngine(options: {
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
+      await deliveries.stop();
     },
   };
+
+  async function advance(sandboxClock: SandboxClock, target: Date): Promise<EngineRound> {
+    const total: EngineRound = { steps_run: 0, deliveries_attempted: 0 };
+    const add = (done: EngineRound) => {
+      total.steps_run += done.steps_run;
+      total.deliveries_attempted += done.deliveries_attempted;
+    };
+    add(await round());
+    for (let stop = 0; stop < maxStopsPerAdvance; stop += 1) {
+      const now = sandboxClock.now();
+      const next = earliest(await nextStepDueAfter(store, now), await deliveries.nextDueAt());
+      if (next === null || next.getTime() > target.getTime()) break;
+      sandboxClock.advanceTo(next.getTime() > now.getTime() ? next : new Date(now.getTime() + 1));
+      add(await round());
+    }
+    sandboxClock.advanceTo(target);
+    // Saved, so that a restart and the other servers on the database keep this time.
+    await store.sandbox.saveClockOffset(sandboxClock.offsetMs);
+    add(await round());
+    return total;
+  }
+
   return engine;
 }
 

@@ -52,8 +52,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // when a reply is enqueued and polls for retries (and for work of a process that died).
   // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
   await app.engine.syncClock();
-  app.engine.start(options.engineIntervalMs ?? 1000);
-  app.engine.deliveries.start({ pollMs: options.deliveryPollMs ?? 1000 });
+  app.engine.start({ intervalMs: options.engineIntervalMs, deliveryPollMs: options.deliveryPollMs });
   return new Promise((resolve) => {
     const server = serveHono({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       resolve({
@@ -61,7 +60,6 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         async close() {
           await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
           await app.engine.stop();
-          await app.engine.deliveries.stop();
           webhookTransport.close();
         },
       });
