@@ -84,6 +84,10 @@ describe('mock.scenarios', () => {
     mock.scenarios.fail('createCampaign', { status: 409, code: 'CAMPAIGN_NOT_FOUND' });
     // @ts-expect-error 200 is not an error status
     mock.scenarios.fail('getCampaign', { status: 200, code: 'CAMPAIGN_NOT_FOUND' });
+    // @ts-expect-error RATE_LIMITED is a code of getCampaign, but at 429, not 404
+    mock.scenarios.fail('getCampaign', { status: 404, code: 'RATE_LIMITED' });
+    // @ts-expect-error RATE_LIMITED is a 429 code, not a 400 one
+    mock.scenarios.fail('createCampaign', { status: 400, code: 'RATE_LIMITED' });
     mock.scenarios.latency(50, { operations: ['listLeads', 'getCampaign'] });
     // @ts-expect-error not an operationId
     mock.scenarios.latency(50, { operations: ['listLead'] });

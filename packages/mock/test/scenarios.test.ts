@@ -70,10 +70,14 @@ describe('fail', () => {
     expect((await get(`/campaigns/${campaign_id}`)).status).toBe(200);
   });
 
-  it('refuses, at run time too, a status the operation does not document or an unknown operation', () => {
+  it('refuses, at run time too, a status the operation does not document, a code of another status, or an unknown operation', () => {
     // @ts-expect-error createCampaign documents no 404
     expect(() => mock.scenarios.fail('createCampaign', { status: 404, code: 'NOT_FOUND' })).toThrow(
       /does not document the error status 404/,
+    );
+    // @ts-expect-error RATE_LIMITED is a 429 code of getCampaign, not a 404 one
+    expect(() => mock.scenarios.fail('getCampaign', { status: 404, code: 'RATE_LIMITED' })).toThrow(
+      /does not answer 404 with RATE_LIMITED; at 404 it documents NOT_FOUND, CAMPAIGN_NOT_FOUND/,
     );
     // @ts-expect-error not an operationId
     expect(() => mock.scenarios.fail('launchRocket', { status: 500, code: 'INTERNAL_ERROR' })).toThrow(

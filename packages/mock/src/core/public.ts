@@ -20,7 +20,13 @@ export type {
   OcsMockOptions,
   RateLimitOptions,
 } from './options.ts';
-export type { FailOptions, LatencyOptions, OcsMockScenarios, UnavailableOptions } from './scenarios.ts';
+export type {
+  DocumentedFailure,
+  FailOptions,
+  LatencyOptions,
+  OcsMockScenarios,
+  UnavailableOptions,
+} from './scenarios.ts';
 export type { OcsMockData, OcsMockMember } from './seed/data.ts';
 export type { RegisteredWebhook } from './seed/fixtures.ts';
 export type { HandlerOptions, TypedHttp, TypedHttpMethod } from './overrides/typed-http.ts';

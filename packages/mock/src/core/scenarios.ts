@@ -18,6 +18,7 @@ import type { RateLimitOptions } from './options.ts';
 /** The next `times` calls to an operation fail with this documented status and code. */
 export interface FailOptions<Id extends OperationId, S extends ErrorStatusOf<Id>> {
   status: S;
+  /** One of the codes the document lists for this operation at `status` (not at another one). */
   code: ErrorCodeOf<Id, S>;
   /** How many calls fail, then the operation answers normally again. Default 1; `Infinity` for all. */
   times?: number;
@@ -27,6 +28,14 @@ export interface FailOptions<Id extends OperationId, S extends ErrorStatusOf<Id>
   /** Seconds for `Retry-After`. Default 1 on 429, 503 and `IDEMPOTENCY_IN_PROGRESS`. */
   retryAfter?: number;
 }
+
+/**
+ * The failures an operation documents: one `FailOptions` per error status, so that `code` is
+ * checked against the codes of the `status` given (a union discriminated by `status`).
+ */
+export type DocumentedFailure<Id extends OperationId> = {
+  [S in ErrorStatusOf<Id>]: FailOptions<Id, S>;
+}[ErrorStatusOf<Id>];
 
 export interface UnavailableOptions {
   /** How many calls (to any operation) answer 503. Default: all, until cleared. */
@@ -47,7 +56,7 @@ export interface OcsMockScenarios {
    * The next `times` calls to `operationId` fail with `status` and `code`, in the API's error
    * body, before reaching the application (nothing is written). Several calls queue up.
    */
-  fail<Id extends OperationId, S extends ErrorStatusOf<Id>>(operationId: Id, failure: FailOptions<Id, S>): void;
+  fail<Id extends OperationId>(operationId: Id, failure: DocumentedFailure<Id>): void;
   /** Adds `ms` before every answer (or those of some operations); `latency(0)` removes it. */
   latency(ms: number, options?: LatencyOptions): void;
   /**
@@ -95,7 +104,7 @@ export function scenarioEngine(rateLimits: {
   const api: OcsMockScenarios = {
     fail(operationId, failure) {
       const operation = operationById(operationId);
-      assertDocumented(operation, failure.status);
+      assertDocumented(operation, failure.status, String(failure.code));
       const queue = failures.get(operation.operationId) ?? [];
       queue.push({ ...failure, code: String(failure.code), remaining: failure.times ?? 1 });
       failures.set(operation.operationId, queue);
@@ -146,10 +155,10 @@ export function scenarioEngine(rateLimits: {
   };
 }
 
-/** JavaScript callers get the check the types give TypeScript callers. */
-function assertDocumented(operation: OperationInfo, status: number): void {
+/** JavaScript callers get the check the types give TypeScript callers: a documented status, and a code of it. */
+function assertDocumented(operation: OperationInfo, status: number, code: string): void {
   const item = (openApiDocument.paths as Record<string, Record<string, { responses?: object }>>)[operation.path];
-  const responses = item?.[operation.method.toLowerCase()]?.responses ?? {};
+  const responses = (item?.[operation.method.toLowerCase()]?.responses ?? {}) as Record<string, unknown>;
   if (!(String(status) in responses) || status < 400) {
     throw new TypeError(
       `@ocs/mock: ${operation.operationId} does not document the error status ${status}; it documents ${Object.keys(
@@ -159,4 +168,40 @@ function assertDocumented(operation: OperationInfo, status: number): void {
         .join(', ')}.`,
     );
   }
+  const codes = documentedCodes(responses[String(status)]);
+  if (codes.length > 0 && !codes.includes(code)) {
+    throw new TypeError(
+      `@ocs/mock: ${operation.operationId} does not answer ${status} with ${code}; at ${status} it documents ${codes.join(', ')}.`,
+    );
+  }
+}
+
+/** The `error` codes a response of the document lists (the enum of its error body), following `$ref`s. */
+function documentedCodes(response: unknown): string[] {
+  const codes = new Set<string>();
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 12 || typeof node !== 'object' || node === null) return;
+    const object = node as Record<string, unknown>;
+    if (typeof object.$ref === 'string') return visit(resolveRef(object.$ref), depth + 1);
+    const error = (object.properties as Record<string, { enum?: unknown[] }> | undefined)?.error;
+    for (const value of error?.enum ?? []) if (typeof value === 'string') codes.add(value);
+    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+      const list = object[key];
+      if (Array.isArray(list)) for (const item of list) visit(item, depth + 1);
+    }
+    const content = object.content as Record<string, { schema?: unknown }> | undefined;
+    if (content?.['application/json']) visit(content['application/json'].schema, depth + 1);
+    if (object.schema) visit(object.schema, depth + 1);
+  };
+  visit(response, 0);
+  return [...codes];
+}
+
+function resolveRef(ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = openApiDocument;
+  for (const part of ref.slice(2).split('/')) {
+    node = (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+  }
+  return node;
 }
