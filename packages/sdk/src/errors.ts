@@ -36,6 +36,7 @@ const fallbackCodes: Record<number, ErrorCode> = {
   404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   429: 'RATE_LIMITED',
+  503: 'UPSTREAM_TIMEOUT',
 };
 
 /** An error answer of the API (any non-2xx status). Subclasses narrow by status family. */

@@ -82,6 +82,7 @@ describe('classes', () => {
     [413, 'PAYLOAD_TOO_LARGE'],
     [422, 'VALIDATION_ERROR'],
     [429, 'RATE_LIMITED'],
+    [503, 'UPSTREAM_TIMEOUT'],
   ])("gives a body that is not the API's (status %i) the code %s", async (status, code) => {
     const error = await failWith(status, { type: 'about:blank', title: 'Something in between' });
     expect((error as OcsApiError).code).toBe(code);

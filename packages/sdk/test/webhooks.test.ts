@@ -275,6 +275,24 @@ describe.each(entries)('$name', ({ api }) => {
         /got object/,
       ],
       [
+        'the raw body string as input, without its headers',
+        () => api.verifyAndParse(body as unknown as Request, { secret }),
+        'missing_signature',
+        /No X-Signature-256 header/,
+      ],
+      [
+        'nothing as input',
+        () => api.verifyAndParse(undefined as unknown as Request, { secret }),
+        'parsed_body',
+        /got undefined/,
+      ],
+      [
+        'null as input',
+        () => api.verifyAndParse(null as unknown as Request, { secret }),
+        'parsed_body',
+        /got null/,
+      ],
+      [
         'an undefined body',
         () => api.verifyAndParse({ payload: undefined as unknown as string, signature }, { secret }),
         'parsed_body',

@@ -65,7 +65,12 @@ export async function verifyAndParseWith<Event = ProspectResponseEvent>(
   checkSecret(secret);
   const request = isRequest(input) ? input : undefined;
   // A parsed event passed as `input` itself is refused by readBody like any parsed body.
-  const parts = input as { payload?: unknown; headers?: HeadersLike; signature?: HeaderValue };
+  // A string or nothing passed where `{ payload, headers }` was due must end in a typed error, not `in`'s TypeError.
+  const parts = (typeof input === 'object' && input !== null ? input : {}) as {
+    payload?: unknown;
+    headers?: HeadersLike;
+    signature?: HeaderValue;
+  };
   const body = await readBody(request ?? ('payload' in parts ? parts.payload : input));
   const header = headerText(
     request
