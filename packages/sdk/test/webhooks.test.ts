@@ -286,12 +286,7 @@ describe.each(entries)('$name', ({ api }) => {
         'parsed_body',
         /got undefined/,
       ],
-      [
-        'null as input',
-        () => api.verifyAndParse(null as unknown as Request, { secret }),
-        'parsed_body',
-        /got null/,
-      ],
+      ['null as input', () => api.verifyAndParse(null as unknown as Request, { secret }), 'parsed_body', /got null/],
       [
         'an undefined body',
         () => api.verifyAndParse({ payload: undefined as unknown as string, signature }, { secret }),
