@@ -99,6 +99,9 @@ it('creates, lists, fails, verifies a webhook and runs the sandbox through the s
     afterReset: 3,
   });
   expect(result.names).toContain('From Chromium');
+  // Paging in the browser adds up, and the SDK retried through two 429s answered by the worker.
+  expect(result.paged).toEqual({ count: result.leadsTotal, distinct: result.leadsTotal });
+  expect(result.retriedTotal).toBe(result.total);
   expect(result.sandbox.stepsRun).toBeGreaterThan(0);
   expect(result.sandbox.sent).toBeGreaterThan(0);
   // Every API call of the page was answered by the worker (create, list, leads, get, list).

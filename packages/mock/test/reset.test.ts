@@ -42,6 +42,9 @@ describe('reset()', () => {
     mock.scenarios.rateLimit({ perEndpoint: 1 });
     mock.scenarios.fail('listLeads', { status: 500, code: 'INTERNAL_ERROR', times: 5 });
     mock.use(mock.http.get('/campaigns', ({ response }) => response(500).json(internalError)));
+    // Left on, these would make every call below answer 503, or wait a minute (the test's timeout).
+    mock.scenarios.unavailable();
+    mock.scenarios.latency(60_000);
 
     mock.reset();
     // A different body under the same key is a new request again: no IDEMPOTENCY_KEY_REUSED.

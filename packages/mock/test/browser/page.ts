@@ -11,6 +11,7 @@ import {
   getCampaign,
   listCampaigns,
   listLeads,
+  paginate,
   OcsNotFoundError,
 } from '@ocs/sdk';
 import { verifyAndParse } from '@ocs/sdk/webhooks';
@@ -18,6 +19,8 @@ import { http } from 'msw';
 import { setupWorker } from 'msw/browser';
 
 export interface PageResult {
+  paged: { count: number; distinct: number };
+  retriedTotal: number;
   controlled: boolean;
   mocked: number;
   createdName: string | undefined;
@@ -78,6 +81,12 @@ async function run(): Promise<PageResult> {
   const created = await createCampaign(client, { name: 'From Chromium' });
   const list = await listCampaigns(client);
   const leads = await listLeads(client, { limit: 5 });
+  // Every lead, 7 to a page: the pages add up to `total`.
+  const paged: string[] = [];
+  for await (const lead of paginate(client, listLeads, {}, { pageSize: 7 })) paged.push(lead.id);
+  // The service rate-limits twice; the SDK waits `Retry-After` (0 s) and retries.
+  mock.scenarios.fail('listCampaigns', { status: 429, code: 'RATE_LIMITED', times: 2, retryAfter: 0 });
+  const retried = await listCampaigns(client);
   let error: PageResult['error'];
   try {
     await getCampaign(client, { campaign_id: crypto.randomUUID() });
@@ -99,6 +108,8 @@ async function run(): Promise<PageResult> {
     total: list.total,
     names: list.campaigns.map((c) => c.name),
     leadsTotal: leads.total,
+    paged: { count: paged.length, distinct: new Set(paged).size },
+    retriedTotal: retried.total,
     error,
     webhook: { verified: true, sameKey: parsed.idempotency_key === event.idempotency_key },
     sandbox,
