@@ -16,6 +16,7 @@ import {
   OcsBadRequestError,
   OcsConflictError,
   OcsNotFoundError,
+  OcsPermissionDeniedError,
   OcsRateLimitError,
   replaceSenders,
   updateCampaign,
@@ -124,6 +125,26 @@ describe('errors in the API own body, typed', () => {
     const blocked = await updateCampaign(client(), { campaign_id: draft.id, is_active: true }).catch((e: unknown) => e);
     expect(blocked).toBeInstanceOf(OcsConflictError);
     expect(blocked).toMatchObject({ code: 'PREFLIGHT_FAILED' });
+  });
+
+  it('a key without the scope is refused with 403 INSUFFICIENT_SCOPE; an expired key with 401', async () => {
+    const readOnly = createClient({
+      apiKey: await mock.createApiKey({ scopes: ['campaigns:read'] }),
+      baseUrl: mock.baseUrl,
+      maxRetries: 0,
+    });
+    expect((await listCampaigns(readOnly)).total).toBe(mock.data.campaigns.length);
+    const refused = await createCampaign(readOnly, { name: 'Not allowed' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OcsPermissionDeniedError);
+    expect(refused).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    const expired = createClient({
+      apiKey: await mock.createApiKey({ expiresAt: '2020-01-01T00:00:00Z' }),
+      baseUrl: mock.baseUrl,
+    });
+    await expect(listCampaigns(expired)).rejects.toMatchObject({ status: 401, code: 'API_KEY_EXPIRED' });
+    // reset() forgets the keys it was not seeded with.
+    mock.reset();
+    await expect(listCampaigns(readOnly)).rejects.toBeInstanceOf(OcsAuthenticationError);
   });
 });
 

@@ -4,7 +4,7 @@
  * scenarios, typed overrides, the sandbox operations and a webhook trigger.
  */
 import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
-import { rateLimitHeaders, requestIdFor } from '@ocs/server';
+import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
 import { createEngine } from './engine.ts';
 import { operationMatcher } from './operations.ts';
 import type { OcsMockOptions } from './options.ts';
@@ -50,7 +50,27 @@ export interface OcsMock {
   readonly webhooks: OcsMockWebhooks;
   /** The mock without MSW: answers a Fetch `Request` as the handlers do. */
   fetch(request: Request): Promise<Response>;
+  /**
+   * Another API key of the seeded organization, with only `scopes` (to test `403
+   * INSUFFICIENT_SCOPE`) or expired at `expiresAt` (`401 API_KEY_EXPIRED`). `reset()` forgets it.
+   *
+   * @example
+   * const readOnly = await mock.createApiKey({ scopes: ['campaigns:read'] });
+   * await createCampaign(createClient({ apiKey: readOnly, baseUrl: mock.baseUrl }), { name: 'x' }); // throws 403
+   */
+  createApiKey(options?: { scopes?: readonly Scope[]; expiresAt?: Date | string }): Promise<string>;
 }
+
+/** The scopes an API key may hold. */
+export type Scope =
+  | 'leads:read'
+  | 'leads:write'
+  | 'campaigns:read'
+  | 'campaigns:write'
+  | 'crm:read'
+  | 'crm:write'
+  | 'accounts:read'
+  | 'accounts:write';
 
 /**
  * Creates a mock of the whole API, seeded from `seed` (or from `fixtures`).
@@ -112,5 +132,15 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       campaignIds: () => engine.data.campaigns.map((campaign) => campaign.id),
     }),
     fetch: (request) => engine.fetch(request),
+    async createApiKey({ scopes, expiresAt } = {}) {
+      const { key } = await createApiKey(engine.store, {
+        organizationId: engine.data.organization.id,
+        name: 'Test key',
+        ...(scopes ? { scopes: [...scopes] } : {}),
+        ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+        now: engine.clock.now(),
+      });
+      return key;
+    },
   };
 }

@@ -1,5 +1,5 @@
 /** What both entries (`@ocs/mock/node`, `@ocs/mock/browser`) export. */
-export { createOcsMock, type OcsMock } from './create-mock.ts';
+export { createOcsMock, type OcsMock, type Scope } from './create-mock.ts';
 export { defaultBaseUrl } from './base-url.ts';
 export { OcsMockSetupError } from './in-process.ts';
 export { OcsMockSandboxError } from './sandbox-error.ts';
