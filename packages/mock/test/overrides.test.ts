@@ -34,6 +34,9 @@ describe('mock.http + mock.use', () => {
     expect(answer.requestId).toMatch(/^req_/);
     expect(answer.rateLimit.limit).toBe(100);
     expect((await listCampaigns(client())).total).toBe(3);
+    // The caller's own request ID comes back, as the service echoes it.
+    const mine = await getCampaign(client(), { campaign_id }, { requestId: 'req_mine_123' });
+    expect(mine.requestId).toBe('req_mine_123');
     // `{campaign_id}` does not swallow the fixed segment of another operation.
     expect((await listSequenceTemplatesLegacy(client())).templates.length).toBeGreaterThan(0);
   });

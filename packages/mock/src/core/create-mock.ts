@@ -106,10 +106,11 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
     http.get(`${base.origin}/openapi.json`, answer),
     http.get(`${base.origin}/openapi.yaml`, answer),
   ];
-  const defaultHeaders = () => {
+  // The caller's acceptable X-Request-ID is echoed, as the service does.
+  const defaultHeaders = (request: Request) => {
     const policy = engine.policy();
     return {
-      'X-Request-ID': requestIdFor(new Request(base.href)),
+      'X-Request-ID': requestIdFor(request),
       ...rateLimitHeaders({ limit: policy.perEndpoint, remaining: policy.perEndpoint, reset: 0 }),
     };
   };

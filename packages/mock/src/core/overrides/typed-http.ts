@@ -31,7 +31,7 @@ export type TypedHttp = { [M in HttpMethod]: TypedHttpMethod<M> };
 export function typedHttp(
   base: BaseUrl,
   match: MatchOperation,
-  defaultHeaders: () => Record<string, string>,
+  defaultHeaders: (request: Request) => Record<string, string>,
 ): TypedHttp {
   const make =
     <M extends HttpMethod>(method: M): TypedHttpMethod<M> =>
@@ -49,7 +49,7 @@ export function typedHttp(
             params: info.params,
             cookies: info.cookies,
             query: new URL(info.request.url).searchParams,
-            response: responseFactory(defaultHeaders),
+            response: responseFactory(() => defaultHeaders(info.request)),
           } as unknown as TypedResolverInfo<typeof path, M>;
           return (await resolver(typed)) ?? undefined;
         },
