@@ -177,7 +177,7 @@ describe('retries on 429', () => {
     const refused = await getCampaign(through(0), { campaign_id }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OcsRateLimitError);
     expect((refused as OcsRateLimitError).retryAfter).toBeGreaterThanOrEqual(1);
-    expect((refused as OcsRateLimitError).message).toMatch(/Rate limit of 3 requests per minute/);
+    expect((refused as OcsRateLimitError).message).toMatch(/Rate limit of 3 requests per second for GET/);
 
     const waited = await getCampaign(through(2), { campaign_id });
     expect(waited.campaign.id).toBe(campaign_id);

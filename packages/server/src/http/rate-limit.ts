@@ -42,10 +42,11 @@ export class RateLimiter {
       reset,
     };
     if (forEndpoint > this.policy.perEndpoint || total > this.policy.total) {
+      const per = windowText(this.policy.windowMs);
       const which =
         forEndpoint > this.policy.perEndpoint
-          ? `${this.policy.perEndpoint} requests per minute for ${endpoint}`
-          : `${this.policy.total} requests per minute in total`;
+          ? `${this.policy.perEndpoint} requests per ${per} for ${endpoint}`
+          : `${this.policy.total} requests per ${per} in total`;
       throw new RateLimitedError(
         new ApiError(429, 'RATE_LIMITED', `Rate limit of ${which} exceeded. Retry after ${reset} seconds.`, {
           headers: { 'Retry-After': String(reset) },
@@ -101,4 +102,11 @@ export function inProcessRateLimits(): RateLimitStore {
       });
     },
   };
+}
+
+/** `minute` for the service's window; the exact length for another (the mock's scenarios set one). */
+function windowText(windowMs: number): string {
+  if (windowMs === 60_000) return 'minute';
+  if (windowMs === 1000) return 'second';
+  return windowMs % 1000 === 0 ? `${windowMs / 1000} seconds` : `${windowMs} ms`;
 }
