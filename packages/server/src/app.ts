@@ -8,7 +8,7 @@
  * operation declares it; the handler. Every answer carries `X-Request-ID` and `RateLimit-*`.
  */
 import { Hono } from 'hono';
-import { type Clock, SandboxClock, systemClock } from './domain/clock.ts';
+import { type Clock, SandboxClock, systemClock, wallClockOf } from './domain/clock.ts';
 import { createFetchTransport } from './delivery/fetch-transport.ts';
 import type { WebhookTransport } from './delivery/types.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
@@ -95,6 +95,9 @@ export function createApp(options: AppOptions): App {
   const config: ServerConfig = { sandbox: false, allowInsecureWebhooks: false, ...options.config };
   const logger = options.logger ?? silentLogger;
   const clock = serviceClock(options.clock, config.sandbox);
+  // Budgets keep real time even in sandbox mode: advancing the sandbox clock must not refill
+  // a rate limit, expire an idempotency key or an API key.
+  const wallClock = wallClockOf(clock);
   const deliveries = createDeliveryWorker({
     store: options.store,
     transport: options.webhookTransport ?? createFetchTransport(),
@@ -173,6 +176,7 @@ export function createApp(options: AppOptions): App {
     const started = performance.now();
     const requestId = requestIdFor(request);
     const now = services.clock.now();
+    const wallNow = wallClock.now();
     const url = new URL(request.url);
     let rateLimit: RateLimitState = rateLimiter.untouched();
     let auth: AuthContext | undefined;
@@ -181,8 +185,8 @@ export function createApp(options: AppOptions): App {
     let extraHeaders: Record<string, string>;
     let bodyFields: Record<string, unknown> = {};
     try {
-      auth = await authenticator.authenticate(request, now);
-      rateLimit = await rateLimiter.consume(auth.key.id, `${operation.method} ${operation.path}`, now);
+      auth = await authenticator.authenticate(request, wallNow);
+      rateLimit = await rateLimiter.consume(auth.key.id, `${operation.method} ${operation.path}`, wallNow);
       requireScope(auth, operation.scope);
       const rawBody = operation.hasBody ? await readJsonBody(request) : undefined;
       if (rawBody && typeof rawBody === 'object') bodyFields = rawBody as Record<string, unknown>;
@@ -196,7 +200,7 @@ export function createApp(options: AppOptions): App {
       const handlerRequest = { ...input, auth, requestId, now, origin } as unknown as HandlerRequest<OperationId>;
       const key = input.headers[idempotencyHeader];
       if (key !== undefined) {
-        const answer = await runIdempotent(operation, handlerRequest, key, auth.organization.id);
+        const answer = await runIdempotent(operation, handlerRequest, key, auth.organization.id, wallNow);
         ({ status, body } = answer);
         extraHeaders = { [idempotencyHeader]: key, ...answer.headers };
       } else {
@@ -246,12 +250,13 @@ export function createApp(options: AppOptions): App {
     request: HandlerRequest<OperationId>,
     key: string,
     organizationId: string,
+    wallNow: Date,
   ): Promise<{ status: number; body: string; headers: Record<string, string> }> {
     const outcome = await idempotency.begin(
       organizationId,
       key,
       { method: operation.method, route: operation.path, body: request.body },
-      request.now,
+      wallNow,
     );
     if (outcome.kind === 'replay') {
       return { ...outcome.answer, headers: { 'Idempotent-Replayed': 'true' } };

@@ -8,6 +8,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * The clock that budgets follow: the real one under a sandbox clock. Advancing the sandbox
+ * clock moves the campaign engine and deliveries, never a rate-limit window, an idempotency
+ * key's lease or expiry, or an API key's expiry (decision 0002).
+ */
+export function wallClockOf(clock: Clock): Clock {
+  return clock instanceof SandboxClock ? clock.real : clock;
+}
+
 /** ISO 8601 with a `+00:00` offset, the form the API answers (section 2). */
 export function toApiTime(iso: string): string;
 export function toApiTime(iso: string | null): string | null;
@@ -23,7 +32,12 @@ export function toApiTime(iso: string | null): string | null {
 export class SandboxClock implements Clock {
   #offsetMs = 0;
 
-  constructor(private readonly real: Clock = systemClock) {}
+  /** Real time: what budgets (rate limits, idempotency keys, API key expiry) are counted on. */
+  readonly real: Clock;
+
+  constructor(real: Clock = systemClock) {
+    this.real = real;
+  }
 
   now(): Date {
     return new Date(this.real.now().getTime() + this.#offsetMs);
