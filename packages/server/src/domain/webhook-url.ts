@@ -55,7 +55,7 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions = {}): W
   const address = host.startsWith('[') ? parseIpv6(host.slice(1, -1)) : parseIpv4(host);
   if (address !== null) {
     const range = typeof address === 'number' ? ipv4Range(address) : ipv6Range(address);
-    if (range !== null && !(insecure && range.kind === 'loopback')) {
+    if (range !== null && !(insecure && isThisHostLoopback(address))) {
       return refuse(`${host} is ${range.label}`);
     }
     return { ok: true, url: url.href };
@@ -76,8 +76,21 @@ export function nonPublicAddressRange(address: string, options: WebhookUrlOption
   const parsed = address.includes(':') ? parseIpv6(address.replace(/^\[|\]$/g, '')) : parseIpv4(address);
   if (parsed === null) return 'not an IP address';
   const range = typeof parsed === 'number' ? ipv4Range(parsed) : ipv6Range(parsed);
-  if (range === null || (options.allowInsecure === true && range.kind === 'loopback')) return null;
+  if (range === null || (options.allowInsecure === true && isThisHostLoopback(parsed))) return null;
   return range.label;
+}
+
+/**
+ * What `allowInsecure` lets through: this machine's own loopback and nothing else, as an
+ * allow-list on the address itself: 127.0.0.0/8, `::1`, and 127.0.0.0/8 written IPv4-mapped
+ * (`::ffff:127.0.0.1`, which the local stack delivers to the same loopback). Forms that
+ * embed a loopback address but are routed elsewhere (NAT64 `64:ff9b::/96`, 6to4 `2002::/16`,
+ * IPv4-compatible `::/96`) are not loopback, whatever address they carry.
+ */
+function isThisHostLoopback(address: number | number[]): boolean {
+  if (typeof address === 'number') return address >>> 24 === 127;
+  if (inPrefix(address, v6('::1'), 128)) return true;
+  return inPrefix(address, v6('::ffff:0:0'), 96) && (address[6] ?? 0) >>> 8 === 127;
 }
 
 function refuse(reason: string): WebhookUrlCheck {

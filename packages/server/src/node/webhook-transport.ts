@@ -5,8 +5,10 @@
  * resolved address). Only a 2xx within the timeout is `ok`; redirects are never followed.
  *
  * What `allowInsecure` (`services.config.allowInsecureWebhooks`, off by default) allows,
- * exactly: the `http:` scheme, and loopback targets (`localhost`, 127.0.0.0/8, ::1 and
- * their IPv4-mapped / NAT64 / 6to4 spellings), whether written in the URL or resolved.
+ * exactly: the `http:` scheme, and this machine's loopback (`localhost`, 127.0.0.0/8, ::1
+ * and 127.0.0.0/8 IPv4-mapped), an allow-list checked on the address connected to, whether
+ * written in the URL or resolved. NAT64 and 6to4 forms that embed 127.0.0.1 are routed
+ * elsewhere and stay refused.
  * Private, CGNAT, link-local, unique-local and metadata addresses (169.254.169.254,
  * fd00:ec2::254, ...) stay refused even then: a receiver for local work runs on the
  * developer's own machine, while those ranges are where the damage of SSRF lies (cloud

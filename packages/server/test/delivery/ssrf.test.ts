@@ -85,6 +85,11 @@ const attempts: Attempt[] = [
   { url: 'https://empty.attacker-owned.net/', answers: [], why: 'resolves to no address' },
   { url: 'http://lan.attacker-owned.net/', answers: ['192.168.0.10'], insecure: true, why: 'private' },
   { url: 'http://imds.attacker-owned.net/', answers: ['169.254.169.254'], insecure: true, why: 'metadata' },
+  // The flag allows this host's loopback only: translated forms that embed it are refused
+  { url: 'http://[64:ff9b::127.0.0.1]:PORT/', insecure: true, why: 'NAT64' },
+  { url: 'http://[2002:7f00:1::]:PORT/', insecure: true, why: '6to4' },
+  { url: 'http://nat64.attacker-owned.net:PORT/', answers: ['64:ff9b::7f00:1'], insecure: true, why: 'NAT64' },
+  { url: 'http://6to4.attacker-owned.net:PORT/', answers: ['2002:7f00:1::'], insecure: true, why: '6to4' },
 ];
 
 /** A lookup that answers from a script and records the names it was asked. */
@@ -172,7 +177,16 @@ describe('assertPublicAddresses', () => {
     for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
       expect(() => assertPublicAddresses('localhost', toAddresses([address]), insecure), address).not.toThrow();
     }
-    for (const address of ['10.0.0.1', '192.168.1.1', '169.254.169.254', 'fd00:ec2::254', 'fe80::1', '0.0.0.0']) {
+    const elsewhere = ['64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '2002:7f00:1::', '::127.0.0.1', '::ffff:10.0.0.1'];
+    for (const address of [
+      '10.0.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      'fd00:ec2::254',
+      'fe80::1',
+      '0.0.0.0',
+      ...elsewhere,
+    ]) {
       expect(() => assertPublicAddresses('dev.example', toAddresses([address]), insecure), address).toThrow(
         TargetRefusedError,
       );

@@ -136,6 +136,11 @@ describe('checkWebhookUrl', () => {
       'http://metadata.google.internal/',
       'ftp://localhost/hook',
       'http://user:pass@localhost/hook',
+      // Forms that carry a loopback address but are routed elsewhere are not this host.
+      'http://[64:ff9b::127.0.0.1]/hook',
+      'http://[64:ff9b::7f00:1]/hook',
+      'http://[2002:7f00:1::]/hook',
+      'http://[::127.0.0.1]/hook',
     ])('still refuses %s', (url) => {
       expect(checkWebhookUrl(url, { allowInsecure: true }).ok).toBe(false);
     });
