@@ -90,9 +90,9 @@ describe('operations', () => {
     });
 
     it('answers the common errors', () => {
-      for (const status of ['401', '403', '429', '500', '503']) expect(statuses).toContain(status);
+      for (const status of ['401', '403', '429', '431', '500', '503']) expect(statuses).toContain(status);
       if (hasPathId) expect(statuses).toContain('404');
-      if (hasBody) expect(statuses).toContain('413');
+      if (hasBody) expect(statuses).toEqual(expect.arrayContaining(['413', '415']));
       if (parameters.some((p) => p.in !== 'path' && p.name !== 'X-Request-ID') || hasBody) {
         expect(statuses).toContain('400');
       }
@@ -105,6 +105,8 @@ describe('operations', () => {
       expect(codes('503')).toEqual(expect.arrayContaining(['UPSTREAM_TIMEOUT', 'AUTH_UNAVAILABLE']));
       if (hasPathId) expect(codes('404')).toContain('NOT_FOUND');
       if (hasBody) expect(codes('413')).toEqual(['PAYLOAD_TOO_LARGE']);
+      if (hasBody) expect(codes('415')).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
+      expect(codes('431')).toEqual(['REQUEST_HEADERS_TOO_LARGE']);
       if (statuses.includes('400')) expect(codes('400')).toContain('VALIDATION_ERROR');
     });
 

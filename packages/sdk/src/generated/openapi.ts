@@ -2095,13 +2095,13 @@ export interface components {
          * @description Every error code the API answers. Operations narrow this list per status in their responses. Clients should treat an unknown code by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "ORGANIZATION_DEACTIVATED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_TIMEOUT" | "AUTH_UNAVAILABLE" | "SEQUENCE_VALIDATION_FAILED" | "NO_SEQUENCE" | "INVALID_DATE_FILTER" | "INVALID_VARIATION" | "INVALID_WEBHOOK_URL" | "INVALID_ACCOUNT" | "INVALID_STAGE" | "CAMPAIGN_NOT_FOUND" | "LEAD_NOT_FOUND" | "LEAD_NOT_IN_CAMPAIGN" | "STEP_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "VARIATION_B_MISSING" | "STEP_ID_AMBIGUOUS" | "SEQUENCE_MODIFIED" | "DUPLICATE_WEBHOOK" | "WEBHOOK_SLOT_TAKEN" | "ACCOUNT_NOT_CONNECTED" | "ACCOUNT_IN_USE" | "PREFLIGHT_FAILED" | "ORG_HAS_NO_MEMBERS" | "LEAD_NOT_ENROLLED" | "LEAD_NOT_CONTACTED" | "CLOCK_BACKWARDS" | "SANDBOX_DISABLED";
+        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "ORGANIZATION_DEACTIVATED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_TIMEOUT" | "AUTH_UNAVAILABLE" | "SEQUENCE_VALIDATION_FAILED" | "NO_SEQUENCE" | "INVALID_DATE_FILTER" | "INVALID_VARIATION" | "INVALID_WEBHOOK_URL" | "INVALID_ACCOUNT" | "INVALID_STAGE" | "CAMPAIGN_NOT_FOUND" | "LEAD_NOT_FOUND" | "LEAD_NOT_IN_CAMPAIGN" | "STEP_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "VARIATION_B_MISSING" | "STEP_ID_AMBIGUOUS" | "SEQUENCE_MODIFIED" | "DUPLICATE_WEBHOOK" | "WEBHOOK_SLOT_TAKEN" | "ACCOUNT_NOT_CONNECTED" | "ACCOUNT_IN_USE" | "PREFLIGHT_FAILED" | "ORG_HAS_NO_MEMBERS" | "LEAD_NOT_ENROLLED" | "LEAD_NOT_CONTACTED" | "CLOCK_BACKWARDS" | "SANDBOX_DISABLED";
         /** @description One failing field (schema validation) or one broken sequence rule. */
         ValidationIssue: {
             /** @description Location of the failing value: `body.name`, `query.limit`, `path.campaign_id`, `header.Idempotency-Key`; for sequence rules the step's path, such as `sequence.variation_a[2].branches.yes[0]`. */
             field: string;
             message: string;
-            /** @description Kind of failure. Schema validation uses `required`, `type`, `format`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`, `max_items`, `pattern`, `additional_properties`, `not_found` (an ID in the body that does not exist in the organization), `duplicate` (a value that must be unique is taken), `default_pipeline` (a change that would leave the organization without exactly one active default pipeline), `invalid_json`. Sequence rules use `connection_needs_conditional`, `nesting_too_deep`, `message_outside_yes_branch`, `email_needs_subject_and_content`, `delay_out_of_range`, `duplicate_step_id`, `too_many_steps`, `missing_branches`. */
+            /** @description Kind of failure. Schema validation uses `required`, `type`, `format`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`, `max_items`, `pattern`, `additional_properties`, `not_found` (an ID in the body that does not exist in the organization), `duplicate` (a value that must be unique is taken), `default_pipeline` (a change that would leave the organization without exactly one active default pipeline), `invalid_json`, `unsupported_character` (a string, or an object key, holds U+0000 or an unpaired UTF-16 surrogate, which stored text cannot hold; refused anywhere in a request), `malformed_http` (the request is not valid HTTP/1.1). Sequence rules use `connection_needs_conditional`, `nesting_too_deep`, `message_outside_yes_branch`, `email_needs_subject_and_content`, `delay_out_of_range`, `duplicate_step_id`, `too_many_steps`, `missing_branches`. */
             type: string;
         };
         AccountConflict: {
@@ -2279,7 +2279,9 @@ export interface components {
             industry?: string | null;
             website?: string | null;
             linkedin_profile?: string | null;
+            /** @description Up to 2^53 - 1 (9,007,199,254,740,991), the largest integer a JSON number carries exactly; larger values answer `400 VALIDATION_ERROR`. */
             annual_revenue?: number | null;
+            /** @description At most 2,147,483,647; larger values answer `400 VALIDATION_ERROR`. */
             employee_count?: number | null;
             custom_fields?: {
                 [key: string]: unknown;
@@ -2314,7 +2316,9 @@ export interface components {
             industry?: string | null;
             website?: string | null;
             linkedin_profile?: string | null;
+            /** @description Up to 2^53 - 1 (9,007,199,254,740,991), the largest integer a JSON number carries exactly; larger values answer `400 VALIDATION_ERROR`. */
             annual_revenue?: number | null;
+            /** @description At most 2,147,483,647; larger values answer `400 VALIDATION_ERROR`. */
             employee_count?: number | null;
             custom_fields?: {
                 [key: string]: unknown;
@@ -2337,7 +2341,7 @@ export interface components {
         };
         /** @description One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1). */
         SequenceStep: {
-            /** @description Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). */
+            /** @description Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer. */
             id: number;
             /** @enum {string} */
             type: "view_profile" | "linkedin_connection" | "conditional" | "linkedin_message" | "email";
@@ -3557,6 +3561,22 @@ export interface components {
                 };
             };
         };
+        /** @description The request line and headers together are larger than the server accepts (16 KB in the reference server, Node's default), for example a path ID of thousands of characters. The HTTP listener answers before the request reaches the operation: nothing is counted against the rate limits (`RateLimit-*` show the untouched budget) and the connection is closed. `X-Request-ID` is the caller's when it could be read, otherwise a new one. */
+        RequestHeadersTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "REQUEST_HEADERS_TOO_LARGE";
+                };
+            };
+        };
         /** @description The server failed. Nothing internal is disclosed; quote `request_id`. */
         InternalError: {
             headers: {
@@ -3637,6 +3657,22 @@ export interface components {
                 };
             };
         };
+        /** @description The request has a body that is not declared JSON: its `Content-Type` is missing, is not `application/json` or `application/*+json`, or names a charset other than UTF-8. A request without a body needs no `Content-Type`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "UNSUPPORTED_MEDIA_TYPE";
+                };
+            };
+        };
         /** @description The API key is missing, malformed, unknown, revoked, or expired. */
         DeprecatedUnauthorized: {
             headers: {
@@ -3703,6 +3739,28 @@ export interface components {
                 };
             };
         };
+        /** @description The request has a body that is not declared JSON: its `Content-Type` is missing, is not `application/json` or `application/*+json`, or names a charset other than UTF-8. A request without a body needs no `Content-Type`. */
+        DeprecatedUnsupportedMediaType: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "UNSUPPORTED_MEDIA_TYPE";
+                };
+            };
+        };
         /** @description A rate limit is exhausted (100 requests per minute per endpoint, 600 in total, per API key). Wait `Retry-After` seconds. */
         DeprecatedRateLimited: {
             headers: {
@@ -3723,6 +3781,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"] & {
                     /** @enum {unknown} */
                     error?: "RATE_LIMITED";
+                };
+            };
+        };
+        /** @description The request line and headers together are larger than the server accepts (16 KB in the reference server, Node's default), for example a path ID of thousands of characters. The HTTP listener answers before the request reaches the operation: nothing is counted against the rate limits (`RateLimit-*` show the untouched budget) and the connection is closed. `X-Request-ID` is the caller's when it could be read, otherwise a new one. `Deprecation` and `Link` (to the successor's path template) are sent when the request line could be read. */
+        DeprecatedRequestHeadersTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                /**
+                 * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
+                 * @example </v1/leads>; rel="successor-version"
+                 */
+                Link?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error?: "REQUEST_HEADERS_TOO_LARGE";
                 };
             };
         };
@@ -3901,7 +3981,7 @@ export interface components {
          */
         LimitAccounts: number;
         /**
-         * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+         * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
          * @example 0
          */
         Offset: number;
@@ -4053,6 +4133,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OrganizationDeactivated"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4066,7 +4147,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitAccounts"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -4112,6 +4193,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4182,7 +4264,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4196,12 +4280,12 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitLeads"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
                 /**
-                 * @description Original paging style: page N (from 1) means `offset = (N - 1) * limit`. Ignored when `offset` is also sent (`offset` wins). Less than 1 answers `400 VALIDATION_ERROR`.
+                 * @description Original paging style: page N (from 1) means `offset = (N - 1) * limit`. Ignored when `offset` is also sent (`offset` wins). Less than 1, or more than 90,071,992,547,410 (so that the offset stays at most 2^53 - 1), answers `400 VALIDATION_ERROR`.
                  * @example 2
                  */
                 page?: number;
@@ -4249,6 +4333,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4323,7 +4408,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4407,7 +4494,9 @@ export interface operations {
             401: components["responses"]["DeprecatedUnauthorized"];
             403: components["responses"]["DeprecatedForbidden"];
             413: components["responses"]["DeprecatedPayloadTooLarge"];
+            415: components["responses"]["DeprecatedUnsupportedMediaType"];
             429: components["responses"]["DeprecatedRateLimited"];
+            431: components["responses"]["DeprecatedRequestHeadersTooLarge"];
             500: components["responses"]["DeprecatedInternalError"];
             503: components["responses"]["DeprecatedServiceUnavailable"];
         };
@@ -4454,6 +4543,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["LeadNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4529,6 +4619,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4597,7 +4688,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["LeadNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4611,7 +4704,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitCampaigns"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -4652,6 +4745,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4743,7 +4837,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             /** @description The server failed, or the organization has no members to own the campaign. */
             500: {
                 headers: {
@@ -4804,6 +4900,7 @@ export interface operations {
             401: components["responses"]["DeprecatedUnauthorized"];
             403: components["responses"]["DeprecatedForbidden"];
             429: components["responses"]["DeprecatedRateLimited"];
+            431: components["responses"]["DeprecatedRequestHeadersTooLarge"];
             500: components["responses"]["DeprecatedInternalError"];
             503: components["responses"]["DeprecatedServiceUnavailable"];
         };
@@ -4850,6 +4947,7 @@ export interface operations {
             401: components["responses"]["DeprecatedUnauthorized"];
             403: components["responses"]["DeprecatedForbidden"];
             429: components["responses"]["DeprecatedRateLimited"];
+            431: components["responses"]["DeprecatedRequestHeadersTooLarge"];
             500: components["responses"]["DeprecatedInternalError"];
             503: components["responses"]["DeprecatedServiceUnavailable"];
         };
@@ -4896,6 +4994,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4965,7 +5064,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5036,7 +5137,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5141,7 +5244,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5228,7 +5333,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5271,6 +5378,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5334,7 +5442,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5398,7 +5508,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5505,7 +5617,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5555,6 +5669,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5623,7 +5738,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5712,7 +5829,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5759,6 +5878,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5827,7 +5947,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5891,6 +6013,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5963,6 +6086,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6037,6 +6161,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6111,6 +6236,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6179,6 +6305,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6250,6 +6377,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6328,6 +6456,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6401,6 +6530,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6414,7 +6544,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitWebhooks"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -6457,6 +6587,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6552,7 +6683,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6621,6 +6754,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6697,7 +6831,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6817,7 +6953,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["DeprecatedPayloadTooLarge"];
+            415: components["responses"]["DeprecatedUnsupportedMediaType"];
             429: components["responses"]["DeprecatedRateLimited"];
+            431: components["responses"]["DeprecatedRequestHeadersTooLarge"];
             500: components["responses"]["DeprecatedInternalError"];
             503: components["responses"]["DeprecatedServiceUnavailable"];
         };
@@ -6918,7 +7056,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["DeprecatedPayloadTooLarge"];
+            415: components["responses"]["DeprecatedUnsupportedMediaType"];
             429: components["responses"]["DeprecatedRateLimited"];
+            431: components["responses"]["DeprecatedRequestHeadersTooLarge"];
             500: components["responses"]["DeprecatedInternalError"];
             503: components["responses"]["DeprecatedServiceUnavailable"];
         };
@@ -6932,7 +7072,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitPipelines"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -6968,6 +7108,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7014,6 +7155,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7082,7 +7224,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7111,7 +7255,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitDeals"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -7147,6 +7291,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7208,7 +7353,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7255,6 +7402,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7323,7 +7471,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7363,6 +7513,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7403,6 +7554,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7444,6 +7596,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SandboxDisabled"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7512,7 +7665,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SandboxDisabled"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7596,7 +7751,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7680,7 +7837,9 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7699,7 +7858,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitSandbox"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -7742,6 +7901,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SandboxCampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7755,7 +7915,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitSandbox"];
                 /**
-                 * @description Number of items to skip (default 0, at least 0; negative answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
+                 * @description Number of items to skip (default 0, at least 0, at most 2^53 - 1; out of range answers `400 VALIDATION_ERROR`). Page by advancing `offset` by the previous page's `count` until `has_more` is false.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
@@ -7798,6 +7958,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SandboxCampaignNotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

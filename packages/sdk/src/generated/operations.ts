@@ -17,7 +17,7 @@ import { op } from '../operation.ts';
  *
  * `GET /auth/verify`. No scope needed.
  *
- * Errors: the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { organization, key, requestId } = await verifyAuth(client);
@@ -34,7 +34,8 @@ export const verifyAuth = /* @__PURE__ */ op('verifyAuth', 'GET /auth/verify');
  * `GET /accounts`. Scope `accounts:read`. A list: items under `accounts`; iterate every page with
  * `paginate(client, listAccounts)`.
  *
- * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 431, 500,
+ * 503).
  *
  * @example
  * const { accounts, requestId } = await listAccounts(client);
@@ -53,8 +54,8 @@ export const listAccounts = /* @__PURE__ */ op('listAccounts', 'GET /accounts', 
  *
  * `POST /accounts/connect-link`. Scope `accounts:write`.
  *
- * Errors: 400 VALIDATION_ERROR, INVALID_ACCOUNT; 413 PAYLOAD_TOO_LARGE; and the ones every
- * operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR, INVALID_ACCOUNT; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { url, expires_at, requestId } = await createAccountConnectLink(client, { platform: 'linkedin' });
@@ -71,7 +72,8 @@ export const createAccountConnectLink = /* @__PURE__ */ op('createAccountConnect
  * `GET /leads`. Scope `leads:read`. A list: items under `leads`; iterate every page with
  * `paginate(client, listLeads)`.
  *
- * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 431, 500,
+ * 503).
  *
  * @example
  * const { leads, page, requestId } = await listLeads(client);
@@ -87,8 +89,8 @@ export const listLeads = /* @__PURE__ */ op('listLeads', 'GET /leads', ['limit',
  *
  * `POST /leads`. Scope `leads:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; and the ones every operation answers (401,
- * 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones
+ * every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { created, requestId } = await createLead(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', email: 'maya.patel@acmerobotics.com' });
@@ -105,8 +107,8 @@ export const createLead = /* @__PURE__ */ op('createLead', 'POST /leads', 0, 1);
  *
  * `POST /leads/create`. Scope `leads:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; and the ones every operation answers (401,
- * 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones
+ * every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @deprecated Use {@link createLead} (`POST /leads`), its successor. This operation keeps working;
  * the client logs its `Deprecation` header once.
@@ -125,8 +127,8 @@ export const createLeadLegacy = /* @__PURE__ */ op('createLeadLegacy', 'POST /le
  *
  * `GET /leads/{lead_id}`. Scope `leads:read`.
  *
- * Errors: 404 NOT_FOUND, LEAD_NOT_FOUND; and the ones every operation answers (401, 403, 429, 500,
- * 503).
+ * Errors: 404 NOT_FOUND, LEAD_NOT_FOUND; and the ones every operation answers (401, 403, 429, 431,
+ * 500, 503).
  *
  * @example
  * const { lead, requestId } = await getLead(client, { lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40' });
@@ -143,8 +145,8 @@ export const getLead = /* @__PURE__ */ op('getLead', 'GET /leads/{lead_id}');
  *
  * `PATCH /leads/{lead_id}`. Scope `leads:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, LEAD_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, LEAD_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { lead, requestId } = await updateLead(client, { lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', title: 'CEO', custom_fields: { funding_stage: 'Series B', pilot_sites: 2 } });
@@ -159,7 +161,7 @@ export const updateLead = /* @__PURE__ */ op('updateLead', 'PATCH /leads/{lead_i
  * `DELETE /leads/{lead_id}`. Scope `leads:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, LEAD_NOT_FOUND, LEAD_NOT_IN_CAMPAIGN; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { lead_id, campaign_id, requestId } = await deleteLead(client, { lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40' });
@@ -177,7 +179,8 @@ export const deleteLead = /* @__PURE__ */ op('deleteLead', 'DELETE /leads/{lead_
  * `GET /campaigns`. Scope `campaigns:read`. A list: items under `campaigns`; iterate every page
  * with `paginate(client, listCampaigns)`.
  *
- * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 431, 500,
+ * 503).
  *
  * @example
  * const { campaigns, requestId } = await listCampaigns(client);
@@ -199,8 +202,8 @@ export const listCampaigns = /* @__PURE__ */ op('listCampaigns', 'GET /campaigns
  * `idempotencyKey` on the result and on errors.
  *
  * Errors: 400 VALIDATION_ERROR, SEQUENCE_VALIDATION_FAILED; 409 IDEMPOTENCY_KEY_REUSED,
- * IDEMPOTENCY_IN_PROGRESS; 413 PAYLOAD_TOO_LARGE; 500 ORG_HAS_NO_MEMBERS; and the ones every
- * operation answers (401, 403, 429, 500, 503).
+ * IDEMPOTENCY_IN_PROGRESS; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; 500
+ * ORG_HAS_NO_MEMBERS; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign, campaign_id, requestId } = await createCampaign(client, { name: 'Fintech CFOs' }, { idempotencyKey: 'sync-2026-11-04-fintech' });
@@ -220,7 +223,7 @@ export const createCampaign = /* @__PURE__ */ op('createCampaign', 'POST /campai
  *
  * `GET /campaigns/sequence-templates`. Scope `campaigns:read`.
  *
- * Errors: the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @deprecated Use {@link listSequenceTemplates} (`GET /sequence-templates`), its successor. This
  * operation keeps working; the client logs its `Deprecation` header once.
@@ -240,7 +243,7 @@ export const listSequenceTemplatesLegacy = /* @__PURE__ */ op('listSequenceTempl
  *
  * `GET /campaigns/webhook/examples`. Scope `campaigns:read`.
  *
- * Errors: the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @deprecated Use {@link listWebhookExamples} (`GET /webhooks/examples`), its successor. This
  * operation keeps working; the client logs its `Deprecation` header once.
@@ -261,7 +264,7 @@ export const listWebhookExamplesLegacy = /* @__PURE__ */ op('listWebhookExamples
  * `GET /campaigns/{campaign_id}`. Scope `campaigns:read`.
  *
  * Errors: 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429,
- * 500, 503).
+ * 431, 500, 503).
  *
  * @example
  * const { campaign, requestId } = await getCampaign(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -280,7 +283,8 @@ export const getCampaign = /* @__PURE__ */ op('getCampaign', 'GET /campaigns/{ca
  * `PATCH /campaigns/{campaign_id}`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 409 PREFLIGHT_FAILED; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
  * const { campaign, requestId } = await updateCampaign(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', is_active: true });
@@ -299,7 +303,8 @@ export const updateCampaign = /* @__PURE__ */ op('updateCampaign', 'PATCH /campa
  * `PUT /campaigns/{campaign_id}/sequence`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR, SEQUENCE_VALIDATION_FAILED; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, sequence, requestId } = await replaceSequence(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', sequence: { … } });
@@ -318,7 +323,8 @@ export const replaceSequence = /* @__PURE__ */ op('replaceSequence', 'PUT /campa
  *
  * Errors: 400 VALIDATION_ERROR, NO_SEQUENCE, SEQUENCE_VALIDATION_FAILED; 404 NOT_FOUND,
  * CAMPAIGN_NOT_FOUND, STEP_NOT_FOUND; 409 STEP_ID_AMBIGUOUS, SEQUENCE_MODIFIED; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, requestId } = await updateSequenceStep(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', step_id: 3, updates: { … } });
@@ -337,8 +343,8 @@ export const updateSequenceStep = /* @__PURE__ */ op('updateSequenceStep', 'PATC
  * `PUT /campaigns/{campaign_id}/senders`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_ACCOUNT; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 409
- * ACCOUNT_NOT_CONNECTED, ACCOUNT_IN_USE; 413 PAYLOAD_TOO_LARGE; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * ACCOUNT_NOT_CONNECTED, ACCOUNT_IN_USE; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and
+ * the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, enabled_accounts, requestId } = await replaceSenders(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', account_ids: ['acc_li_3fK9xQ2m', 'acc_em_7Hp2vL5n'] });
@@ -357,7 +363,7 @@ export const replaceSenders = /* @__PURE__ */ op('replaceSenders', 'PUT /campaig
  * `GET /campaigns/{campaign_id}/preflight`. Scope `campaigns:read`.
  *
  * Errors: 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429,
- * 500, 503).
+ * 431, 500, 503).
  *
  * @example
  * const { ok, checks, requestId } = await getCampaignPreflight(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -372,7 +378,8 @@ export const getCampaignPreflight = /* @__PURE__ */ op('getCampaignPreflight', '
  * `POST /campaigns/{campaign_id}/ab-testing`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 409 VARIATION_B_MISSING; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
  * const { ab_testing_enabled, campaign_id, requestId } = await setAbTesting(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', enabled: true });
@@ -399,7 +406,8 @@ export const setAbTesting = /* @__PURE__ */ op('setAbTesting', 'POST /campaigns/
  * `POST /campaigns/{campaign_id}/ab-testing/promote`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 409 VARIATION_B_MISSING; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
  * const { ab_testing_enabled, campaign_id, requestId } = await promoteAbVariation(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', variation: 'b' });
@@ -416,8 +424,8 @@ export const promoteAbVariation = /* @__PURE__ */ op('promoteAbVariation', 'POST
  * `POST /campaigns/{campaign_id}/preview`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, NO_SEQUENCE; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, LEAD_NOT_FOUND,
- * STEP_NOT_FOUND; 409 VARIATION_B_MISSING; 413 PAYLOAD_TOO_LARGE; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * STEP_NOT_FOUND; 409 VARIATION_B_MISSING; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and
+ * the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, lead_id, requestId } = await previewCampaign(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', variation: 'a' });
@@ -437,7 +445,7 @@ export const previewCampaign = /* @__PURE__ */ op('previewCampaign', 'POST /camp
  * `GET /campaigns/{campaign_id}/ai-fields`. Scope `campaigns:read`.
  *
  * Errors: 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429,
- * 500, 503).
+ * 431, 500, 503).
  *
  * @example
  * const { campaign_id, ai_fields, requestId } = await listAiFields(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -454,8 +462,8 @@ export const listAiFields = /* @__PURE__ */ op('listAiFields', 'GET /campaigns/{
  *
  * `POST /campaigns/{campaign_id}/ai-fields`. Scope `campaigns:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; and the
- * ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { ai_field, requestId } = await createAiField(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', field_name: 'icebreaker', ai_instructions: 'Write one friendly sentence of at most 25 words that opens the email with something specific and recent about the lead or their company: a post, a product launch, a key hire or a funding round. No flattery, no question.' });
@@ -470,8 +478,8 @@ export const createAiField = /* @__PURE__ */ op('createAiField', 'POST /campaign
  *
  * `PATCH /campaigns/{campaign_id}/ai-fields/{field_id}`. Scope `campaigns:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; and the
- * ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { ai_field, requestId } = await updateAiField(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', field_id: '9c2e5b8f-1d4a-4c7e-b3f6-8a5d2c9e4b71', data_sources: ['linkedin_profile', 'website', 'company_news'], fallback_value: 'I noticed your team has been growing its sales org this year.' });
@@ -489,7 +497,7 @@ export const updateAiField = /* @__PURE__ */ op('updateAiField', 'PATCH /campaig
  * `GET /campaigns/{campaign_id}/responder`. Scope `campaigns:read`.
  *
  * Errors: 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429,
- * 500, 503).
+ * 431, 500, 503).
  *
  * @example
  * const { settings, requestId } = await getResponderSettings(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -505,8 +513,8 @@ export const getResponderSettings = /* @__PURE__ */ op('getResponderSettings', '
  *
  * `PATCH /campaigns/{campaign_id}/responder`. Scope `campaigns:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; and the
- * ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { settings, requestId } = await updateResponderSettings(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', enabled: true, mode: 'autopilot' });
@@ -523,7 +531,7 @@ export const updateResponderSettings = /* @__PURE__ */ op('updateResponderSettin
  * `GET /campaigns/{campaign_id}/queue`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, count, requestId } = await getCampaignQueue(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -538,7 +546,7 @@ export const getCampaignQueue = /* @__PURE__ */ op('getCampaignQueue', 'GET /cam
  * `GET /campaigns/{campaign_id}/analysis`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_DATE_FILTER, INVALID_VARIATION; 404 NOT_FOUND,
- * CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429, 500, 503).
+ * CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, analysis, requestId } = await getCampaignAnalysis(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -555,7 +563,7 @@ export const getCampaignAnalysis = /* @__PURE__ */ op('getCampaignAnalysis', 'GE
  * `GET /campaigns/{campaign_id}/daily-stats`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_DATE_FILTER, INVALID_VARIATION; 404 NOT_FOUND,
- * CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429, 500, 503).
+ * CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, window, requestId } = await getDailyStats(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -571,7 +579,7 @@ export const getDailyStats = /* @__PURE__ */ op('getDailyStats', 'GET /campaigns
  * `GET /campaigns/{campaign_id}/step-funnel`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_DATE_FILTER, INVALID_VARIATION; 404 NOT_FOUND,
- * CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429, 500, 503).
+ * CAMPAIGN_NOT_FOUND; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, window, requestId } = await getStepFunnel(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -587,7 +595,7 @@ export const getStepFunnel = /* @__PURE__ */ op('getStepFunnel', 'GET /campaigns
  * `GET /campaigns/{campaign_id}/senders/breakdown`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_DATE_FILTER; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the
- * ones every operation answers (401, 403, 429, 500, 503).
+ * ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, window, requestId } = await getSenderBreakdown(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -604,7 +612,7 @@ export const getSenderBreakdown = /* @__PURE__ */ op('getSenderBreakdown', 'GET 
  * `GET /campaigns/{campaign_id}/personalization-quality`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_DATE_FILTER; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the
- * ones every operation answers (401, 403, 429, 500, 503).
+ * ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, window, requestId } = await getPersonalizationQuality(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -620,7 +628,7 @@ export const getPersonalizationQuality = /* @__PURE__ */ op('getPersonalizationQ
  * `GET /campaigns/{campaign_id}/ab-cohorts`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_DATE_FILTER; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the
- * ones every operation answers (401, 403, 429, 500, 503).
+ * ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, ab_testing_enabled, requestId } = await getAbCohorts(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -640,7 +648,7 @@ export const getAbCohorts = /* @__PURE__ */ op('getAbCohorts', 'GET /campaigns/{
  * `GET /campaigns/{campaign_id}/bookings`. Scope `campaigns:read`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { campaign_id, bookings, requestId } = await listBookings(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -661,7 +669,7 @@ export const listBookings = /* @__PURE__ */ op('listBookings', 'GET /campaigns/{
  * iterate every page with `paginate(client, listWebhooks)`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { webhooks, requestId } = await listWebhooks(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -679,8 +687,8 @@ export const listWebhooks = /* @__PURE__ */ op('listWebhooks', 'GET /campaigns/{
  * `POST /campaigns/{campaign_id}/webhooks`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_WEBHOOK_URL; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 409
- * DUPLICATE_WEBHOOK, WEBHOOK_SLOT_TAKEN; 413 PAYLOAD_TOO_LARGE; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * DUPLICATE_WEBHOOK, WEBHOOK_SLOT_TAKEN; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and
+ * the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { webhook_id, created, requestId } = await createWebhook(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', webhook_url: 'https://hooks.northwind-outreach.com/ocs/prospect-response' });
@@ -700,7 +708,7 @@ export const createWebhook = /* @__PURE__ */ op('createWebhook', 'POST /campaign
  * `DELETE /campaigns/{campaign_id}/webhooks/{webhook_id}`. Scope `campaigns:write`.
  *
  * Errors: 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, WEBHOOK_NOT_FOUND; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { webhook, requestId } = await disableWebhook(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', webhook_id: 'e7f3a9c1-4d2b-4e6f-8a5c-7b1d3f9e2a64' });
@@ -718,7 +726,8 @@ export const disableWebhook = /* @__PURE__ */ op('disableWebhook', 'DELETE /camp
  * `POST /campaigns/{campaign_id}/webhooks/{webhook_id}/secret`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, WEBHOOK_NOT_FOUND; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
  * const { webhook_id, secret, requestId } = await setWebhookSecret(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', webhook_id: 'e7f3a9c1-4d2b-4e6f-8a5c-7b1d3f9e2a64', secret: 'Qe3Wn8Ht1Kz6Mb4Vr9Lp2Xc7Jf5Ds0Ya' });
@@ -737,8 +746,8 @@ export const setWebhookSecret = /* @__PURE__ */ op('setWebhookSecret', 'POST /ca
  * `POST /campaigns/{campaign_id}/webhook/activate`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR, INVALID_WEBHOOK_URL; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND; 409
- * DUPLICATE_WEBHOOK, WEBHOOK_SLOT_TAKEN; 413 PAYLOAD_TOO_LARGE; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * DUPLICATE_WEBHOOK, WEBHOOK_SLOT_TAKEN; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and
+ * the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @deprecated Use {@link createWebhook} (`POST /campaigns/{campaign_id}/webhooks`), its successor.
  * This operation keeps working; the client logs its `Deprecation` header once.
@@ -761,7 +770,8 @@ export const activateWebhook = /* @__PURE__ */ op('activateWebhook', 'POST /camp
  * `POST /campaigns/{campaign_id}/webhook/deactivate`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, WEBHOOK_NOT_FOUND; 413
- * PAYLOAD_TOO_LARGE; and the ones every operation answers (401, 403, 429, 500, 503).
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @deprecated Use {@link disableWebhook}
  * (`DELETE /campaigns/{campaign_id}/webhooks/{webhook_id}`), its successor. This operation keeps
@@ -785,7 +795,8 @@ export const deactivateWebhook = /* @__PURE__ */ op('deactivateWebhook', 'POST /
  * `GET /crm/pipelines`. Scope `crm:read`. A list: items under `pipelines`; iterate every page with
  * `paginate(client, listPipelines)`.
  *
- * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 431, 500,
+ * 503).
  *
  * @example
  * const { pipelines, requestId } = await listPipelines(client);
@@ -805,7 +816,7 @@ export const listPipelines = /* @__PURE__ */ op('listPipelines', 'GET /crm/pipel
  *
  * `GET /crm/pipelines/{pipeline_id}`. Scope `crm:read`.
  *
- * Errors: 404 NOT_FOUND; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 404 NOT_FOUND; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { pipeline, requestId } = await getPipeline(client, { pipeline_id: '2f6b9d4e-8a1c-4f3e-b7d2-5c9a1e4f8b36' });
@@ -820,8 +831,8 @@ export const getPipeline = /* @__PURE__ */ op('getPipeline', 'GET /crm/pipelines
  *
  * `PATCH /crm/pipelines/{pipeline_id}`. Scope `crm:write`.
  *
- * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND; 413 PAYLOAD_TOO_LARGE; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE;
+ * and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { pipeline, requestId } = await updatePipeline(client, { pipeline_id: '2f6b9d4e-8a1c-4f3e-b7d2-5c9a1e4f8b36', name: 'New Business (Outbound)' });
@@ -839,7 +850,8 @@ export const updatePipeline = /* @__PURE__ */ op('updatePipeline', 'PATCH /crm/p
  * `GET /crm/deals`. Scope `crm:read`. A list: items under `deals`; iterate every page with
  * `paginate(client, listDeals)`.
  *
- * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; and the ones every operation answers (401, 403, 429, 431, 500,
+ * 503).
  *
  * @example
  * const { deals, requestId } = await listDeals(client);
@@ -854,8 +866,8 @@ export const listDeals = /* @__PURE__ */ op('listDeals', 'GET /crm/deals', ['sta
  *
  * `POST /crm/deals`. Scope `crm:write`.
  *
- * Errors: 400 VALIDATION_ERROR, INVALID_STAGE; 413 PAYLOAD_TOO_LARGE; and the ones every operation
- * answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR, INVALID_STAGE; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE;
+ * and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { deal, requestId } = await createDeal(client, { name: 'Acme Robotics pilot' });
@@ -872,7 +884,7 @@ export const createDeal = /* @__PURE__ */ op('createDeal', 'POST /crm/deals', 0,
  *
  * `GET /crm/deals/{deal_id}`. Scope `crm:read`.
  *
- * Errors: 404 NOT_FOUND; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 404 NOT_FOUND; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { deal, requestId } = await getDeal(client, { deal_id: '1a5c8e2f-9b3d-4e7a-8f6c-4b2d9e1a7c35' });
@@ -887,8 +899,8 @@ export const getDeal = /* @__PURE__ */ op('getDeal', 'GET /crm/deals/{deal_id}')
  *
  * `PATCH /crm/deals/{deal_id}`. Scope `crm:write`.
  *
- * Errors: 400 VALIDATION_ERROR, INVALID_STAGE; 404 NOT_FOUND; 413 PAYLOAD_TOO_LARGE; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR, INVALID_STAGE; 404 NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { deal, requestId } = await updateDeal(client, { deal_id: '1a5c8e2f-9b3d-4e7a-8f6c-4b2d9e1a7c35', stage_id: 'd4a7c1e5-6b9f-4d3c-a8e2-5f1b4c7d3a96', notes: 'Pilot signed for two warehouses.' });
@@ -908,7 +920,7 @@ export const updateDeal = /* @__PURE__ */ op('updateDeal', 'PATCH /crm/deals/{de
  *
  * `GET /sequence-templates`. Scope `campaigns:read`.
  *
- * Errors: the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { templates, requestId } = await listSequenceTemplates(client);
@@ -925,7 +937,7 @@ export const listSequenceTemplates = /* @__PURE__ */ op('listSequenceTemplates',
  *
  * `GET /webhooks/examples`. Scope `campaigns:read`.
  *
- * Errors: the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { examples, requestId } = await listWebhookExamples(client);
@@ -943,7 +955,8 @@ export const listWebhookExamples = /* @__PURE__ */ op('listWebhookExamples', 'GE
  *
  * `GET /sandbox/clock`. Scope `campaigns:read`.
  *
- * Errors: 404 SANDBOX_DISABLED; and the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 404 SANDBOX_DISABLED; and the ones every operation answers (401, 403, 429, 431, 500,
+ * 503).
  *
  * @example
  * const { clock, requestId } = await getSandboxClock(client);
@@ -963,8 +976,8 @@ export const getSandboxClock = /* @__PURE__ */ op('getSandboxClock', 'GET /sandb
  *
  * `POST /sandbox/clock/advance`. Scope `campaigns:write`.
  *
- * Errors: 400 VALIDATION_ERROR, CLOCK_BACKWARDS; 404 SANDBOX_DISABLED; 413 PAYLOAD_TOO_LARGE; and
- * the ones every operation answers (401, 403, 429, 500, 503).
+ * Errors: 400 VALIDATION_ERROR, CLOCK_BACKWARDS; 404 SANDBOX_DISABLED; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { clock, ran, requestId } = await advanceSandboxClock(client, { days: 7 });
@@ -981,8 +994,8 @@ export const advanceSandboxClock = /* @__PURE__ */ op('advanceSandboxClock', 'PO
  * `POST /sandbox/campaigns/{campaign_id}/replies`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, LEAD_NOT_FOUND,
- * SANDBOX_DISABLED; 409 LEAD_NOT_ENROLLED, LEAD_NOT_CONTACTED; 413 PAYLOAD_TOO_LARGE; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * SANDBOX_DISABLED; 409 LEAD_NOT_ENROLLED, LEAD_NOT_CONTACTED; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { reply, requestId } = await simulateReply(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', channel: 'email', message: 'Hi Sam, thanks for following up. Timing is actually good: we\'re rebuilding our outbound motion this quarter. Happy to chat next week.' });
@@ -998,8 +1011,8 @@ export const simulateReply = /* @__PURE__ */ op('simulateReply', 'POST /sandbox/
  * `POST /sandbox/campaigns/{campaign_id}/engagements`. Scope `campaigns:write`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, LEAD_NOT_FOUND,
- * SANDBOX_DISABLED; 409 LEAD_NOT_ENROLLED, LEAD_NOT_CONTACTED; 413 PAYLOAD_TOO_LARGE; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * SANDBOX_DISABLED; 409 LEAD_NOT_ENROLLED, LEAD_NOT_CONTACTED; 413 PAYLOAD_TOO_LARGE; 415
+ * UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { engagement, requestId } = await simulateEngagement(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', kind: 'meeting_booked' });
@@ -1021,7 +1034,7 @@ export const simulateEngagement = /* @__PURE__ */ op('simulateEngagement', 'POST
  * `messages`; iterate every page with `paginate(client, listSandboxMessages)`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, SANDBOX_DISABLED; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { messages, requestId } = await listSandboxMessages(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -1042,7 +1055,7 @@ export const listSandboxMessages = /* @__PURE__ */ op('listSandboxMessages', 'GE
  * `deliveries`; iterate every page with `paginate(client, listSandboxDeliveries)`.
  *
  * Errors: 400 VALIDATION_ERROR; 404 NOT_FOUND, CAMPAIGN_NOT_FOUND, SANDBOX_DISABLED; and the ones
- * every operation answers (401, 403, 429, 500, 503).
+ * every operation answers (401, 403, 429, 431, 500, 503).
  *
  * @example
  * const { deliveries, requestId } = await listSandboxDeliveries(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });

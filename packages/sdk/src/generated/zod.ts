@@ -48,7 +48,7 @@ export type Organization = z.output<typeof Organization>;
 /**
  * Every error code the API answers. Operations narrow this list per status in their responses. Clients should treat an unknown code by its HTTP status.
  */
-export const ErrorCode = /* @__PURE__ */ z.enum(["VALIDATION_ERROR","UNAUTHORIZED","API_KEY_EXPIRED","INSUFFICIENT_SCOPE","ORGANIZATION_DEACTIVATED","NOT_FOUND","PAYLOAD_TOO_LARGE","RATE_LIMITED","INTERNAL_ERROR","UPSTREAM_TIMEOUT","AUTH_UNAVAILABLE","SEQUENCE_VALIDATION_FAILED","NO_SEQUENCE","INVALID_DATE_FILTER","INVALID_VARIATION","INVALID_WEBHOOK_URL","INVALID_ACCOUNT","INVALID_STAGE","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","LEAD_NOT_IN_CAMPAIGN","STEP_NOT_FOUND","WEBHOOK_NOT_FOUND","IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS","VARIATION_B_MISSING","STEP_ID_AMBIGUOUS","SEQUENCE_MODIFIED","DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN","ACCOUNT_NOT_CONNECTED","ACCOUNT_IN_USE","PREFLIGHT_FAILED","ORG_HAS_NO_MEMBERS","LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED","CLOCK_BACKWARDS","SANDBOX_DISABLED"]) satisfies z.ZodType<components['schemas']["ErrorCode"]>;
+export const ErrorCode = /* @__PURE__ */ z.enum(["VALIDATION_ERROR","UNAUTHORIZED","API_KEY_EXPIRED","INSUFFICIENT_SCOPE","ORGANIZATION_DEACTIVATED","NOT_FOUND","PAYLOAD_TOO_LARGE","UNSUPPORTED_MEDIA_TYPE","REQUEST_HEADERS_TOO_LARGE","RATE_LIMITED","INTERNAL_ERROR","UPSTREAM_TIMEOUT","AUTH_UNAVAILABLE","SEQUENCE_VALIDATION_FAILED","NO_SEQUENCE","INVALID_DATE_FILTER","INVALID_VARIATION","INVALID_WEBHOOK_URL","INVALID_ACCOUNT","INVALID_STAGE","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","LEAD_NOT_IN_CAMPAIGN","STEP_NOT_FOUND","WEBHOOK_NOT_FOUND","IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS","VARIATION_B_MISSING","STEP_ID_AMBIGUOUS","SEQUENCE_MODIFIED","DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN","ACCOUNT_NOT_CONNECTED","ACCOUNT_IN_USE","PREFLIGHT_FAILED","ORG_HAS_NO_MEMBERS","LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED","CLOCK_BACKWARDS","SANDBOX_DISABLED"]) satisfies z.ZodType<components['schemas']["ErrorCode"]>;
 export type ErrorCode = z.output<typeof ErrorCode>;
 
 /**
@@ -66,7 +66,7 @@ export type PreflightIssue = z.output<typeof PreflightIssue>;
 /**
  * Optional structured details of an error. Which keys appear depends on the code: `errors` for `VALIDATION_ERROR` and `SEQUENCE_VALIDATION_FAILED`; `account_ids` for `ACCOUNT_NOT_CONNECTED` and `INVALID_ACCOUNT`; `conflicts` for `ACCOUNT_IN_USE`; `webhook_id` for `DUPLICATE_WEBHOOK` and `WEBHOOK_SLOT_TAKEN`; `issues` and `blocking_count` for `PREFLIGHT_FAILED`; `step_id` for the step errors. Other keys may be added.
  */
-export const ErrorDetails = /* @__PURE__ */ z.looseObject({ errors: /* @__PURE__ */ z.array(ValidationIssue).optional(), account_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()).optional(), conflicts: /* @__PURE__ */ z.array(AccountConflict).optional(), webhook_id: /* @__PURE__ */ z.guid().optional(), step_id: /* @__PURE__ */ z.int().optional(), blocking_count: /* @__PURE__ */ z.int().gte(0).optional(), issues: /* @__PURE__ */ z.array(PreflightIssue).optional() }) satisfies z.ZodType<components['schemas']["ErrorDetails"]>;
+export const ErrorDetails = /* @__PURE__ */ z.looseObject({ errors: /* @__PURE__ */ z.array(ValidationIssue).optional(), account_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()).optional(), conflicts: /* @__PURE__ */ z.array(AccountConflict).optional(), webhook_id: /* @__PURE__ */ z.guid().optional(), step_id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647).optional(), blocking_count: /* @__PURE__ */ z.int().gte(0).optional(), issues: /* @__PURE__ */ z.array(PreflightIssue).optional() }) satisfies z.ZodType<components['schemas']["ErrorDetails"]>;
 export type ErrorDetails = z.output<typeof ErrorDetails>;
 
 /**
@@ -84,7 +84,7 @@ export type PageEnvelope = z.output<typeof PageEnvelope>;
 /**
  * A sender account (LinkedIn or email) connected to the organization. Fields beyond `id`, `platform` and `label` are this implementation's design. An account sends for one active campaign at a time.
  */
-export const SenderAccount = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.string(), platform: /* @__PURE__ */ z.enum(["email","linkedin"]), label: /* @__PURE__ */ z.string(), status: /* @__PURE__ */ z.enum(["connected","disconnected"]), email: /* @__PURE__ */ z.string().nullable(), platform_username: /* @__PURE__ */ z.string().nullable(), daily_limit: /* @__PURE__ */ z.int().gte(0), email_auth: /* @__PURE__ */ z.looseObject({ spf: /* @__PURE__ */ z.boolean(), dkim: /* @__PURE__ */ z.boolean(), dmarc: /* @__PURE__ */ z.boolean() }).nullable(), campaign_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.guid()), connected_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable() }) satisfies z.ZodType<components['schemas']["SenderAccount"]>;
+export const SenderAccount = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.string(), platform: /* @__PURE__ */ z.enum(["email","linkedin"]), label: /* @__PURE__ */ z.string(), status: /* @__PURE__ */ z.enum(["connected","disconnected"]), email: /* @__PURE__ */ z.string().nullable(), platform_username: /* @__PURE__ */ z.string().nullable(), daily_limit: /* @__PURE__ */ z.int().gte(0).lte(2147483647), email_auth: /* @__PURE__ */ z.looseObject({ spf: /* @__PURE__ */ z.boolean(), dkim: /* @__PURE__ */ z.boolean(), dmarc: /* @__PURE__ */ z.boolean() }).nullable(), campaign_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.guid()), connected_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable() }) satisfies z.ZodType<components['schemas']["SenderAccount"]>;
 export type SenderAccount = z.output<typeof SenderAccount>;
 
 /**
@@ -102,13 +102,13 @@ export type LeadEnrolment = z.output<typeof LeadEnrolment>;
 /**
  * A lead (prospect) of the organization. The full record is this implementation's design (the specification shows only the lead inside the webhook event, whose fields it shares). Fields without a value are null. A deleted lead disappears from every read.
  */
-export const Lead = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.guid(), email: /* @__PURE__ */ z.email().nullable(), first_name: /* @__PURE__ */ z.string().nullable(), last_name: /* @__PURE__ */ z.string().nullable(), company: /* @__PURE__ */ z.string().nullable(), title: /* @__PURE__ */ z.string().nullable(), industry: /* @__PURE__ */ z.string().nullable(), website: /* @__PURE__ */ z.string().nullable(), linkedin_profile: /* @__PURE__ */ z.string().nullable(), annual_revenue: /* @__PURE__ */ z.int().nullable(), employee_count: /* @__PURE__ */ z.int().nullable(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()), enrolments: /* @__PURE__ */ z.array(LeadEnrolment), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), updated_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) satisfies z.ZodType<components['schemas']["Lead"]>;
+export const Lead = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.guid(), email: /* @__PURE__ */ z.email().nullable(), first_name: /* @__PURE__ */ z.string().nullable(), last_name: /* @__PURE__ */ z.string().nullable(), company: /* @__PURE__ */ z.string().nullable(), title: /* @__PURE__ */ z.string().nullable(), industry: /* @__PURE__ */ z.string().nullable(), website: /* @__PURE__ */ z.string().nullable(), linkedin_profile: /* @__PURE__ */ z.string().nullable(), annual_revenue: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).nullable(), employee_count: /* @__PURE__ */ z.int().gte(0).lte(2147483647).nullable(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()), enrolments: /* @__PURE__ */ z.array(LeadEnrolment), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), updated_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) satisfies z.ZodType<components['schemas']["Lead"]>;
 export type Lead = z.output<typeof Lead>;
 
 /**
  * Body of `POST /leads` (and of the deprecated `POST /leads/create`). A lead needs an `email` or a `linkedin_profile` with a non-null value (a body where both are missing or null answers `400 VALIDATION_ERROR`). When `campaign_id` is given, the lead is also enrolled in that campaign (a campaign of another organization answers `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`). This shape is this implementation's design.
  */
-export const LeadInput = /* @__PURE__ */ alsoMatches(/* @__PURE__ */ z.strictObject({ campaign_id: /* @__PURE__ */ z.guid().nullable().optional(), email: /* @__PURE__ */ z.email().max(320).nullable().optional(), first_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), last_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), company: /* @__PURE__ */ z.string().max(500).nullable().optional(), title: /* @__PURE__ */ z.string().max(500).nullable().optional(), industry: /* @__PURE__ */ z.string().max(500).nullable().optional(), website: /* @__PURE__ */ z.string().max(2000).nullable().optional(), linkedin_profile: /* @__PURE__ */ z.string().max(2000).nullable().optional(), annual_revenue: /* @__PURE__ */ z.int().gte(0).nullable().optional(), employee_count: /* @__PURE__ */ z.int().gte(0).nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).refine((value) => Object.keys(value).length <= 100, { message: 'must have at most 100 properties' }).nullable().optional() }), /* @__PURE__ */ z.union([/* @__PURE__ */ z.looseObject({ email: /* @__PURE__ */ z.string() }), /* @__PURE__ */ z.looseObject({ linkedin_profile: /* @__PURE__ */ z.string() })]), "must match email, or linkedin_profile (anyOf)") satisfies z.ZodType<components['schemas']["LeadInput"]>;
+export const LeadInput = /* @__PURE__ */ alsoMatches(/* @__PURE__ */ z.strictObject({ campaign_id: /* @__PURE__ */ z.guid().nullable().optional(), email: /* @__PURE__ */ z.email().max(320).nullable().optional(), first_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), last_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), company: /* @__PURE__ */ z.string().max(500).nullable().optional(), title: /* @__PURE__ */ z.string().max(500).nullable().optional(), industry: /* @__PURE__ */ z.string().max(500).nullable().optional(), website: /* @__PURE__ */ z.string().max(2000).nullable().optional(), linkedin_profile: /* @__PURE__ */ z.string().max(2000).nullable().optional(), annual_revenue: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).nullable().optional(), employee_count: /* @__PURE__ */ z.int().gte(0).lte(2147483647).nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).refine((value) => Object.keys(value).length <= 100, { message: 'must have at most 100 properties' }).nullable().optional() }), /* @__PURE__ */ z.union([/* @__PURE__ */ z.looseObject({ email: /* @__PURE__ */ z.string() }), /* @__PURE__ */ z.looseObject({ linkedin_profile: /* @__PURE__ */ z.string() })]), "must match email, or linkedin_profile (anyOf)") satisfies z.ZodType<components['schemas']["LeadInput"]>;
 export type LeadInput = z.output<typeof LeadInput>;
 
 /**
@@ -120,19 +120,19 @@ export type LeadCreated = z.output<typeof LeadCreated>;
 /**
  * Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. A lead needs an `email` or a `linkedin_profile`: an update that would leave it with neither (clearing the one it has, or both) answers `400 VALIDATION_ERROR`. This shape is this implementation's design.
  */
-export const LeadUpdate = /* @__PURE__ */ z.strictObject({ email: /* @__PURE__ */ z.email().max(320).nullable().optional(), first_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), last_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), company: /* @__PURE__ */ z.string().max(500).nullable().optional(), title: /* @__PURE__ */ z.string().max(500).nullable().optional(), industry: /* @__PURE__ */ z.string().max(500).nullable().optional(), website: /* @__PURE__ */ z.string().max(2000).nullable().optional(), linkedin_profile: /* @__PURE__ */ z.string().max(2000).nullable().optional(), annual_revenue: /* @__PURE__ */ z.int().gte(0).nullable().optional(), employee_count: /* @__PURE__ */ z.int().gte(0).nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).refine((value) => Object.keys(value).length <= 100, { message: 'must have at most 100 properties' }).nullable().optional() }).refine((value) => Object.keys(value).length >= 1, { message: 'must have at least 1 properties' }) satisfies z.ZodType<components['schemas']["LeadUpdate"]>;
+export const LeadUpdate = /* @__PURE__ */ z.strictObject({ email: /* @__PURE__ */ z.email().max(320).nullable().optional(), first_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), last_name: /* @__PURE__ */ z.string().max(200).nullable().optional(), company: /* @__PURE__ */ z.string().max(500).nullable().optional(), title: /* @__PURE__ */ z.string().max(500).nullable().optional(), industry: /* @__PURE__ */ z.string().max(500).nullable().optional(), website: /* @__PURE__ */ z.string().max(2000).nullable().optional(), linkedin_profile: /* @__PURE__ */ z.string().max(2000).nullable().optional(), annual_revenue: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).nullable().optional(), employee_count: /* @__PURE__ */ z.int().gte(0).lte(2147483647).nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).refine((value) => Object.keys(value).length <= 100, { message: 'must have at most 100 properties' }).nullable().optional() }).refine((value) => Object.keys(value).length >= 1, { message: 'must have at least 1 properties' }) satisfies z.ZodType<components['schemas']["LeadUpdate"]>;
 export type LeadUpdate = z.output<typeof LeadUpdate>;
 
 /**
  * How the campaign tops up its lead backlog from the lead database.
  */
-export const RefillPolicy = /* @__PURE__ */ z.looseObject({ enabled: /* @__PURE__ */ z.boolean().optional(), min_backlog: /* @__PURE__ */ z.int().gte(0).optional(), target_backlog: /* @__PURE__ */ z.int().gte(0).optional(), max_add_per_run: /* @__PURE__ */ z.int().gte(0).optional(), max_tokens_per_run: /* @__PURE__ */ z.int().gte(0).optional(), cooldown_hours: /* @__PURE__ */ z.number().gte(0).optional(), mode: /* @__PURE__ */ z.string().optional() }) satisfies z.ZodType<components['schemas']["RefillPolicy"]>;
+export const RefillPolicy = /* @__PURE__ */ z.looseObject({ enabled: /* @__PURE__ */ z.boolean().optional(), min_backlog: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).optional(), target_backlog: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).optional(), max_add_per_run: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).optional(), max_tokens_per_run: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).optional(), cooldown_hours: /* @__PURE__ */ z.number().gte(0).optional(), mode: /* @__PURE__ */ z.string().optional() }) satisfies z.ZodType<components['schemas']["RefillPolicy"]>;
 export type RefillPolicy = z.output<typeof RefillPolicy>;
 
 /**
  * One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).
  */
-export const SequenceStep: z.ZodType<components['schemas']["SequenceStep"]> = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.int(), type: /* @__PURE__ */ z.enum(["view_profile","linkedin_connection","conditional","linkedin_message","email"]), subject: /* @__PURE__ */ z.string().optional(), content: /* @__PURE__ */ z.string().optional(), message: /* @__PURE__ */ z.string().optional(), delay: /* @__PURE__ */ z.number().optional(), branches: /* @__PURE__ */ z.lazy(() => ConditionalBranches).optional() });
+export const SequenceStep: z.ZodType<components['schemas']["SequenceStep"]> = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647), type: /* @__PURE__ */ z.enum(["view_profile","linkedin_connection","conditional","linkedin_message","email"]), subject: /* @__PURE__ */ z.string().optional(), content: /* @__PURE__ */ z.string().optional(), message: /* @__PURE__ */ z.string().optional(), delay: /* @__PURE__ */ z.number().optional(), branches: /* @__PURE__ */ z.lazy(() => ConditionalBranches).optional() });
 export type SequenceStep = z.output<typeof SequenceStep>;
 
 /**
@@ -207,7 +207,7 @@ export type EventSender = z.output<typeof EventSender>;
 /**
  * The lead who replied. Every field is documented and optional, and every field but `custom_fields` (an object) is nullable: the service always sends every field (null when it has no value), but receivers must not depend on a field being present.
  */
-export const EventLead = /* @__PURE__ */ z.looseObject({ annual_revenue: /* @__PURE__ */ z.int().nullable().optional(), company: /* @__PURE__ */ z.string().nullable().optional(), email: /* @__PURE__ */ z.string().nullable().optional(), first_name: /* @__PURE__ */ z.string().nullable().optional(), industry: /* @__PURE__ */ z.string().nullable().optional(), last_name: /* @__PURE__ */ z.string().nullable().optional(), linkedin_profile: /* @__PURE__ */ z.string().nullable().optional(), title: /* @__PURE__ */ z.string().nullable().optional(), website: /* @__PURE__ */ z.string().nullable().optional(), employee_count: /* @__PURE__ */ z.int().nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).optional() }) satisfies z.ZodType<components['schemas']["EventLead"]>;
+export const EventLead = /* @__PURE__ */ z.looseObject({ annual_revenue: /* @__PURE__ */ z.int().gte(0).lte(9007199254740991).nullable().optional(), company: /* @__PURE__ */ z.string().nullable().optional(), email: /* @__PURE__ */ z.string().nullable().optional(), first_name: /* @__PURE__ */ z.string().nullable().optional(), industry: /* @__PURE__ */ z.string().nullable().optional(), last_name: /* @__PURE__ */ z.string().nullable().optional(), linkedin_profile: /* @__PURE__ */ z.string().nullable().optional(), title: /* @__PURE__ */ z.string().nullable().optional(), website: /* @__PURE__ */ z.string().nullable().optional(), employee_count: /* @__PURE__ */ z.int().gte(0).lte(2147483647).nullable().optional(), custom_fields: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).optional() }) satisfies z.ZodType<components['schemas']["EventLead"]>;
 export type EventLead = z.output<typeof EventLead>;
 
 /**
@@ -333,7 +333,7 @@ export type PromoteInput = z.output<typeof PromoteInput>;
 /**
  * Body of `POST /campaigns/{campaign_id}/preview`: the lead to render for, as an existing `lead_id` or as inline `lead` fields (sample data), and optionally one variation or one step. With neither, placeholders render from an empty lead. This shape is this implementation's design.
  */
-export const PreviewInput = /* @__PURE__ */ z.strictObject({ lead_id: /* @__PURE__ */ z.guid().nullable().optional(), lead: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).nullable().optional(), variation: /* @__PURE__ */ z.enum(["a","b"]).default("a"), step_id: /* @__PURE__ */ z.int().nullable().optional() }) satisfies z.ZodType<components['schemas']["PreviewInput"]>;
+export const PreviewInput = /* @__PURE__ */ z.strictObject({ lead_id: /* @__PURE__ */ z.guid().nullable().optional(), lead: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()).nullable().optional(), variation: /* @__PURE__ */ z.enum(["a","b"]).default("a"), step_id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647).nullable().optional() }) satisfies z.ZodType<components['schemas']["PreviewInput"]>;
 export type PreviewInput = z.output<typeof PreviewInput>;
 
 /**
@@ -522,7 +522,7 @@ export type Pipeline = z.output<typeof Pipeline>;
 /**
  * A stage of a pipeline. `outcome` tells whether deals in it are open, won or lost (moving a deal into a `won` or `lost` stage sets its `actual_close_date`). This shape is this implementation's design.
  */
-export const Stage = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.guid(), pipeline_id: /* @__PURE__ */ z.guid(), name: /* @__PURE__ */ z.string(), position: /* @__PURE__ */ z.int().gte(0), probability: /* @__PURE__ */ z.int().gte(0).lte(100).nullable(), outcome: /* @__PURE__ */ z.enum(["open","won","lost"]) }) satisfies z.ZodType<components['schemas']["Stage"]>;
+export const Stage = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.guid(), pipeline_id: /* @__PURE__ */ z.guid(), name: /* @__PURE__ */ z.string(), position: /* @__PURE__ */ z.int().gte(0).lte(2147483647), probability: /* @__PURE__ */ z.int().gte(0).lte(100).nullable(), outcome: /* @__PURE__ */ z.enum(["open","won","lost"]) }) satisfies z.ZodType<components['schemas']["Stage"]>;
 export type Stage = z.output<typeof Stage>;
 
 /**
@@ -606,7 +606,7 @@ export type SandboxMessage = z.output<typeof SandboxMessage>;
 /**
  * One attempt at one webhook. An attempt goes to every webhook enabled on the campaign at the time, so an `attempt` number appears once per webhook contacted. This shape is this implementation's design.
  */
-export const SandboxDeliveryAttempt = /* @__PURE__ */ z.looseObject({ attempt: /* @__PURE__ */ z.int().gte(1).lte(5), webhook_id: /* @__PURE__ */ z.guid(), webhook_url: /* @__PURE__ */ z.string(), started_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), ok: /* @__PURE__ */ z.boolean(), status: /* @__PURE__ */ z.int().nullable(), duration_ms: /* @__PURE__ */ z.int().gte(0), error: /* @__PURE__ */ z.string().nullable() }) satisfies z.ZodType<components['schemas']["SandboxDeliveryAttempt"]>;
+export const SandboxDeliveryAttempt = /* @__PURE__ */ z.looseObject({ attempt: /* @__PURE__ */ z.int().gte(1).lte(5), webhook_id: /* @__PURE__ */ z.guid(), webhook_url: /* @__PURE__ */ z.string(), started_at: /* @__PURE__ */ z.iso.datetime({ offset: true }), ok: /* @__PURE__ */ z.boolean(), status: /* @__PURE__ */ z.int().nullable(), duration_ms: /* @__PURE__ */ z.int().gte(0).lte(2147483647), error: /* @__PURE__ */ z.string().nullable() }) satisfies z.ZodType<components['schemas']["SandboxDeliveryAttempt"]>;
 export type SandboxDeliveryAttempt = z.output<typeof SandboxDeliveryAttempt>;
 
 /**
@@ -621,32 +621,34 @@ export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConfli
 const verifyAuth200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), organization: Organization, key: /* @__PURE__ */ z.looseObject({ prefix: /* @__PURE__ */ z.string().regex(/^ocs_[A-Za-z0-9]{4}$/u), scopes: /* @__PURE__ */ z.array(/* @__PURE__ */ z.enum(["leads:read","leads:write","campaigns:read","campaigns:write","crm:read","crm:write","accounts:read","accounts:write"])).refine(uniqueItems, { message: 'items must be unique' }), expires_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable(), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) });
 const UnauthorizedBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["UNAUTHORIZED","API_KEY_EXPIRED"]).optional() }));
 const RateLimitedBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["RATE_LIMITED"]).optional() }));
+const RequestHeadersTooLargeBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["REQUEST_HEADERS_TOO_LARGE"]).optional() }));
 const InternalErrorBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["INTERNAL_ERROR"]).optional() }));
 const ServiceUnavailableBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["UPSTREAM_TIMEOUT","AUTH_UNAVAILABLE"]).optional() }));
 const listAccounts200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ accounts: /* @__PURE__ */ z.array(SenderAccount) }));
 const ValidationErrorBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR"]).optional() }));
 const ForbiddenBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["INSUFFICIENT_SCOPE","ORGANIZATION_DEACTIVATED"]).optional() }));
 const createAccountConnectLink201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), url: /* @__PURE__ */ z.url(), expires_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) });
-const sharedBody7 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_ACCOUNT"]).optional() }));
+const sharedBody8 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_ACCOUNT"]).optional() }));
 const PayloadTooLargeBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["PAYLOAD_TOO_LARGE"]).optional() }));
+const UnsupportedMediaTypeBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["UNSUPPORTED_MEDIA_TYPE"]).optional() }));
 const listLeads200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ leads: /* @__PURE__ */ z.array(Lead), page: /* @__PURE__ */ z.int().gte(1) }));
-const sharedBody9 = /* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */ z.looseObject({ created: /* @__PURE__ */ z.literal(false).optional() }));
-const createLead200 = sharedBody9;
-const sharedBody10 = /* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */ z.looseObject({ created: /* @__PURE__ */ z.literal(true).optional() }));
-const createLead201 = sharedBody10;
-const createLeadLegacy200 = sharedBody9;
-const createLeadLegacy201 = sharedBody10;
+const sharedBody11 = /* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */ z.looseObject({ created: /* @__PURE__ */ z.literal(false).optional() }));
+const createLead200 = sharedBody11;
+const sharedBody12 = /* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */ z.looseObject({ created: /* @__PURE__ */ z.literal(true).optional() }));
+const createLead201 = sharedBody12;
+const createLeadLegacy200 = sharedBody11;
+const createLeadLegacy201 = sharedBody12;
 const getLead200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), lead: Lead });
 const LeadNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","LEAD_NOT_FOUND"]).optional() }));
 const deleteLead200 = /* @__PURE__ */ z.looseObject({ message: /* @__PURE__ */ z.string(), lead_id: /* @__PURE__ */ z.guid(), campaign_id: /* @__PURE__ */ z.guid().nullable(), success: /* @__PURE__ */ z.boolean() });
 const updateLead200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), lead: Lead });
 const listCampaigns200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ campaigns: /* @__PURE__ */ z.array(Campaign) }));
 const createCampaign201 = /* @__PURE__ */ z.looseObject({ campaign: /* @__PURE__ */ Campaign.nullable(), campaign_id: /* @__PURE__ */ z.guid().nullable(), message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
-const sharedBody12 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","SEQUENCE_VALIDATION_FAILED"]).optional() }));
-const sharedBody13 = /* @__PURE__ */ z.looseObject({ templates: /* @__PURE__ */ z.array(SequenceTemplate), success: /* @__PURE__ */ z.boolean() });
-const listSequenceTemplatesLegacy200 = sharedBody13;
-const sharedBody14 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), examples: /* @__PURE__ */ z.array(ProspectResponseEvent) });
-const listWebhookExamplesLegacy200 = sharedBody14;
+const sharedBody14 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","SEQUENCE_VALIDATION_FAILED"]).optional() }));
+const sharedBody15 = /* @__PURE__ */ z.looseObject({ templates: /* @__PURE__ */ z.array(SequenceTemplate), success: /* @__PURE__ */ z.boolean() });
+const listSequenceTemplatesLegacy200 = sharedBody15;
+const sharedBody16 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), examples: /* @__PURE__ */ z.array(ProspectResponseEvent) });
+const listWebhookExamplesLegacy200 = sharedBody16;
 const getCampaign200 = /* @__PURE__ */ z.looseObject({ campaign: Campaign, success: /* @__PURE__ */ z.boolean() });
 const CampaignNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND"]).optional() }));
 const updateCampaign200 = /* @__PURE__ */ z.looseObject({ campaign: Campaign, message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
@@ -655,7 +657,7 @@ const updateSequenceStep200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @_
 const replaceSenders200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), enabled_accounts: /* @__PURE__ */ z.array(EnabledAccount), message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
 const getCampaignPreflight200 = Preflight;
 const setAbTesting200 = AbTestingResult;
-const sharedBody16 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VARIATION_B_MISSING"]).optional() }));
+const sharedBody18 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VARIATION_B_MISSING"]).optional() }));
 const promoteAbVariation200 = AbTestingResult;
 const previewCampaign200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), lead_id: /* @__PURE__ */ z.guid().nullable(), variation: /* @__PURE__ */ z.enum(["a","b"]), messages: /* @__PURE__ */ z.array(PreviewMessage), success: /* @__PURE__ */ z.boolean() });
 const listAiFields200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), ai_fields: /* @__PURE__ */ z.array(AiField) });
@@ -665,21 +667,21 @@ const getResponderSettings200 = /* @__PURE__ */ z.looseObject({ success: /* @__P
 const updateResponderSettings200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), settings: ResponderSettings });
 const getCampaignQueue200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), count: /* @__PURE__ */ z.int().gte(0), queue: /* @__PURE__ */ z.array(QueueItem).max(500) });
 const getCampaignAnalysis200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), analysis: /* @__PURE__ */ CampaignAnalysis.nullable(), success: /* @__PURE__ */ z.boolean() });
-const sharedBody17 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER","INVALID_VARIATION"]).optional() }));
+const sharedBody19 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER","INVALID_VARIATION"]).optional() }));
 const getDailyStats200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, days: /* @__PURE__ */ z.array(DailyStat) });
 const getStepFunnel200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, steps: /* @__PURE__ */ z.array(StepFunnelRow) });
 const getSenderBreakdown200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, senders: /* @__PURE__ */ z.array(SenderBreakdownRow) });
-const sharedBody18 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER"]).optional() }));
+const sharedBody20 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER"]).optional() }));
 const getPersonalizationQuality200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, messages_sent: /* @__PURE__ */ z.int().gte(0), fields: /* @__PURE__ */ z.array(PersonalizationField) });
 const getAbCohorts200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), ab_testing_enabled: /* @__PURE__ */ z.boolean().nullable(), traffic_split: /* @__PURE__ */ z.int().gte(0).lte(100).nullable(), winner: /* @__PURE__ */ z.enum(["a","b"]).nullable(), window: AnalysisWindow, cohorts: /* @__PURE__ */ z.array(AbCohort).min(3).max(3) });
 const listBookings200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), bookings: /* @__PURE__ */ z.array(Booking).max(1000), count: /* @__PURE__ */ z.int().gte(0), success: /* @__PURE__ */ z.boolean() });
 const listWebhooks200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ webhooks: /* @__PURE__ */ z.array(Webhook) }));
 const createWebhook200 = WebhookRegistration;
 const createWebhook201 = WebhookRegistration;
-const sharedBody19 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_WEBHOOK_URL"]).optional() }));
-const sharedBody20 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN"]).optional(), details: /* @__PURE__ */ z.looseObject({ webhook_id: /* @__PURE__ */ z.guid() }) }));
+const sharedBody21 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_WEBHOOK_URL"]).optional() }));
+const sharedBody22 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN"]).optional(), details: /* @__PURE__ */ z.looseObject({ webhook_id: /* @__PURE__ */ z.guid() }) }));
 const disableWebhook200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), webhook: Webhook });
-const sharedBody21 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","WEBHOOK_NOT_FOUND"]).optional() }));
+const sharedBody23 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","WEBHOOK_NOT_FOUND"]).optional() }));
 const setWebhookSecret200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), webhook_id: /* @__PURE__ */ z.guid(), secret: /* @__PURE__ */ z.string().min(16).max(2000).nullable().optional() });
 const activateWebhook200 = WebhookRegistration;
 const activateWebhook201 = WebhookRegistration;
@@ -690,17 +692,17 @@ const NotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z
 const updatePipeline200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), pipeline: PipelineDetail });
 const listDeals200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ deals: /* @__PURE__ */ z.array(Deal) }));
 const createDeal201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), deal: Deal });
-const sharedBody23 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_STAGE"]).optional() }));
+const sharedBody25 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_STAGE"]).optional() }));
 const getDeal200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), deal: Deal });
 const updateDeal200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), deal: Deal });
-const listSequenceTemplates200 = sharedBody13;
-const listWebhookExamples200 = sharedBody14;
+const listSequenceTemplates200 = sharedBody15;
+const listWebhookExamples200 = sharedBody16;
 const getSandboxClock200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), clock: SandboxClock });
 const SandboxDisabledBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["SANDBOX_DISABLED"]).optional() }));
 const advanceSandboxClock200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), clock: SandboxClock, ran: /* @__PURE__ */ z.looseObject({ steps_run: /* @__PURE__ */ z.int().gte(0), deliveries_attempted: /* @__PURE__ */ z.int().gte(0) }) });
 const simulateReply201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), reply: SandboxReply });
 const SandboxLeadNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","SANDBOX_DISABLED"]).optional() }));
-const sharedBody26 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED"]).optional() }));
+const sharedBody28 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED"]).optional() }));
 const simulateEngagement201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), engagement: SandboxEngagement });
 const listSandboxMessages200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ messages: /* @__PURE__ */ z.array(SandboxMessage) }));
 const SandboxCampaignNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","SANDBOX_DISABLED"]).optional() }));
@@ -716,6 +718,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["verifyAuth"]['responses'][401]>> as z.ZodType<JsonBody<operations["verifyAuth"]['responses'][401]>>,
     403: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["ORGANIZATION_DEACTIVATED"]).optional() })) satisfies z.ZodType<JsonBody<operations["verifyAuth"]['responses'][403]>> as z.ZodType<JsonBody<operations["verifyAuth"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["verifyAuth"]['responses'][429]>> as z.ZodType<JsonBody<operations["verifyAuth"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["verifyAuth"]['responses'][431]>> as z.ZodType<JsonBody<operations["verifyAuth"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["verifyAuth"]['responses'][500]>> as z.ZodType<JsonBody<operations["verifyAuth"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["verifyAuth"]['responses'][503]>> as z.ZodType<JsonBody<operations["verifyAuth"]['responses'][503]>>,
   },
@@ -725,16 +728,19 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listAccounts"]['responses'][401]>> as z.ZodType<JsonBody<operations["listAccounts"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listAccounts"]['responses'][403]>> as z.ZodType<JsonBody<operations["listAccounts"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listAccounts"]['responses'][429]>> as z.ZodType<JsonBody<operations["listAccounts"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listAccounts"]['responses'][431]>> as z.ZodType<JsonBody<operations["listAccounts"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listAccounts"]['responses'][500]>> as z.ZodType<JsonBody<operations["listAccounts"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listAccounts"]['responses'][503]>> as z.ZodType<JsonBody<operations["listAccounts"]['responses'][503]>>,
   },
   createAccountConnectLink: {
     201: createAccountConnectLink201 satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][201]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][201]>>,
-    400: sharedBody7 satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][400]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][400]>>,
+    400: sharedBody8 satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][400]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][401]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][403]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][403]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][413]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][415]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][429]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][431]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][500]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][503]>> as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][503]>>,
   },
@@ -744,6 +750,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listLeads"]['responses'][401]>> as z.ZodType<JsonBody<operations["listLeads"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listLeads"]['responses'][403]>> as z.ZodType<JsonBody<operations["listLeads"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listLeads"]['responses'][429]>> as z.ZodType<JsonBody<operations["listLeads"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listLeads"]['responses'][431]>> as z.ZodType<JsonBody<operations["listLeads"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listLeads"]['responses'][500]>> as z.ZodType<JsonBody<operations["listLeads"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listLeads"]['responses'][503]>> as z.ZodType<JsonBody<operations["listLeads"]['responses'][503]>>,
   },
@@ -754,7 +761,9 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][401]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][403]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][403]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][413]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][415]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][429]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][431]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][500]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][503]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][503]>>,
   },
@@ -765,7 +774,9 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][401]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][403]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][403]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][413]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][415]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][429]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][431]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][500]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][503]>> as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][503]>>,
   },
@@ -775,6 +786,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getLead"]['responses'][403]>> as z.ZodType<JsonBody<operations["getLead"]['responses'][403]>>,
     404: LeadNotFoundBody satisfies z.ZodType<JsonBody<operations["getLead"]['responses'][404]>> as z.ZodType<JsonBody<operations["getLead"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getLead"]['responses'][429]>> as z.ZodType<JsonBody<operations["getLead"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getLead"]['responses'][431]>> as z.ZodType<JsonBody<operations["getLead"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getLead"]['responses'][500]>> as z.ZodType<JsonBody<operations["getLead"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getLead"]['responses'][503]>> as z.ZodType<JsonBody<operations["getLead"]['responses'][503]>>,
   },
@@ -785,6 +797,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["deleteLead"]['responses'][403]>> as z.ZodType<JsonBody<operations["deleteLead"]['responses'][403]>>,
     404: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","LEAD_NOT_FOUND","LEAD_NOT_IN_CAMPAIGN"]).optional() })) satisfies z.ZodType<JsonBody<operations["deleteLead"]['responses'][404]>> as z.ZodType<JsonBody<operations["deleteLead"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["deleteLead"]['responses'][429]>> as z.ZodType<JsonBody<operations["deleteLead"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["deleteLead"]['responses'][431]>> as z.ZodType<JsonBody<operations["deleteLead"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["deleteLead"]['responses'][500]>> as z.ZodType<JsonBody<operations["deleteLead"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["deleteLead"]['responses'][503]>> as z.ZodType<JsonBody<operations["deleteLead"]['responses'][503]>>,
   },
@@ -795,7 +808,9 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][403]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][403]>>,
     404: LeadNotFoundBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][431]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][500]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updateLead"]['responses'][503]>> as z.ZodType<JsonBody<operations["updateLead"]['responses'][503]>>,
   },
@@ -805,17 +820,20 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listCampaigns"]['responses'][401]>> as z.ZodType<JsonBody<operations["listCampaigns"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listCampaigns"]['responses'][403]>> as z.ZodType<JsonBody<operations["listCampaigns"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listCampaigns"]['responses'][429]>> as z.ZodType<JsonBody<operations["listCampaigns"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listCampaigns"]['responses'][431]>> as z.ZodType<JsonBody<operations["listCampaigns"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listCampaigns"]['responses'][500]>> as z.ZodType<JsonBody<operations["listCampaigns"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listCampaigns"]['responses'][503]>> as z.ZodType<JsonBody<operations["listCampaigns"]['responses'][503]>>,
   },
   createCampaign: {
     201: createCampaign201 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][201]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][201]>>,
-    400: sharedBody12 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>>,
+    400: sharedBody14 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][401]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][403]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][403]>>,
     409: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS"]).optional() })) satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][413]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][415]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][429]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][431]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][431]>>,
     500: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["INTERNAL_ERROR","ORG_HAS_NO_MEMBERS"]).optional() })) satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][500]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][503]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][503]>>,
   },
@@ -824,6 +842,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][401]>> as z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][403]>> as z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][429]>> as z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][431]>> as z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][500]>> as z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][503]>> as z.ZodType<JsonBody<operations["listSequenceTemplatesLegacy"]['responses'][503]>>,
   },
@@ -832,6 +851,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][401]>> as z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][403]>> as z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][429]>> as z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][431]>> as z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][500]>> as z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][503]>> as z.ZodType<JsonBody<operations["listWebhookExamplesLegacy"]['responses'][503]>>,
   },
@@ -841,6 +861,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getCampaign"]['responses'][403]>> as z.ZodType<JsonBody<operations["getCampaign"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getCampaign"]['responses'][404]>> as z.ZodType<JsonBody<operations["getCampaign"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getCampaign"]['responses'][429]>> as z.ZodType<JsonBody<operations["getCampaign"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getCampaign"]['responses'][431]>> as z.ZodType<JsonBody<operations["getCampaign"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getCampaign"]['responses'][500]>> as z.ZodType<JsonBody<operations["getCampaign"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getCampaign"]['responses'][503]>> as z.ZodType<JsonBody<operations["getCampaign"]['responses'][503]>>,
   },
@@ -852,18 +873,22 @@ export const responseSchemas = {
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][404]>>,
     409: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["PREFLIGHT_FAILED"]).optional() })) satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][431]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][500]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updateCampaign"]['responses'][503]>> as z.ZodType<JsonBody<operations["updateCampaign"]['responses'][503]>>,
   },
   replaceSequence: {
     200: replaceSequence200 satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][200]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][200]>>,
-    400: sharedBody12 satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>>,
+    400: sharedBody14 satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][401]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][403]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][404]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][413]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][415]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][429]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][431]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][500]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][503]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][503]>>,
   },
@@ -875,19 +900,23 @@ export const responseSchemas = {
     404: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","STEP_NOT_FOUND"]).optional() })) satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][404]>>,
     409: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["STEP_ID_AMBIGUOUS","SEQUENCE_MODIFIED"]).optional() })) satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][409]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][431]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][500]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][503]>> as z.ZodType<JsonBody<operations["updateSequenceStep"]['responses'][503]>>,
   },
   replaceSenders: {
     200: replaceSenders200 satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][200]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][200]>>,
-    400: sharedBody7 satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][400]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][400]>>,
+    400: sharedBody8 satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][400]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][401]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][403]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][404]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][404]>>,
     409: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["ACCOUNT_NOT_CONNECTED","ACCOUNT_IN_USE"]).optional() })) satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][409]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][413]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][415]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][429]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][431]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][500]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["replaceSenders"]['responses'][503]>> as z.ZodType<JsonBody<operations["replaceSenders"]['responses'][503]>>,
   },
@@ -897,6 +926,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][403]>> as z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][404]>> as z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][429]>> as z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][431]>> as z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][500]>> as z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][503]>> as z.ZodType<JsonBody<operations["getCampaignPreflight"]['responses'][503]>>,
   },
@@ -906,9 +936,11 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][401]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][403]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][404]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][404]>>,
-    409: sharedBody16 satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>>,
+    409: sharedBody18 satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][413]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][415]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][429]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][431]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][500]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][503]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][503]>>,
   },
@@ -918,9 +950,11 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][401]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][403]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][404]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][404]>>,
-    409: sharedBody16 satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>>,
+    409: sharedBody18 satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][413]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][415]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][429]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][431]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][500]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][503]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][503]>>,
   },
@@ -930,9 +964,11 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][401]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][403]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][403]>>,
     404: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","STEP_NOT_FOUND"]).optional() })) satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][404]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][404]>>,
-    409: sharedBody16 satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>>,
+    409: sharedBody18 satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][413]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][415]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][429]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][431]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][500]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][503]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][503]>>,
   },
@@ -942,6 +978,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listAiFields"]['responses'][403]>> as z.ZodType<JsonBody<operations["listAiFields"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listAiFields"]['responses'][404]>> as z.ZodType<JsonBody<operations["listAiFields"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listAiFields"]['responses'][429]>> as z.ZodType<JsonBody<operations["listAiFields"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listAiFields"]['responses'][431]>> as z.ZodType<JsonBody<operations["listAiFields"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listAiFields"]['responses'][500]>> as z.ZodType<JsonBody<operations["listAiFields"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listAiFields"]['responses'][503]>> as z.ZodType<JsonBody<operations["listAiFields"]['responses'][503]>>,
   },
@@ -952,7 +989,9 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][403]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][404]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][413]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][415]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][429]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][431]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][500]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createAiField"]['responses'][503]>> as z.ZodType<JsonBody<operations["createAiField"]['responses'][503]>>,
   },
@@ -963,7 +1002,9 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][403]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][431]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][500]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updateAiField"]['responses'][503]>> as z.ZodType<JsonBody<operations["updateAiField"]['responses'][503]>>,
   },
@@ -973,6 +1014,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][403]>> as z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][404]>> as z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][429]>> as z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][431]>> as z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][500]>> as z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][503]>> as z.ZodType<JsonBody<operations["getResponderSettings"]['responses'][503]>>,
   },
@@ -983,7 +1025,9 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][403]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][431]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][500]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][503]>> as z.ZodType<JsonBody<operations["updateResponderSettings"]['responses'][503]>>,
   },
@@ -994,66 +1038,73 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][403]>> as z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][404]>> as z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][429]>> as z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][431]>> as z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][500]>> as z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][503]>> as z.ZodType<JsonBody<operations["getCampaignQueue"]['responses'][503]>>,
   },
   getCampaignAnalysis: {
     200: getCampaignAnalysis200 satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][200]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][200]>>,
-    400: sharedBody17 satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>>,
+    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][401]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][403]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][404]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][429]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][431]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][500]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][503]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][503]>>,
   },
   getDailyStats: {
     200: getDailyStats200 satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][200]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][200]>>,
-    400: sharedBody17 satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>>,
+    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][401]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][403]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][404]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][429]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][431]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][500]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][503]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][503]>>,
   },
   getStepFunnel: {
     200: getStepFunnel200 satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][200]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][200]>>,
-    400: sharedBody17 satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>>,
+    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][401]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][403]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][404]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][429]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][431]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][500]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][503]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][503]>>,
   },
   getSenderBreakdown: {
     200: getSenderBreakdown200 satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][200]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][200]>>,
-    400: sharedBody18 satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>>,
+    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][401]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][403]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][404]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][429]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][431]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][500]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][503]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][503]>>,
   },
   getPersonalizationQuality: {
     200: getPersonalizationQuality200 satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][200]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][200]>>,
-    400: sharedBody18 satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>>,
+    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][401]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][403]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][404]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][429]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][431]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][500]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][503]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][503]>>,
   },
   getAbCohorts: {
     200: getAbCohorts200 satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][200]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][200]>>,
-    400: sharedBody18 satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>>,
+    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][401]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][403]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][404]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][429]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][431]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][500]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][503]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][503]>>,
   },
@@ -1064,6 +1115,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listBookings"]['responses'][403]>> as z.ZodType<JsonBody<operations["listBookings"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listBookings"]['responses'][404]>> as z.ZodType<JsonBody<operations["listBookings"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listBookings"]['responses'][429]>> as z.ZodType<JsonBody<operations["listBookings"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listBookings"]['responses'][431]>> as z.ZodType<JsonBody<operations["listBookings"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listBookings"]['responses'][500]>> as z.ZodType<JsonBody<operations["listBookings"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listBookings"]['responses'][503]>> as z.ZodType<JsonBody<operations["listBookings"]['responses'][503]>>,
   },
@@ -1074,19 +1126,22 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listWebhooks"]['responses'][403]>> as z.ZodType<JsonBody<operations["listWebhooks"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listWebhooks"]['responses'][404]>> as z.ZodType<JsonBody<operations["listWebhooks"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listWebhooks"]['responses'][429]>> as z.ZodType<JsonBody<operations["listWebhooks"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listWebhooks"]['responses'][431]>> as z.ZodType<JsonBody<operations["listWebhooks"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listWebhooks"]['responses'][500]>> as z.ZodType<JsonBody<operations["listWebhooks"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listWebhooks"]['responses'][503]>> as z.ZodType<JsonBody<operations["listWebhooks"]['responses'][503]>>,
   },
   createWebhook: {
     200: createWebhook200 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][200]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][200]>>,
     201: createWebhook201 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][201]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][201]>>,
-    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>>,
+    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][404]>>,
-    409: sharedBody20 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>>,
+    409: sharedBody22 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][413]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][415]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][431]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][500]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][503]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][503]>>,
   },
@@ -1094,8 +1149,9 @@ export const responseSchemas = {
     200: disableWebhook200 satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][200]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][200]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][403]>>,
-    404: sharedBody21 satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>>,
+    404: sharedBody23 satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][431]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][500]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][503]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][503]>>,
   },
@@ -1104,22 +1160,26 @@ export const responseSchemas = {
     400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][400]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][401]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][403]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][403]>>,
-    404: sharedBody21 satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>>,
+    404: sharedBody23 satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][413]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][415]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][429]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][431]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][500]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][503]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][503]>>,
   },
   activateWebhook: {
     200: activateWebhook200 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][200]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][200]>>,
     201: activateWebhook201 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][201]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][201]>>,
-    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>>,
+    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][404]>>,
-    409: sharedBody20 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>>,
+    409: sharedBody22 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][413]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][415]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][431]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][500]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][503]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][503]>>,
   },
@@ -1128,9 +1188,11 @@ export const responseSchemas = {
     400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][403]>>,
-    404: sharedBody21 satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>>,
+    404: sharedBody23 satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][413]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][415]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][431]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][500]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][503]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][503]>>,
   },
@@ -1140,6 +1202,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listPipelines"]['responses'][401]>> as z.ZodType<JsonBody<operations["listPipelines"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listPipelines"]['responses'][403]>> as z.ZodType<JsonBody<operations["listPipelines"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listPipelines"]['responses'][429]>> as z.ZodType<JsonBody<operations["listPipelines"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listPipelines"]['responses'][431]>> as z.ZodType<JsonBody<operations["listPipelines"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listPipelines"]['responses'][500]>> as z.ZodType<JsonBody<operations["listPipelines"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listPipelines"]['responses'][503]>> as z.ZodType<JsonBody<operations["listPipelines"]['responses'][503]>>,
   },
@@ -1149,6 +1212,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][403]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][403]>>,
     404: NotFoundBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][404]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][429]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][431]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][500]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][503]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][503]>>,
   },
@@ -1159,7 +1223,9 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][403]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][403]>>,
     404: NotFoundBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][404]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][413]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][415]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][429]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][431]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][500]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][503]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][503]>>,
   },
@@ -1169,16 +1235,19 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listDeals"]['responses'][401]>> as z.ZodType<JsonBody<operations["listDeals"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listDeals"]['responses'][403]>> as z.ZodType<JsonBody<operations["listDeals"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listDeals"]['responses'][429]>> as z.ZodType<JsonBody<operations["listDeals"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listDeals"]['responses'][431]>> as z.ZodType<JsonBody<operations["listDeals"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listDeals"]['responses'][500]>> as z.ZodType<JsonBody<operations["listDeals"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listDeals"]['responses'][503]>> as z.ZodType<JsonBody<operations["listDeals"]['responses'][503]>>,
   },
   createDeal: {
     201: createDeal201 satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][201]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][201]>>,
-    400: sharedBody23 satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>>,
+    400: sharedBody25 satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][401]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][403]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][413]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][415]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][429]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][431]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][500]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][503]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][503]>>,
   },
@@ -1188,17 +1257,20 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][403]>>,
     404: NotFoundBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][429]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][431]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][500]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][503]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][503]>>,
   },
   updateDeal: {
     200: updateDeal200 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][200]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][200]>>,
-    400: sharedBody23 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>>,
+    400: sharedBody25 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][401]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][403]>>,
     404: NotFoundBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][431]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][500]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][503]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][503]>>,
   },
@@ -1207,6 +1279,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][401]>> as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][403]>> as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][429]>> as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][431]>> as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][500]>> as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][503]>> as z.ZodType<JsonBody<operations["listSequenceTemplates"]['responses'][503]>>,
   },
@@ -1215,6 +1288,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][401]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][403]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][403]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][429]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][431]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][500]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][503]>> as z.ZodType<JsonBody<operations["listWebhookExamples"]['responses'][503]>>,
   },
@@ -1224,6 +1298,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][403]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][403]>>,
     404: SandboxDisabledBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][404]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][429]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][431]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][500]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][503]>> as z.ZodType<JsonBody<operations["getSandboxClock"]['responses'][503]>>,
   },
@@ -1234,7 +1309,9 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][403]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][403]>>,
     404: SandboxDisabledBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][404]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][413]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][415]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][429]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][431]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][500]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][503]>> as z.ZodType<JsonBody<operations["advanceSandboxClock"]['responses'][503]>>,
   },
@@ -1244,9 +1321,11 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][401]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][403]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][403]>>,
     404: SandboxLeadNotFoundBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][404]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][404]>>,
-    409: sharedBody26 satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>>,
+    409: sharedBody28 satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][413]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][415]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][429]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][431]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][500]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][503]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][503]>>,
   },
@@ -1256,9 +1335,11 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][401]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][403]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][403]>>,
     404: SandboxLeadNotFoundBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][404]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][404]>>,
-    409: sharedBody26 satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>>,
+    409: sharedBody28 satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][413]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][413]>>,
+    415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][415]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][429]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][431]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][500]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][503]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][503]>>,
   },
@@ -1269,6 +1350,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][403]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][403]>>,
     404: SandboxCampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][404]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][429]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][431]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][500]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][503]>> as z.ZodType<JsonBody<operations["listSandboxMessages"]['responses'][503]>>,
   },
@@ -1279,6 +1361,7 @@ export const responseSchemas = {
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][403]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][403]>>,
     404: SandboxCampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][404]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][429]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][429]>>,
+    431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][431]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][500]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][500]>>,
     503: ServiceUnavailableBody satisfies z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][503]>> as z.ZodType<JsonBody<operations["listSandboxDeliveries"]['responses'][503]>>,
   },
