@@ -298,8 +298,10 @@ function replacement(cls: FuzzClass, slot: Slot, payload: unknown): unknown {
     case 'long_string': {
       const { length, unit } = payload as { length: number; unit: string };
       // URLs stay under what a server could take; bodies go past the 1 MB limit at times.
-      const max = slot.where === 'path' ? 10_000 : slot.where === 'query' ? 100_000 : length;
-      return unit.repeat(Math.ceil(Math.min(length, max) / unit.length));
+      // Headers carry Latin-1 only, so their long values are of `a`.
+      const max = slot.where === 'path' ? 10_000 : slot.where === 'body' ? length : 100_000;
+      const repeated = slot.where === 'header' ? 'a' : unit;
+      return repeated.repeat(Math.ceil(Math.min(length, max) / repeated.length));
     }
     case 'bad_id': {
       const spec = payload as { ref?: string; kind?: ResourceKind; index?: number } | string;
@@ -349,7 +351,9 @@ function walk(value: unknown, key: Key, into: Slot[]): void {
 function set(parts: Mutated, slot: Slot, value: unknown): void {
   if (slot.where === 'path') parts.path[slot.key[0] as string] = value;
   else if (slot.where === 'query') (parts.query[slot.key[0] as number] as [string, unknown])[1] = value;
-  else if (slot.where === 'header') parts.headers[slot.key[0] as string] = String(value);
+  // A header value holds Latin-1 only (`Request` refuses more): other characters become `?`.
+  else if (slot.where === 'header')
+    parts.headers[slot.key[0] as string] = String(value).replaceAll(/[^\t\x20-\xff]/g, '?');
   else if (slot.key.length === 0) parts.body = value;
   else {
     let node = parts.body as Record<string | number, unknown>;

@@ -120,7 +120,9 @@ export async function createRunner(store: Store): Promise<Runner> {
       if (response.status >= 500 && !listed(fuzzCase, response.status, outcome.body)) {
         outcome.failures.push(`unlisted ${response.status}`);
       }
-      const pathAndQuery = url.slice('http://localhost'.length);
+      // As the URL was parsed: `/campaigns/./webhook` is `/campaigns/webhook`, and routes as such.
+      const sent = new URL(request.url);
+      const pathAndQuery = `${sent.pathname}${sent.search}`;
       outcome.failures.push(...contractViolations(fuzzCase.method, pathAndQuery, response, outcome.body));
     } catch (error) {
       outcome.failures.push(`threw: ${error instanceof Error ? error.message : String(error)}`);
