@@ -11,18 +11,46 @@
  *   ocs-server key revoke <key-id>
  *   ocs-server seed
  *   ocs-server deliveries list --campaign <campaign-id> [--limit 20]
+ *
+ * One process opens a PGlite directory at a time (docs/decisions/0004-one-writer-per-data-dir.md):
+ * `serve` holds it and answers the admin commands of other `ocs-server` processes over its
+ * admin channel, so they work while it runs. Mistakes are one line on stderr and exit code 2;
+ * failures one line and exit code 1, with the stack under `--debug` or `OCS_DEBUG=1`.
  */
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { allScopes } from '../domain/api-keys.ts';
-import { seedDemoOrganization } from '../seed/demo.ts';
-import { createApiKey, createOrganization } from '../seed/organizations.ts';
-import type { Scope } from '../store/records.ts';
-import type { DeliveryWithAttempts } from '../store/types.ts';
-import { migrate } from '../store/sql/index.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import {
+  adminSocketPath,
+  AdminChannelUnavailable,
+  askAdminChannel,
+  firstLine,
+  listenAdminChannel,
+  type AdminChannel,
+} from './admin-channel.ts';
+import {
+  type AdminCommand,
+  AdminCommandError,
+  type AdminOutput,
+  checkAdminCommand,
+  deliveriesLimit,
+  parseAdminCommand,
+  runAdminCommand,
+} from './admin-commands.ts';
+import {
+  acquireDataDirLock,
+  DataDirHeldError,
+  type DataDirLock,
+  describeHolder,
+  type LockHolder,
+  lockPath,
+} from './data-dir-lock.ts';
 import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
-import { describeLocation, storeLocation } from './options.ts';
-import { serve } from './serve.ts';
+import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
+import { type RunningServer, serve } from './serve.ts';
+import type { SqlStore } from '../store/sql/index.ts';
 
 const usage = `Usage: ocs-server <command> [options]
 
@@ -36,187 +64,434 @@ Commands:
   key revoke <id>       revoke an API key (it answers 401 UNAUTHORIZED from then on)
   seed                  create a demo organization with accounts and a pipeline
   deliveries list       a campaign's prospect_response deliveries and every attempt
-                        (--campaign, --limit; oldest first), for the operator
+                        (--campaign, --limit 1-500, default 20; oldest first), for the operator
+
+While \`serve\` runs on a PGlite directory, the other commands on that directory are run by
+the server itself (over a socket in the directory), so they take effect at once.
 
 Options:
-  --data-dir <dir>      PGlite data directory (default .data/pglite)
+  --data-dir <dir>      PGlite data directory (default .data/pglite, or OCS_DATA_DIR)
   --database-url <url>  use a PostgreSQL server instead (or DATABASE_URL)
   --json                print machine-readable JSON
-  --port, --host        serve: where to listen (or PORT, HOST)
+  --port <n>, --host <address>
+                        serve: where to listen (or PORT, HOST; default 4010, 127.0.0.1; port 0 picks one)
   --no-sandbox          serve: turn sandbox mode off
   --allow-insecure-webhooks  serve: allow http:// and loopback webhook receivers (development)
   --rate-limit-per-endpoint <n>, --rate-limit-total <n>
                         serve: per-key limits per minute (default 100 and 600, as section 8 says)
+  --debug               print the stack of an internal error (or OCS_DEBUG=1)
+  -h, --help            this help
+  --version             the version
 `;
 
-export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      'data-dir': { type: 'string' },
-      'database-url': { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'no-sandbox': { type: 'boolean', default: false },
-      'allow-insecure-webhooks': { type: 'boolean', default: false },
-      'rate-limit-per-endpoint': { type: 'string' },
-      'rate-limit-total': { type: 'string' },
-      name: { type: 'string' },
-      'owner-email': { type: 'string' },
-      'owner-name': { type: 'string' },
-      org: { type: 'string' },
-      scopes: { type: 'string' },
-      'expires-at': { type: 'string' },
-      campaign: { type: 'string' },
-      limit: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [command, sub, argument] = positionals;
-  const out = (human: string, json: unknown) =>
-    process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${human}\n`);
-  if (values.help || !command) {
-    process.stdout.write(usage);
-    return command ? 0 : 1;
-  }
-  const location = storeLocation(values);
+const seeHelp = 'Run ocs-server --help for usage.';
 
-  if (command === 'serve') {
-    const store = await openStore(location);
-    await ensureDemoOrganization(store, (text) => process.stderr.write(`${text}\n`));
-    const running = await serve({
-      store,
-      port: Number(values.port ?? process.env.PORT ?? 4010),
-      host: values.host ?? process.env.HOST ?? '127.0.0.1',
-      config: { sandbox: !values['no-sandbox'], allowInsecureWebhooks: values['allow-insecure-webhooks'] },
-      rateLimits: {
-        ...(values['rate-limit-per-endpoint'] ? { perEndpoint: Number(values['rate-limit-per-endpoint']) } : {}),
-        ...(values['rate-limit-total'] ? { total: Number(values['rate-limit-total']) } : {}),
+const globalOptions = ['json', 'data-dir', 'database-url', 'debug', 'help', 'version'];
+/** The options of each command besides the global ones. */
+const commandOptions: Record<string, string[]> = {
+  serve: ['port', 'host', 'no-sandbox', 'allow-insecure-webhooks', 'rate-limit-per-endpoint', 'rate-limit-total'],
+  migrate: [],
+  seed: [],
+  'org create': ['name', 'owner-email', 'owner-name'],
+  'org list': [],
+  'org deactivate': [],
+  'key create': ['org', 'scopes', 'expires-at', 'name'],
+  'key revoke': [],
+  'deliveries list': ['campaign', 'limit'],
+};
+/** Commands taking one argument after their name. */
+const argumentOf: Record<string, string> = {
+  'org deactivate': '<organization-id>',
+  'key revoke': '<key-id>',
+};
+
+/** A mistake in how the command was called: one line, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Something that did not happen, said in one line (exit code 1). */
+export class CliFailure extends Error {
+  override name = 'CliFailure';
+}
+
+/** How long a CLI waits for a running server to answer an admin command. */
+function adminTimeoutMs(): number {
+  const value = Number(process.env.OCS_ADMIN_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? value : 10_000;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'no-sandbox': { type: 'boolean', default: false },
+        'allow-insecure-webhooks': { type: 'boolean', default: false },
+        'rate-limit-per-endpoint': { type: 'string' },
+        'rate-limit-total': { type: 'string' },
+        name: { type: 'string' },
+        'owner-email': { type: 'string' },
+        'owner-name': { type: 'string' },
+        org: { type: 'string' },
+        scopes: { type: 'string' },
+        'expires-at': { type: 'string' },
+        campaign: { type: 'string' },
+        limit: { type: 'string' },
+        debug: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
-    process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
-    await new Promise<void>((resolve) => {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
-    });
-    await running.close();
-    await store.close();
+  } catch (error) {
+    throw new UsageError(parseArgsProblem(error));
+  }
+}
+
+/** node:util's parseArgs errors (ERR_PARSE_ARGS_*), said in a line without the advice for positionals. */
+function parseArgsProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown option ${unknown[1]}.`;
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+  if (missing) return `${missing[1]} needs a value.`;
+  const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value (write ${ambiguous[1]}=<value> for one starting with '-').`;
+  const noValue = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
+  if (noValue) return `${noValue[1]} takes no value.`;
+  return firstLine(error);
+}
+
+/** A whole number in [min, max], written in digits only: `1e3`, `0x10`, ` 8` and `8.0` are refused. */
+function integerOption(label: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `an integer from ${min} to ${max}`;
+    throw new UsageError(`${label} must be ${range}, got '${value}'.`);
+  }
+  return parsed;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  const out = (output: AdminOutput) =>
+    process.stdout.write(values.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
 
-  const store = await openStore(location, { skipMigrations: command === 'migrate' });
+  // Numbers first, whatever the command: `--port abc` is said to be wrong as such.
+  const numbers = {
+    port: integerOption('--port', values.port, 0, 65535),
+    perEndpoint: integerOption(
+      '--rate-limit-per-endpoint',
+      values['rate-limit-per-endpoint'],
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    total: integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER),
+    limit: integerOption('--limit', values.limit, deliveriesLimit.min, deliveriesLimit.max),
+  };
+
+  const [command, sub] = positionals;
+  if (!command) throw new UsageError('which command? serve, migrate, org, key, seed or deliveries.');
+  const name =
+    command === 'org' || command === 'key' || command === 'deliveries' ? `${command} ${sub ?? ''}`.trim() : command;
+  const allowed = commandOptions[name];
+  if (!allowed) {
+    throw new UsageError(
+      sub === undefined && (command === 'org' || command === 'key' || command === 'deliveries')
+        ? `${command} needs a subcommand: ${Object.keys(commandOptions)
+            .filter((known) => known.startsWith(`${command} `))
+            .join(', ')}.`
+        : `unknown command '${positionals.join(' ')}'.`,
+    );
+  }
+  const words = name.split(' ').length;
+  const rest = positionals.slice(words);
+  const wanted = argumentOf[name] ? 1 : 0;
+  if (rest.length < wanted)
+    throw new UsageError(`${name} needs ${argumentOf[name]}: ocs-server ${name} ${argumentOf[name]}.`);
+  if (rest.length > wanted) throw new UsageError(`${name} takes no argument '${rest[wanted]}'.`);
+  for (const option of Object.keys(values)) {
+    const given = values[option as keyof typeof values];
+    if (given === undefined || given === false || globalOptions.includes(option) || allowed.includes(option)) continue;
+    throw new UsageError(`--${option} does not apply to ${name}.`);
+  }
+
+  const location = storeLocation(values);
+  if (name === 'serve') return serveCommand(values, numbers, location);
+
+  let adminCommand: AdminCommand;
+  switch (name) {
+    case 'org create':
+      if (values.name === undefined) throw new UsageError('org create needs --name <name>.');
+      adminCommand = {
+        command: name,
+        name: values.name,
+        ...(values['owner-email'] !== undefined ? { ownerEmail: values['owner-email'] } : {}),
+        ...(values['owner-name'] !== undefined ? { ownerName: values['owner-name'] } : {}),
+      };
+      break;
+    case 'org deactivate':
+      adminCommand = { command: name, organizationId: rest[0] ?? '' };
+      break;
+    case 'key create':
+      if (values.org === undefined) throw new UsageError('key create needs --org <organization-id>.');
+      adminCommand = {
+        command: name,
+        organizationId: values.org,
+        ...(values.scopes !== undefined ? { scopes: values.scopes.split(',').map((scope) => scope.trim()) } : {}),
+        ...(values['expires-at'] !== undefined ? { expiresAt: values['expires-at'] } : {}),
+        ...(values.name !== undefined ? { name: values.name } : {}),
+      };
+      break;
+    case 'key revoke':
+      adminCommand = { command: name, keyId: rest[0] ?? '' };
+      break;
+    case 'deliveries list':
+      if (values.campaign === undefined) throw new UsageError('deliveries list needs --campaign <campaign-id>.');
+      adminCommand = {
+        command: name,
+        campaignId: values.campaign,
+        limit: numbers.limit ?? deliveriesLimit.default,
+      };
+      break;
+    default:
+      adminCommand = { command: name as 'migrate' | 'seed' | 'org list' };
+  }
   try {
-    switch (`${command} ${sub ?? ''}`.trim()) {
-      case 'migrate': {
-        const applied = await migrate(store.client);
-        out(applied.length ? `Applied migrations ${applied.join(', ')}.` : 'Nothing to apply.', { applied });
-        return 0;
+    out(await administer(checkAdminCommand(adminCommand), location));
+  } catch (error) {
+    if (error instanceof AdminCommandError && error.kind === 'usage') throw new UsageError(error.message);
+    if (error instanceof AdminCommandError) throw new CliFailure(error.message);
+    throw error;
+  }
+  return 0;
+}
+
+/**
+ * Runs an admin command: on PostgreSQL, on a store of its own; on PGlite, on a store of its own
+ * under the directory's lock, or, when a server holds the directory, by that server over its
+ * admin channel. Refuses (CliFailure) when the holder does not answer.
+ */
+async function administer(command: AdminCommand, location: StoreLocation): Promise<AdminOutput> {
+  const skipMigrations = command.command === 'migrate';
+  if (location.databaseUrl) return runOn(await openStore(location, { skipMigrations }), command);
+  mkdirSync(location.dataDir, { recursive: true });
+  for (let round = 0; ; round++) {
+    const acquired = await acquireDataDirLock(location.dataDir, {
+      command: `ocs-server ${command.command}`,
+      waitMs: 10_000,
+    });
+    if ('lock' in acquired) {
+      const { lock } = acquired;
+      try {
+        return await runOn(await openStore(location, { skipMigrations, lock }), command);
+      } finally {
+        lock.release();
       }
-      case 'seed': {
-        const demo = await seedDemoOrganization(store);
-        out(`Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`, demo);
-        return 0;
-      }
-      case 'org create': {
-        if (!values.name) throw new UsageError('org create needs --name');
-        const organization = await createOrganization(store, {
-          name: values.name,
-          members: values['owner-email']
-            ? [{ email: values['owner-email'], name: values['owner-name'] ?? values['owner-email'], role: 'owner' }]
-            : [],
-        });
-        out(`Created organization ${organization.id} (${organization.name}).`, organization);
-        return 0;
-      }
-      case 'org list': {
-        const organizations = await store.organizations.list();
-        out(
-          organizations.map((o) => `${o.id}  ${o.is_active ? 'active     ' : 'deactivated'}  ${o.name}`).join('\n'),
-          organizations,
-        );
-        return 0;
-      }
-      case 'org deactivate': {
-        if (!argument) throw new UsageError('org deactivate needs an organization ID');
-        const organization = await store.organizations.update(argument, { is_active: false });
-        if (!organization) throw new UsageError(`No organization ${argument}`);
-        out(`Deactivated organization ${organization.id}.`, organization);
-        return 0;
-      }
-      case 'key create': {
-        if (!values.org) throw new UsageError('key create needs --org <organization-id>');
-        if (!(await store.organizations.get(values.org))) throw new UsageError(`No organization ${values.org}`);
-        const scopes = values.scopes ? parseScopes(values.scopes) : allScopes;
-        const expiresAt = values['expires-at'] ? new Date(values['expires-at']) : null;
-        if (expiresAt && Number.isNaN(expiresAt.getTime()))
-          throw new UsageError('--expires-at must be an ISO 8601 date-time');
-        const { key, record } = await createApiKey(store, {
-          organizationId: values.org,
-          name: values.name,
-          scopes,
-          expiresAt: expiresAt?.toISOString() ?? null,
-        });
-        out(`API key ${record.id} (shown once, only a hash is stored):\n${key}`, {
-          id: record.id,
-          key,
-          prefix: record.prefix,
-          scopes: record.scopes,
-          expires_at: record.expires_at,
-        });
-        return 0;
-      }
-      case 'key revoke': {
-        if (!argument) throw new UsageError('key revoke needs a key ID');
-        const record = await store.apiKeys.revoke(argument, new Date().toISOString());
-        if (!record) throw new UsageError(`No API key ${argument}`);
-        out(`Revoked API key ${record.id}.`, { id: record.id, revoked_at: record.revoked_at });
-        return 0;
-      }
-      case 'deliveries list': {
-        if (!values.campaign) throw new UsageError('deliveries list needs --campaign <campaign-id>');
-        const limit = Number(values.limit ?? 20);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be 1 to 500');
-        const page = await store.deliveries.listForCampaign(values.campaign, { limit, offset: 0 });
-        out(page.items.map(describeDelivery).join('\n') || 'No deliveries.', page);
-        return 0;
-      }
-      default:
-        throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
     }
+    const { holder } = acquired;
+    if (!holder.socket)
+      throw new CliFailure(
+        `${location.dataDir} is in use by ${describeHolder(holder)}; run the command again when it has finished.`,
+      );
+    // The server starts nothing after `notAfter`; the answer to a command it started in time
+    // is waited for a little longer, so that a refusal always means nothing was done.
+    const timeoutMs = adminTimeoutMs();
+    const request: AdminRequest = { run: command, notAfter: Date.now() + timeoutMs };
+    try {
+      return decodeAnswer(
+        await askAdminChannel(holder.socket, request, { timeoutMs: timeoutMs + Math.min(timeoutMs, 5000) }),
+      );
+    } catch (error) {
+      if (!(error instanceof AdminChannelUnavailable)) throw error;
+      // A server starting (not listening yet) or stopping (its lock about to go): look again.
+      if (error.reason !== 'timeout' && round < 10) {
+        await sleep(200);
+        continue;
+      }
+      throw new CliFailure(notAnswering(location.dataDir, holder, error));
+    }
+  }
+}
+
+async function runOn(store: SqlStore, command: AdminCommand): Promise<AdminOutput> {
+  try {
+    return await runAdminCommand(store, command);
   } finally {
     await store.close();
   }
 }
 
-class UsageError extends Error {}
-
-/** One delivery and its attempts, a line each, for a terminal. */
-function describeDelivery(delivery: DeliveryWithAttempts): string {
-  const head = `${delivery.id}  ${delivery.status.padEnd(9)}  attempts ${delivery.attempts_made}  key ${delivery.idempotency_key.slice(0, 12)}…  created ${delivery.created_at}${delivery.next_attempt_at ? `  next ${delivery.next_attempt_at}` : ''}${delivery.last_error ? `  (${delivery.last_error})` : ''}`;
-  const attempts = delivery.attempts.map(
-    (a) =>
-      `    #${a.attempt} ${a.started_at} ${a.url} → ${a.ok ? 'ok' : 'failed'} ${a.status ?? '-'} in ${Math.round(a.duration_ms)} ms${a.error ? ` (${a.error})` : ''}`,
+function notAnswering(dataDir: string, holder: LockHolder, error: AdminChannelUnavailable): string {
+  return (
+    `nothing was done: ${dataDir} is held by ${describeHolder(holder)}, and ${error.message}. ` +
+    `If it is stuck, stop it (kill ${holder.pid}) and run the command again; ` +
+    `if pid ${holder.pid} is no ocs-server, delete ${lockPath(dataDir)}.`
   );
-  return [head, ...attempts].join('\n');
 }
 
-function parseScopes(list: string): Scope[] {
-  const scopes = list.split(',').map((scope) => scope.trim());
-  const unknown = scopes.filter((scope) => !(allScopes as readonly string[]).includes(scope));
-  if (unknown.length) throw new UsageError(`Unknown scopes: ${unknown.join(', ')}. Known: ${allScopes.join(', ')}`);
-  return scopes as Scope[];
+/** The server's answer to an admin command, as the CLI's own result or error. */
+function decodeAnswer(answer: unknown): AdminOutput {
+  const value = (answer ?? {}) as { ok?: unknown; text?: unknown; json?: unknown; kind?: unknown; message?: unknown };
+  if (value.ok === true && typeof value.text === 'string') return { text: value.text, json: value.json };
+  const message = typeof value.message === 'string' ? value.message : 'the server gave no reason';
+  if (value.kind === 'usage' || value.kind === 'not-found') throw new AdminCommandError(message, value.kind);
+  throw new CliFailure(`the running server could not do it: ${message}`);
+}
+
+/** A command sent over the admin channel, not to be started after `notAfter` (ms since the epoch). */
+interface AdminRequest {
+  run: AdminCommand;
+  notAfter: number;
+}
+
+/** What the admin channel of a serving process answers. */
+async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, after: () => void): Promise<unknown> {
+  try {
+    const { run, notAfter } = (request ?? {}) as Partial<AdminRequest>;
+    const command = parseAdminCommand(run);
+    const ready = await store;
+    if (typeof notAfter !== 'number' || Date.now() > notAfter)
+      return { ok: false, kind: 'late', message: 'the command arrived after its caller gave up; nothing was done' };
+    const output = await runAdminCommand(ready, command);
+    after();
+    return { ok: true, ...output };
+  } catch (error) {
+    if (error instanceof AdminCommandError) return { ok: false, kind: error.kind, message: error.message };
+    return { ok: false, kind: 'internal', message: firstLine(error) };
+  }
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+async function serveCommand(
+  values: Values,
+  numbers: { port?: number; perEndpoint?: number; total?: number },
+  location: StoreLocation,
+): Promise<number> {
+  const port = numbers.port ?? integerOption('PORT', process.env.PORT, 0, 65535) ?? 4010;
+  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  const { perEndpoint, total } = numbers;
+
+  let lock: DataDirLock | undefined;
+  let channel: AdminChannel | undefined;
+  let store: SqlStore | undefined;
+  let running: RunningServer | undefined;
+  let storeReady: (store: SqlStore) => void = () => undefined;
+  let storeFailed: (error: unknown) => void = () => undefined;
+  const opened = new Promise<SqlStore>((resolve, reject) => {
+    storeReady = resolve;
+    storeFailed = reject;
+  });
+  opened.catch(() => undefined);
+  try {
+    if (!location.databaseUrl) {
+      mkdirSync(location.dataDir, { recursive: true });
+      const socket = adminSocketPath(location.dataDir);
+      const acquired = await acquireDataDirLock(location.dataDir, {
+        command: 'ocs-server serve',
+        socket,
+        waitMs: 10_000,
+      });
+      if ('holder' in acquired) throw new DataDirHeldError(location.dataDir, acquired.holder);
+      lock = acquired.lock;
+      // Listening before the store opens: a command sent meanwhile waits for it.
+      channel = await listenAdminChannel(socket, (request) =>
+        answerAdminRequest(opened, request, () => running?.forgetCachedKeys()),
+      );
+    }
+    store = await openStore(location, lock ? { lock } : {});
+    storeReady(store);
+    const hint = values['data-dir'] !== undefined ? ` --data-dir ${shellQuote(location.dataDir)}` : '';
+    await ensureDemoOrganization(store, (text) => process.stderr.write(`${text}\n`), hint);
+    running = await serve({
+      store,
+      port,
+      host,
+      config: { sandbox: !values['no-sandbox'], allowInsecureWebhooks: values['allow-insecure-webhooks'] },
+      rateLimits: { ...(perEndpoint ? { perEndpoint } : {}), ...(total ? { total } : {}) },
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE')
+        throw new CliFailure(`port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`);
+      if (error.code === 'EACCES')
+        throw new CliFailure(`not allowed to listen on port ${port}; choose one above 1023.`);
+      if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        throw new CliFailure(`cannot listen on host '${host}' (${error.code}); choose another with --host.`);
+      throw error;
+    });
+    process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
+    await new Promise<void>((resolve) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
+    });
+    return 0;
+  } catch (error) {
+    storeFailed(error);
+    throw error;
+  } finally {
+    // Admin commands under way finish first; then the listener, the engine and the store.
+    await channel?.close();
+    await running?.close();
+    await store?.close();
+    lock?.release();
+  }
+}
+
+function shellQuote(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function debugging(argv: string[]): boolean {
+  const flag = process.env.OCS_DEBUG;
+  return argv.includes('--debug') || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
+}
+
+/** One line for any error; the stack too when debugging. Returns the exit code. */
+export function report(error: unknown, argv: string[]): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`ocs-server: ${error.message} ${seeHelp}\n`);
+    return 2;
+  }
+  if (error instanceof DataDirHeldError) {
+    const held = error.holder;
+    process.stderr.write(
+      `ocs-server: ${error.dataDir} is already in use by ${describeHolder(held)}. ` +
+        (held.socket
+          ? `Stop that server first (kill ${held.pid}) or serve another --data-dir.\n`
+          : `Try again when it has finished, or serve another --data-dir.\n`),
+    );
+    return 1;
+  }
+  if (error instanceof CliFailure) {
+    process.stderr.write(`ocs-server: ${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `ocs-server: internal error: ${firstLine(error)}${debugging(argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
+  );
+  if (debugging(argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return 1;
 }
 
 export async function run(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${usage}`);
-      process.exitCode = 2;
-      return;
-    }
-    throw error;
+    process.exitCode = report(error, argv);
   }
 }

@@ -5,7 +5,12 @@
 import { seedDemoOrganization } from '../seed/demo.ts';
 import type { Store } from '../store/types.ts';
 
-export async function ensureDemoOrganization(store: Store, print: (text: string) => void): Promise<boolean> {
+/** `commandOptions` is added to the printed `key create` command (`--data-dir <dir>` when not the default). */
+export async function ensureDemoOrganization(
+  store: Store,
+  print: (text: string) => void,
+  commandOptions = '',
+): Promise<boolean> {
   const organizations = await store.organizations.list();
   if (organizations.length > 0) return false;
   const demo = await seedDemoOrganization(store);
@@ -17,7 +22,7 @@ export async function ensureDemoOrganization(store: Store, print: (text: string)
       '',
       `    ${demo.apiKey}`,
       '',
-      'Lost it? Create another: npx ocs-server key create --org ' + demo.organizationId,
+      `Lost it? Create another (works while the server runs): npx ocs-server key create --org ${demo.organizationId}${commandOptions}`,
       '',
     ].join('\n'),
   );

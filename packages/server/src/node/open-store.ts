@@ -1,13 +1,42 @@
-/** Opens the SQL store the Node entry runs on, creating PGlite's data directory if needed. */
+/**
+ * Opens the SQL store the Node entry runs on, creating PGlite's data directory if needed.
+ * A PGlite directory is opened by one process at a time: the directory's lock is taken first
+ * (docs/decisions/0004-one-writer-per-data-dir.md), and `DataDirHeldError` names the live
+ * holder. The lock is released when the store closes, unless the caller passed its own.
+ */
 import { mkdirSync } from 'node:fs';
 import { openSqlStore, type SqlStore } from '../store/sql/index.ts';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import type { StoreLocation } from './options.ts';
 
 export async function openStore(
   location: StoreLocation,
-  options: { skipMigrations?: boolean } = {},
+  options: { skipMigrations?: boolean; lock?: DataDirLock } = {},
 ): Promise<SqlStore> {
-  if (location.databaseUrl) return openSqlStore({ databaseUrl: location.databaseUrl, ...options });
+  const { lock: given, ...storeOptions } = options;
+  if (location.databaseUrl) return openSqlStore({ databaseUrl: location.databaseUrl, ...storeOptions });
   mkdirSync(location.dataDir, { recursive: true });
-  return openSqlStore({ dataDir: location.dataDir, ...options });
+  if (given) {
+    if (given.dataDir !== location.dataDir)
+      throw new Error(`The lock given is for ${given.dataDir}, not ${location.dataDir}.`);
+    return openSqlStore({ dataDir: location.dataDir, ...storeOptions });
+  }
+  const lock = await lockDataDir(location.dataDir, { command: 'a Node process (openStore)', waitMs: 10_000 });
+  let store: SqlStore;
+  try {
+    store = await openSqlStore({ dataDir: location.dataDir, ...storeOptions });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    ...store,
+    async close() {
+      try {
+        await store.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
 }

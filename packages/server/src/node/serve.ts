@@ -3,11 +3,13 @@
  * and stops cleanly on SIGINT and SIGTERM.
  */
 import { serve as serveHono } from '@hono/node-server';
+import type { Server } from 'node:http';
 import { createApp } from '../app.ts';
+import { answerClientErrors } from './client-errors.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { jsonLineLogger } from '../http/logger.ts';
-import type { RateLimitPolicy } from '../http/rate-limit.ts';
+import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
 import type { Store } from '../store/types.ts';
 
@@ -28,6 +30,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   url: string;
+  /** Forgets cached API keys, so that a key revoked or an organization deactivated by an admin command applies at once. */
+  forgetCachedKeys(): void;
   close(): Promise<void>;
 }
 
@@ -53,10 +57,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
   await app.engine.syncClock();
   app.engine.start({ intervalMs: options.engineIntervalMs, deliveryPollMs: options.deliveryPollMs });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const server = serveHono({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
+      server.off('error', failed);
       resolve({
         url: `http://${options.host}:${info.port}`,
+        forgetCachedKeys: () => app.authenticator.invalidate(),
         async close() {
           await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
           await app.engine.stop();
@@ -64,5 +70,18 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         },
       });
     });
+    // Requests Node's parser refuses (431, malformed HTTP) answer in the API's error body.
+    answerClientErrors(server as Server, {
+      rateLimitHeaders: () => rateLimitHeaders(app.rateLimiter.untouched()),
+      logger,
+    });
+    // Not listening (port in use, no such interface): stop what started and say so.
+    const failed = (error: Error) => {
+      void app.engine.stop().finally(() => {
+        webhookTransport.close();
+        reject(error);
+      });
+    };
+    server.once('error', failed);
   });
 }

@@ -1,0 +1,227 @@
+/**
+ * The operator's commands (`org`, `key`, `seed`, `deliveries`, `migrate`), one implementation
+ * run by the CLI on a store it opened itself or, when a server holds the PGlite directory, by
+ * that server on its own store at the CLI's request over the admin channel
+ * (docs/decisions/0004-one-writer-per-data-dir.md). Commands are plain JSON, so they cross
+ * the channel as they are, and are checked here whichever way they came.
+ */
+import { allScopes } from '../domain/api-keys.ts';
+import { seedDemoOrganization } from '../seed/demo.ts';
+import { createApiKey, createOrganization } from '../seed/organizations.ts';
+import type { Scope } from '../store/records.ts';
+import { migrate, type SqlStore } from '../store/sql/index.ts';
+import type { DeliveryWithAttempts } from '../store/types.ts';
+
+export type AdminCommand =
+  | { command: 'migrate' }
+  | { command: 'seed' }
+  | { command: 'org create'; name: string; ownerEmail?: string; ownerName?: string }
+  | { command: 'org list' }
+  | { command: 'org deactivate'; organizationId: string }
+  | { command: 'key create'; organizationId: string; scopes?: string[]; expiresAt?: string; name?: string }
+  | { command: 'key revoke'; keyId: string }
+  | { command: 'deliveries list'; campaignId: string; limit: number };
+
+export const adminCommandNames: ReadonlyArray<AdminCommand['command']> = [
+  'migrate',
+  'seed',
+  'org create',
+  'org list',
+  'org deactivate',
+  'key create',
+  'key revoke',
+  'deliveries list',
+];
+
+/** What a command prints: text for people, the value for `--json`. */
+export interface AdminOutput {
+  text: string;
+  json: unknown;
+}
+
+/**
+ * A mistake in the command (`usage`: exit code 2) or a record that does not exist
+ * (`not-found`: exit code 1). The message is one line saying what is wrong and what to do.
+ */
+export class AdminCommandError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'usage' | 'not-found',
+  ) {
+    super(message);
+    this.name = 'AdminCommandError';
+  }
+}
+
+export const deliveriesLimit = { min: 1, max: 500, default: 20 };
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function requireId(value: string, what: string, flag: string): string {
+  if (!uuid.test(value)) throw new AdminCommandError(`${flag} must be ${what} (a UUID), got '${value}'.`, 'usage');
+  return value.toLowerCase();
+}
+
+/**
+ * Checks what can be checked without the store (IDs, scopes, dates, numbers) and returns the
+ * command in canonical form; the CLI calls it before opening anything, `runAdminCommand` again.
+ */
+export function checkAdminCommand(command: AdminCommand): AdminCommand {
+  switch (command.command) {
+    case 'org create':
+      if (!command.name.trim()) throw new AdminCommandError('org create needs a --name that is not blank.', 'usage');
+      return command;
+    case 'org deactivate':
+      return {
+        ...command,
+        organizationId: requireId(command.organizationId, 'an organization ID', 'org deactivate <organization-id>'),
+      };
+    case 'key create': {
+      if (command.scopes) checkScopes(command.scopes);
+      const expiresAt = command.expiresAt === undefined ? undefined : new Date(command.expiresAt);
+      if (expiresAt && Number.isNaN(expiresAt.getTime()))
+        throw new AdminCommandError(
+          `--expires-at must be an ISO 8601 date-time (2030-01-31T00:00:00Z), got '${command.expiresAt}'.`,
+          'usage',
+        );
+      return {
+        ...command,
+        organizationId: requireId(command.organizationId, 'an organization ID', '--org'),
+        ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
+      };
+    }
+    case 'key revoke':
+      return { ...command, keyId: requireId(command.keyId, 'an API key ID', 'key revoke <key-id>') };
+    case 'deliveries list': {
+      const { limit } = command;
+      if (!Number.isInteger(limit) || limit < deliveriesLimit.min || limit > deliveriesLimit.max)
+        throw new AdminCommandError(
+          `--limit must be an integer from ${deliveriesLimit.min} to ${deliveriesLimit.max}, got '${limit}'.`,
+          'usage',
+        );
+      return { ...command, campaignId: requireId(command.campaignId, 'a campaign ID', '--campaign') };
+    }
+    default:
+      return command;
+  }
+}
+
+export async function runAdminCommand(store: SqlStore, given: AdminCommand): Promise<AdminOutput> {
+  const command = checkAdminCommand(given);
+  switch (command.command) {
+    case 'migrate': {
+      const applied = await migrate(store.client);
+      return {
+        text: applied.length ? `Applied migrations ${applied.join(', ')}.` : 'Nothing to apply.',
+        json: { applied },
+      };
+    }
+    case 'seed': {
+      const demo = await seedDemoOrganization(store);
+      return { text: `Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`, json: demo };
+    }
+    case 'org create': {
+      const organization = await createOrganization(store, {
+        name: command.name,
+        members: command.ownerEmail
+          ? [{ email: command.ownerEmail, name: command.ownerName ?? command.ownerEmail, role: 'owner' }]
+          : [],
+      });
+      return { text: `Created organization ${organization.id} (${organization.name}).`, json: organization };
+    }
+    case 'org list': {
+      const organizations = await store.organizations.list();
+      return {
+        text:
+          organizations.map((o) => `${o.id}  ${o.is_active ? 'active     ' : 'deactivated'}  ${o.name}`).join('\n') ||
+          'No organizations.',
+        json: organizations,
+      };
+    }
+    case 'org deactivate': {
+      const organization = await store.organizations.update(command.organizationId, { is_active: false });
+      if (!organization) throw noOrganization(command.organizationId);
+      return { text: `Deactivated organization ${organization.id}.`, json: organization };
+    }
+    case 'key create': {
+      if (!(await store.organizations.get(command.organizationId))) throw noOrganization(command.organizationId);
+      const { key, record } = await createApiKey(store, {
+        organizationId: command.organizationId,
+        name: command.name,
+        scopes: command.scopes ? checkScopes(command.scopes) : allScopes,
+        expiresAt: command.expiresAt ?? null,
+      });
+      return {
+        text: `API key ${record.id} (shown once, only a hash is stored):\n${key}`,
+        json: { id: record.id, key, prefix: record.prefix, scopes: record.scopes, expires_at: record.expires_at },
+      };
+    }
+    case 'key revoke': {
+      const record = await store.apiKeys.revoke(command.keyId, new Date().toISOString());
+      if (!record) throw new AdminCommandError(`no API key ${command.keyId}.`, 'not-found');
+      return { text: `Revoked API key ${record.id}.`, json: { id: record.id, revoked_at: record.revoked_at } };
+    }
+    case 'deliveries list': {
+      const page = await store.deliveries.listForCampaign(command.campaignId, { limit: command.limit, offset: 0 });
+      return { text: page.items.map(describeDelivery).join('\n') || 'No deliveries.', json: page };
+    }
+  }
+}
+
+function noOrganization(id: string): AdminCommandError {
+  return new AdminCommandError(`no organization ${id}; ocs-server org list shows them.`, 'not-found');
+}
+
+function checkScopes(scopes: string[]): Scope[] {
+  const unknown = scopes.filter((scope) => !(allScopes as readonly string[]).includes(scope));
+  if (unknown.length)
+    throw new AdminCommandError(`Unknown scopes: ${unknown.join(', ')}. Known: ${allScopes.join(', ')}.`, 'usage');
+  return scopes as Scope[];
+}
+
+/**
+ * Checks a command that came over the admin channel (the CLI builds well-formed ones; this
+ * keeps anything else from reaching the store).
+ */
+export function parseAdminCommand(value: unknown): AdminCommand {
+  const bad = () => new AdminCommandError('The admin channel received a malformed command.', 'usage');
+  if (typeof value !== 'object' || value === null) throw bad();
+  const fields = value as Record<string, unknown>;
+  if (!adminCommandNames.includes(fields.command as AdminCommand['command'])) throw bad();
+  const strings = (...names: string[]) => names.every((name) => typeof fields[name] === 'string');
+  const optional = (...names: string[]) =>
+    names.every((name) => fields[name] === undefined || typeof fields[name] === 'string');
+  switch (fields.command) {
+    case 'org create':
+      if (!strings('name') || !optional('ownerEmail', 'ownerName')) throw bad();
+      break;
+    case 'org deactivate':
+      if (!strings('organizationId')) throw bad();
+      break;
+    case 'key create':
+      if (!strings('organizationId') || !optional('expiresAt', 'name')) throw bad();
+      if (
+        fields.scopes !== undefined &&
+        !(Array.isArray(fields.scopes) && fields.scopes.every((scope) => typeof scope === 'string'))
+      )
+        throw bad();
+      break;
+    case 'key revoke':
+      if (!strings('keyId')) throw bad();
+      break;
+    case 'deliveries list':
+      if (!strings('campaignId') || typeof fields.limit !== 'number') throw bad();
+      break;
+  }
+  return value as AdminCommand;
+}
+
+/** One delivery and its attempts, a line each, for a terminal. */
+function describeDelivery(delivery: DeliveryWithAttempts): string {
+  const head = `${delivery.id}  ${delivery.status.padEnd(9)}  attempts ${delivery.attempts_made}  key ${delivery.idempotency_key.slice(0, 12)}…  created ${delivery.created_at}${delivery.next_attempt_at ? `  next ${delivery.next_attempt_at}` : ''}${delivery.last_error ? `  (${delivery.last_error})` : ''}`;
+  const attempts = delivery.attempts.map(
+    (a) =>
+      `    #${a.attempt} ${a.started_at} ${a.url} → ${a.ok ? 'ok' : 'failed'} ${a.status ?? '-'} in ${Math.round(a.duration_ms)} ms${a.error ? ` (${a.error})` : ''}`,
+  );
+  return [head, ...attempts].join('\n');
+}

@@ -1,0 +1,152 @@
+/**
+ * `ocs-server` as people meet it, run as a real process: `--help` and `--version` exit 0;
+ * every mistake is one line on stderr saying what is wrong and what to do, exit code 2;
+ * every number is checked; an internal error is one line and exit code 1, with the stack
+ * only under `--debug` or `OCS_DEBUG=1`.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { oneLine, requireBuild, runCli, stopAll } from './processes.ts';
+
+let dataDir: string;
+beforeAll(() => {
+  requireBuild();
+  dataDir = mkdtempSync(join(tmpdir(), 'ocs-usage-'));
+});
+afterEach(stopAll);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const version = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }
+).version;
+
+describe('help and version', () => {
+  it('--help and -h print the usage and exit 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const help = await runCli([flag]);
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toMatch(/^Usage: ocs-server <command>/);
+      expect(help.stdout).toContain('--version');
+    }
+    expect((await runCli(['key', 'create', '--help'])).code).toBe(0);
+  });
+
+  it('--version prints the package version and exits 0', async () => {
+    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+/** Each mistake: exit code 2, one line naming it, pointing to --help, nothing on stdout. */
+const mistakes: Array<[string, string[], RegExp]> = [
+  ['an unknown flag', ['--bogus'], /^ocs-server: unknown option --bogus\. Run ocs-server --help/],
+  ['an unknown flag after a command', ['serve', '--bogus'], /unknown option --bogus/],
+  ['--port abc', ['serve', '--port', 'abc'], /--port must be an integer from 0 to 65535, got 'abc'/],
+  ['--port abc without a command', ['--port', 'abc'], /--port must be an integer from 0 to 65535, got 'abc'/],
+  ['--port out of range', ['serve', '--port', '65536'], /--port must be an integer from 0 to 65535, got '65536'/],
+  ['--port=-1', ['serve', '--port=-1'], /--port must be an integer from 0 to 65535, got '-1'/],
+  ['--port -1', ['serve', '--port', '-1'], /--port needs a value \(write --port=<value>/],
+  ['--port 1e3', ['serve', '--port', '1e3'], /--port must be an integer/],
+  [
+    '--rate-limit-per-endpoint abc',
+    ['serve', '--rate-limit-per-endpoint', 'abc'],
+    /--rate-limit-per-endpoint must be a whole number of at least 1, got 'abc'/,
+  ],
+  [
+    '--rate-limit-total 0',
+    ['serve', '--rate-limit-total', '0'],
+    /--rate-limit-total must be a whole number of at least 1/,
+  ],
+  [
+    '--limit 501',
+    ['deliveries', 'list', '--campaign', 'x', '--limit', '501'],
+    /--limit must be an integer from 1 to 500/,
+  ],
+  ['a missing option value', ['key', 'create', '--org'], /--org needs a value/],
+  ['a missing --port value', ['serve', '--port'], /--port needs a value/],
+  ['a value for a switch', ['org', 'list', '--json=yes'], /--json takes no value/],
+  ['no command', [], /which command\?/],
+  ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+  ['a missing subcommand', ['key'], /key needs a subcommand: key create, key revoke/],
+  ['a missing argument', ['key', 'revoke'], /key revoke needs <key-id>/],
+  ['an extra argument', ['org', 'list', 'extra'], /org list takes no argument 'extra'/],
+  ['an option of another command', ['org', 'list', '--port', '4010'], /--port does not apply to org list/],
+  ['a missing required option', ['org', 'create'], /org create needs --name/],
+  ['PORT that is not a number', ['serve'], /PORT must be an integer from 0 to 65535, got 'abc'/],
+];
+
+describe('mistakes', () => {
+  it.each(mistakes)('%s: one line, exit code 2', async (_, args, message) => {
+    const needsDir = args.length > 0 && !args.includes('--bogus') && args[0] !== '--port';
+    const env: Record<string, string> = message.source.startsWith('PORT') ? { PORT: 'abc' } : {};
+    const result = await runCli(needsDir ? [...args, '--data-dir', dataDir] : args, { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const line = oneLine(result.stderr);
+    expect(line).toMatch(message);
+    expect(line).toMatch(/^ocs-server: .*Run ocs-server --help for usage\.$/);
+  });
+
+  it('key create --org nope: one line about the ID, no PGlite source', async () => {
+    const result = await runCli(['key', 'create', '--org', 'nope', '--data-dir', dataDir]);
+    expect(result.code).toBe(2);
+    expect(oneLine(result.stderr)).toBe(
+      "ocs-server: --org must be an organization ID (a UUID), got 'nope'. Run ocs-server --help for usage.",
+    );
+  });
+
+  it('an organization that does not exist: one line, exit code 1', async () => {
+    const result = await runCli([
+      'key',
+      'create',
+      '--org',
+      '00000000-0000-4000-8000-000000000000',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toMatch(
+      /^ocs-server: no organization 00000000-.*; ocs-server org list shows them\.$/,
+    );
+  });
+});
+
+describe('failures', () => {
+  it('an internal error is one line, with the stack under --debug or OCS_DEBUG=1', async () => {
+    // A file where the data directory should be: PGlite's directory cannot be made.
+    const notADirectory = join(dataDir, 'a-file');
+    writeFileSync(notADirectory, '');
+    const plain = await runCli(['org', 'list', '--data-dir', notADirectory]);
+    expect(plain.code).toBe(1);
+    expect(oneLine(plain.stderr)).toMatch(
+      /^ocs-server: internal error: .*\(run with --debug or OCS_DEBUG=1 for the stack\)$/,
+    );
+
+    for (const [args, env] of [
+      [['org', 'list', '--data-dir', notADirectory, '--debug'], {}],
+      [['org', 'list', '--data-dir', notADirectory], { OCS_DEBUG: '1' }],
+    ] as const) {
+      const debug = await runCli([...args], { env });
+      expect(debug.code).toBe(1);
+      expect(debug.stderr).toMatch(/^ocs-server: internal error: /);
+      expect(debug.stderr).toMatch(/\n\s+at /);
+    }
+  });
+
+  it('serve on a port in use: one line, exit code 1', { timeout: 90_000 }, async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const result = await runCli(['serve', '--port', String(port), '--data-dir', dataDir]);
+      expect(result.code).toBe(1);
+      expect(oneLine(result.stderr.replace(/^[\s\S]*Lost it\?[^\n]*\n\n/, ''))).toBe(
+        `ocs-server: port ${port} on 127.0.0.1 is in use; choose another with --port (0 picks a free one).`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
