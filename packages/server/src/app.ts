@@ -183,19 +183,20 @@ export function createApp(options: AppOptions): App {
     let status: number;
     let body: string;
     let extraHeaders: Record<string, string>;
+    // Headers are built from validated values only (deprecation's Link).
     let bodyFields: Record<string, unknown> = {};
     try {
       auth = await authenticator.authenticate(request, wallNow);
       rateLimit = await rateLimiter.consume(auth.key.id, `${operation.method} ${operation.path}`, wallNow);
       requireScope(auth, operation.scope);
       const rawBody = operation.hasBody ? await readJsonBody(request) : undefined;
-      if (rawBody && typeof rawBody === 'object') bodyFields = rawBody as Record<string, unknown>;
       const input = validator.validate(operation, {
         path: pathParams,
         url,
         headers: request.headers,
         body: rawBody,
       });
+      if (input.body && typeof input.body === 'object') bodyFields = input.body as Record<string, unknown>;
       const origin = url.origin;
       const handlerRequest = { ...input, auth, requestId, now, origin } as unknown as HandlerRequest<OperationId>;
       const key = input.headers[idempotencyHeader];
@@ -227,7 +228,9 @@ export function createApp(options: AppOptions): App {
       ...extraHeaders,
       'X-Request-ID': requestId,
       ...rateLimitHeaders(rateLimit),
-      ...(operation.deprecated ? deprecationHeaders(operation, pathParams, bodyFields) : {}),
+      ...(operation.deprecated
+        ? deprecationHeaders(operation, validator.validPathParameters(operation, pathParams), bodyFields)
+        : {}),
     };
     services.logger.log({
       level: status >= 500 ? 'error' : 'info',

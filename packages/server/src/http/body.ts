@@ -33,10 +33,25 @@ export async function readBodyText(request: Request, limit = maxBodyBytes): Prom
   return new TextDecoder().decode(bytes);
 }
 
-/** Parses the body as JSON; an empty body is `undefined`. */
+/**
+ * Parses the body as JSON; an empty body is `undefined`, whatever its `Content-Type` (none is
+ * needed). A body with content must be declared JSON, or it answers `415
+ * UNSUPPORTED_MEDIA_TYPE` (docs/decisions/0005-bad-input.md): the size limit comes first, so
+ * that nothing past 1 MB is read to find out.
+ */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
   if (text.trim() === '') return undefined;
+  const contentType = request.headers.get('content-type');
+  if (!isJsonMediaType(contentType)) {
+    const given =
+      contentType === null ? 'none was given' : `${JSON.stringify(contentType.slice(0, 100))} is not supported`;
+    throw new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Request body must be sent as application/json (UTF-8); Content-Type ${given}.`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch {
@@ -45,6 +60,28 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       'Request body is not valid JSON.',
     );
   }
+}
+
+/**
+ * `application/json` or `application/<anything>+json` (RFC 6839), any case, with parameters;
+ * a `charset`, when given, must be UTF-8, the only encoding the body is read in.
+ */
+export function isJsonMediaType(value: string | null): boolean {
+  if (value === null) return false;
+  const [essence = '', ...parameters] = value.split(';');
+  const type = essence.trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9!#$&^_.+-]+\+json$/.test(type)) return false;
+  for (const parameter of parameters) {
+    const [name = '', ...rest] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
 }
 
 function tooLarge(limit: number): ApiError {

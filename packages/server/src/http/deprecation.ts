@@ -2,6 +2,9 @@
  * Section 9: every answer of a deprecated operation carries `Deprecation: true` and a `Link`
  * to its successor with `rel="successor-version"`. The successor comes from the operation's
  * `x-successor` in the document; its path parameters are filled from the request where known.
+ * Callers pass validated values only (a path ID that is a UUID, a body that passed its
+ * schema): anything else leaves the placeholder, so a header never carries what a caller
+ * sent unchecked (a 100,000-character ID, an unpaired surrogate).
  */
 import type { OperationInfo } from '../openapi/document.ts';
 
@@ -13,7 +16,12 @@ export function deprecationHeaders(
   if (!operation.successorPath) return { Deprecation: 'true' };
   const successor = operation.successorPath.replaceAll(/\{(\w+)\}/g, (placeholder, name: string) => {
     const value = pathParams[name] ?? bodyFields[name];
-    return typeof value === 'string' ? encodeURIComponent(value) : placeholder;
+    if (typeof value !== 'string') return placeholder;
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      return placeholder;
+    }
   });
   return { Deprecation: 'true', Link: `</v1${successor}>; rel="successor-version"` };
 }

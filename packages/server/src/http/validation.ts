@@ -4,6 +4,11 @@
  * IDs), query parameters and headers (coerced from strings first), and the JSON body. Every
  * failing field is reported at once in `details.errors[]`.
  *
+ * Before any schema, every string of the request (body values and keys at any depth, query
+ * parameters, headers) is checked for text that PostgreSQL cannot store: U+0000 and unpaired
+ * UTF-16 surrogates. They answer `400 VALIDATION_ERROR` (`type: unsupported_character`) on
+ * every store, so the memory store (the mock) answers as PGlite and PostgreSQL do.
+ *
  * Schemas are compiled on first use of each operation, so start-up costs nothing and the
  * in-process mock answers its first request quickly.
  */
@@ -56,7 +61,7 @@ export class RequestValidator {
     raw: { path: Record<string, string>; url: URL; headers: Headers; body: unknown },
   ): ValidatedInput {
     const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
-    const issues: ValidationIssue[] = [];
+    const issues: ValidationIssue[] = unstorableText(raw);
     for (const parameter of operation.parameters) {
       const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
       if (parameter.in === 'path') {
@@ -102,6 +107,20 @@ export class RequestValidator {
     return result;
   }
 
+  /** The path parameters that match their schemas (for headers, which take validated values only). */
+  validPathParameters(operation: OperationInfo, path: Record<string, string>): Record<string, string> {
+    const valid: Record<string, string> = {};
+    for (const parameter of operation.parameters) {
+      if (parameter.in !== 'path') continue;
+      const value = path[parameter.name];
+      const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
+      if (value !== undefined && this.run(key, parameter.schema, coerce(value, parameter)).valid) {
+        valid[parameter.name] = value;
+      }
+    }
+    return valid;
+  }
+
   /** Validates against `schema` (compiled once per `key`); local `$ref`s point into the document. */
   private run(key: string, schema: Record<string, unknown>, value: unknown): { valid: boolean; errors: ErrorObject[] } {
     let validate = this.compiled.get(key);
@@ -112,6 +131,49 @@ export class RequestValidator {
     const valid = validate(value) as boolean;
     return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
   }
+}
+
+/** U+0000, a high surrogate not followed by a low one, or a low one not after a high one. */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for.
+const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const unstorableMessage = 'must not contain U+0000 or an unpaired surrogate';
+
+/**
+ * Issues for every string of the request that stored text cannot hold (path IDs are left to
+ * their schemas: a value that is not an ID answers `404`, as for any other bad path ID).
+ */
+export function unstorableText(raw: { url: URL; headers: Headers; body: unknown }): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const flag = (field: string, message = unstorableMessage) =>
+    issues.push({ field, message, type: 'unsupported_character' });
+  const flagged = new Set<string>();
+  for (const [name, value] of raw.url.searchParams) {
+    // A bad name is reported without echoing it.
+    const field = unstorable.test(name) ? 'query' : `query.${name}`;
+    if ((unstorable.test(name) || unstorable.test(value)) && !flagged.has(field)) {
+      flagged.add(field);
+      flag(field);
+    }
+  }
+  // Header values are bytes read as Latin-1: only U+0000 could be there, and HTTP parsers refuse it.
+  for (const [name, value] of raw.headers) if (unstorable.test(value)) flag(`header.${name}`);
+  // Depth first, in document order, without recursion: a 1 MB body may nest very deep.
+  const pending: Array<[unknown, string]> = [[raw.body, 'body']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, field] = next;
+    if (typeof value === 'string') {
+      if (unstorable.test(value)) flag(field);
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) pending.push([value[index], `${field}[${index}]`]);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      if (entries.some(([key]) => unstorable.test(key))) {
+        flag(field, 'must not have a key that contains U+0000 or an unpaired surrogate');
+      }
+      for (const [key, item] of entries.reverse()) if (!unstorable.test(key)) pending.push([item, `${field}.${key}`]);
+    }
+  }
+  return issues;
 }
 
 function rebase(node: unknown): unknown {
