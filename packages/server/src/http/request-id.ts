@@ -5,7 +5,11 @@
 const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestIdFor(request: Request): string {
-  const sent = request.headers.get('x-request-id');
+  return requestIdFrom(request.headers.get('x-request-id'));
+}
+
+/** The caller's value when acceptable, otherwise a new ID (also for requests Node refused). */
+export function requestIdFrom(sent: string | null): string {
   if (sent !== null && acceptable.test(sent)) return sent;
   return `req_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
 }

@@ -1,0 +1,125 @@
+/**
+ * Requests Node's HTTP parser refuses before the application sees them (a request line and
+ * headers over `maxHeaderSize`, malformed HTTP) answer in the API's error body with an
+ * `X-Request-ID`, instead of Node's bare `431` or `400` with an empty body: the server's
+ * `clientError` event writes a complete response whenever the socket can still take one,
+ * then closes the connection (docs/decisions/0005-bad-input.md).
+ *
+ * - `HPE_HEADER_OVERFLOW`: `431 REQUEST_HEADERS_TOO_LARGE`.
+ * - `HPE_CHUNK_EXTENSIONS_OVERFLOW`: `413 PAYLOAD_TOO_LARGE`.
+ * - A request that timed out: Node's own bare `408`, as without this handler.
+ * - Any other parse error: `400 VALIDATION_ERROR` with one issue of type `malformed_http`.
+ *
+ * The request is never counted against a rate limit, so `RateLimit-*` show the untouched
+ * budget. When the request line can be read and names a deprecated operation, the answer
+ * carries `Deprecation` and a `Link` to the successor's path template (never a value the
+ * caller sent). The caller's `X-Request-ID` is used when it can be read and is acceptable.
+ */
+import { maxHeaderSize, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ApiError, validationError } from '../http/api-error.ts';
+import { deprecationHeaders } from '../http/deprecation.ts';
+import type { Logger } from '../http/logger.ts';
+import { requestIdFrom } from '../http/request-id.ts';
+import { errorBody } from '../http/responses.ts';
+import { type OperationInfo, operationTable } from '../openapi/document.ts';
+
+export interface ClientErrorOptions {
+  /** The `RateLimit-*` headers of a request that was not counted. */
+  rateLimitHeaders: () => Record<string, string>;
+  logger?: Logger;
+}
+
+type ClientError = Error & { code?: string; rawPacket?: Buffer };
+
+const reasons: Record<number, string> = {
+  400: 'Bad Request',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+};
+
+/** Node's answer to a request that timed out, kept as it is (the document has no 408). */
+const requestTimeout = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+
+export function answerClientErrors(server: Server, options: ClientErrorOptions): void {
+  server.on('clientError', (error: ClientError, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.end(requestTimeout, () => socket.destroy());
+      return;
+    }
+    const head = readHead(error.rawPacket);
+    const requestId = requestIdFrom(head.requestId);
+    const failure = errorBody(apiErrorFor(error), requestId);
+    const operation = head.method && head.path ? findOperation(head.method, head.path) : undefined;
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(failure.body)),
+      'X-Request-ID': requestId,
+      ...options.rateLimitHeaders(),
+      ...(operation?.deprecated ? deprecationHeaders(operation, {}, {}) : {}),
+      Connection: 'close',
+    };
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    const response = `HTTP/1.1 ${failure.status} ${reasons[failure.status] ?? 'Error'}\r\n${lines.join('')}\r\n`;
+    socket.end(response + failure.body, () => socket.destroy());
+    options.logger?.log({
+      level: 'info',
+      message: 'request refused by the HTTP parser',
+      request_id: requestId,
+      status: failure.status,
+      code: error.code ?? null,
+      operation_id: operation?.operationId ?? null,
+    });
+  });
+}
+
+function apiErrorFor(error: ClientError): ApiError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError(
+      431,
+      'REQUEST_HEADERS_TOO_LARGE',
+      `Request line and headers exceed the ${maxHeaderSize} bytes the server accepts.`,
+    );
+  }
+  if (error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
+    return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request chunk extensions exceed the size the server accepts.');
+  }
+  const reason = /^HPE_[A-Z_]+$/.test(error.code ?? '') ? ` (${error.code})` : '';
+  return validationError(
+    [{ field: 'request', message: `is not valid HTTP/1.1${reason}`, type: 'malformed_http' }],
+    `Request is not valid HTTP/1.1${reason}.`,
+  );
+}
+
+/** Whether a response on this connection has already sent its head (pipelined requests). */
+function responseStarted(socket: Duplex): boolean {
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  return current?.headersSent === true;
+}
+
+/** What can be read of the request from the bytes the parser refused: request line and X-Request-ID. */
+function readHead(raw: Buffer | undefined): { method?: string; path?: string; requestId: string | null } {
+  if (!raw) return { requestId: null };
+  // Only the head matters; an overflowing one is at most a few tens of kilobytes.
+  const text = raw.subarray(0, 128 * 1024).toString('latin1');
+  const line = /^([A-Z]{3,7}) (\/[^\s?#]*)(?:\?\S*)? HTTP\/1\.[01]\r?\n/.exec(text);
+  const requestId = /\r?\nx-request-id:[ \t]*([^\r\n]*?)[ \t]*\r?\n/i.exec(text)?.[1] ?? null;
+  return { method: line?.[1], path: line?.[2], requestId };
+}
+
+/** Static segments first, as in the application's router. */
+const routes = [...operationTable]
+  .map((operation) => ({
+    operation,
+    pattern: new RegExp(`^/v1${operation.path.replaceAll(/\{\w+\}/g, '[^/]+')}$`),
+    params: (operation.path.match(/\{/g) ?? []).length,
+  }))
+  .sort((a, b) => a.params - b.params);
+
+function findOperation(method: string, path: string): OperationInfo | undefined {
+  return routes.find((route) => route.operation.method === method && route.pattern.test(path))?.operation;
+}
