@@ -1999,6 +1999,9 @@ export interface paths {
          *     (`next_attempt_at`; `POST /sandbox/clock/advance` runs the retries that come due), at
          *     most 5 attempts and none later than 48 hours after the first; then `failed`. One `2xx`
          *     makes it `delivered`. Every attempt carries the same body bytes and `idempotency_key`.
+         *     Deleting the lead (`DELETE /leads/{lead_id}` without `campaign_id`) erases its data from
+         *     every delivery's `payload` and makes a delivery not yet made `cancelled`: it is never
+         *     sent, and stays listed with that status.
          *
          *     This shape is this implementation's design. The operation exists only when the server
          *     runs in sandbox mode (the default of `npm start`); a server started with
@@ -3490,10 +3493,10 @@ export interface components {
             /** @enum {string} */
             channel: "email" | "linkedin";
             /**
-             * @description `delivered`: a webhook answered `2xx`. `pending`: awaiting its first attempt or a retry (`next_attempt_at`). `failed`: 5 attempts, or 48 hours, without a `2xx`, or no enabled webhook on the campaign when an attempt came due (disabling the webhook stops its events); the event was dropped.
+             * @description `delivered`: a webhook answered `2xx`. `pending`: awaiting its first attempt or a retry (`next_attempt_at`). `failed`: 5 attempts, or 48 hours, without a `2xx`, or no enabled webhook on the campaign when an attempt came due (disabling the webhook stops its events); the event was dropped. `cancelled`: the lead was deleted (`DELETE /leads/{lead_id}` without `campaign_id`) before the delivery was made; it is never sent, and its `payload` is the event with the lead's personal data erased (as for every delivery of a deleted lead, whatever its status).
              * @enum {string}
              */
-            status: "pending" | "delivered" | "failed";
+            status: "pending" | "delivered" | "failed" | "cancelled";
             /** @description Attempts made so far (one attempt may contact several webhooks). */
             attempts_made: number;
             /**
