@@ -103,6 +103,33 @@ export async function buildProspectResponse(input: ProspectResponseInput): Promi
   return { event, body: new TextEncoder().encode(JSON.stringify(event)), idempotency_key };
 }
 
+/**
+ * The stored body of an event whose lead was deleted (erasure, issue 10): the same event as
+ * `buildProspectResponse` makes for an erased lead, that is `lead` with every field null
+ * (`custom_fields` `{}`), no `prospect_message`, and no free text of `ai_response`; every
+ * other field, and the field order, as they were. A body that is not an event object (it
+ * never is) becomes `{}`.
+ */
+export function erasedEventBody(body: string): string {
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch {
+    return '{}';
+  }
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return '{}';
+  const erased = event as Record<string, unknown>;
+  if ('lead' in erased) erased.lead = eventLead(null);
+  if ('prospect_message' in erased) erased.prospect_message = null;
+  const ai = erased.ai_response;
+  if (ai !== null && typeof ai === 'object' && !Array.isArray(ai)) {
+    const response = ai as Record<string, unknown>;
+    if ('responder_message' in response) response.responder_message = null;
+    if ('sdr_brief' in response) response.sdr_brief = null;
+  }
+  return JSON.stringify(erased);
+}
+
 /** The `idempotency_key`; see the file header for the encoding. */
 export async function prospectResponseKey(parts: {
   sequenceLeadId: string;

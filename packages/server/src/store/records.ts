@@ -388,6 +388,11 @@ export interface DeliveryRecord {
   next_attempt_at: string | null;
   delivered_at: string | null;
   failed_at: string | null;
+  /**
+   * Set when the delivery was cancelled: its lead was deleted before it was made (issue 10).
+   * A cancelled delivery is never claimed or sent again; its body holds the erased event.
+   */
+  cancelled_at: string | null;
   /** Why the last attempt failed, or why the delivery was given up; null when none failed. */
   last_error: string | null;
   /** The worker attempting it now, and until when; both null when no worker holds it. */
@@ -395,7 +400,8 @@ export interface DeliveryRecord {
   lease_until: string | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `cancelled`: the lead was deleted before the delivery was made (see `DeliveryStore.eraseLead`). */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 /** One attempt of a delivery at one webhook: an attempt contacts every enabled webhook. */
 export interface DeliveryAttemptRecord {

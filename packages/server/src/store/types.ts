@@ -196,8 +196,12 @@ export interface EnrolmentStore {
    * take this lock, so each sees what the other wrote.
    */
   find(campaignId: string, leadId: string, options?: { forUpdate?: boolean }): Promise<EnrolmentRecord | null>;
-  /** The lead's live enrolments, oldest first. */
-  listForLead(leadId: string): Promise<EnrolmentRecord[]>;
+  /**
+   * The lead's live enrolments, oldest first. With `forUpdate`, their rows are locked (in ID
+   * order) until the surrounding transaction ends: the lock a step and a reply take, so that
+   * an erasure waits for them and they see it (`find` with `forUpdate`).
+   */
+  listForLead(leadId: string, options?: { forUpdate?: boolean }): Promise<EnrolmentRecord[]>;
   listForLeads(leadIds: string[]): Promise<EnrolmentRecord[]>;
   /** Live enrolments of a campaign whose lead is not deleted. */
   countForCampaign(campaignId: string): Promise<number>;
@@ -295,6 +299,19 @@ export interface DeliveryStore {
   listForCampaign(campaignId: string, page: PageRequest): Promise<Page<DeliveryWithAttempts>>;
   /** The earliest `next_attempt_at` of pending deliveries, or null when none is pending. */
   nextDueAt(): Promise<string | null>;
+  /**
+   * Erasure of a deleted lead: every delivery of the lead gets the body `anonymise` makes of
+   * its body (the event with the lead's data left out), and every delivery not yet made
+   * (`pending`, claimed or not) becomes `cancelled` at `at`, with no `next_attempt_at` and no
+   * lease: never claimed again, and a worker holding it does not send it (it checks first).
+   * Attempt rows are kept: they hold the webhook's URL and the transport's error, never the
+   * lead's data.
+   */
+  eraseLead(
+    organizationId: string,
+    leadId: string,
+    erasure: { at: string; anonymise: (body: string) => string },
+  ): Promise<void>;
 }
 
 /**
@@ -363,6 +380,16 @@ export interface DealStore {
     id: string,
     patch: Partial<Omit<DealRecord, 'id' | 'organization_id' | 'created_at'>>,
   ): Promise<DealRecord | null>;
+  /**
+   * Erasure of a deleted lead: each deal of the lead gets the text fields `anonymise` makes
+   * of it (its summary: name, notes, custom fields, metadata, with the lead's values taken
+   * out). The deal stays, with its value, stage and `lead_id` (the anonymised row's ID).
+   */
+  eraseLead(
+    organizationId: string,
+    leadId: string,
+    anonymise: (deal: DealRecord) => Pick<DealRecord, 'name' | 'notes' | 'custom_fields' | 'metadata'>,
+  ): Promise<void>;
 }
 
 export type IdempotencyClaim = { outcome: 'claimed' } | { outcome: 'existing'; record: IdempotencyRecord };
@@ -377,6 +404,13 @@ export interface IdempotencyStore {
   complete(organizationId: string, key: string, status: number, body: string): Promise<void>;
   /** Forgets a claim whose request failed in a way that must not be replayed. */
   release(organizationId: string, key: string): Promise<void>;
+  /**
+   * Erasure of a deleted lead: every stored answer of the organization that names the lead's
+   * ID is replaced with what `anonymise` makes of it (the lead's data left out), so that a
+   * replay never returns it. The key stays claimed: a retry still replays, and never runs
+   * the request again.
+   */
+  eraseLead(organizationId: string, leadId: string, anonymise: (body: string) => string): Promise<void>;
 }
 
 export interface RateLimitStore {
@@ -407,6 +441,12 @@ export interface Store {
   messages: SandboxMessageStore;
   sandbox: SandboxStateStore;
   deliveries: DeliveryStore;
+  /**
+   * After an erasure has committed: removes the dead row versions it left in the tables that
+   * hold lead data (SQL: `VACUUM`; see docs/decisions/0003-erasure.md for what it does and
+   * does not reach). Outside any transaction; nothing to do in memory.
+   */
+  reclaimErased(): Promise<void>;
   /**
    * Runs `work` atomically: every write inside commits together or not at all. Nested calls
    * join the outer transaction.

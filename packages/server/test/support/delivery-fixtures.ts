@@ -75,6 +75,7 @@ export async function deliveryFixtures(store: Store): Promise<DeliveryFixtures> 
       last_error: null,
       lease_owner: null,
       lease_until: null,
+      cancelled_at: null,
       ...overrides,
     };
   };

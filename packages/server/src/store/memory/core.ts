@@ -84,6 +84,16 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
     async release(organizationId, key) {
       state.idempotency.delete(keyOf(organizationId, key));
     },
+    async eraseLead(organizationId, leadId, anonymise) {
+      const named = state.idempotency.where(
+        (r) => r.organization_id === organizationId && r.response_body !== null && r.response_body.includes(leadId),
+      );
+      for (const record of named) {
+        patchRow(state.idempotency, keyOf(organizationId, record.key), {
+          response_body: anonymise(record.response_body ?? ''),
+        });
+      }
+    },
   };
 }
 

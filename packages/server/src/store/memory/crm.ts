@@ -84,5 +84,9 @@ export function memoryDeals(state: MemoryState): DealStore {
     async update(organizationId, id, patch) {
       return owned(organizationId, id) ? patchRow(state.deals, id, patch) : null;
     },
+    async eraseLead(organizationId, leadId, anonymise) {
+      const deals = state.deals.where((d) => d.organization_id === organizationId && d.lead_id === leadId);
+      for (const deal of deals) patchRow(state.deals, deal.id, anonymise(deal));
+    },
   };
 }

@@ -12,6 +12,9 @@ import type { DeliveryCompletion, DeliveryStore, DeliveryWithAttempts } from '..
 import type { MemoryState } from './state.ts';
 import { compareText, paginate } from './table.ts';
 
+/** `last_error` of a delivery cancelled by its lead's erasure. */
+export const cancelledReason = 'cancelled: the lead was deleted before the delivery was made';
+
 /** Finished deliveries the memory store keeps for the operator; older ones are dropped. */
 export const finishedDeliveriesKept = 10_000;
 /** Dropping scans the table: do it once per this many finished deliveries, not every time. */
@@ -121,6 +124,7 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
         delivered_at: isoOrNull(record.delivered_at),
         failed_at: isoOrNull(record.failed_at),
         lease_until: isoOrNull(record.lease_until),
+        cancelled_at: isoOrNull(record.cancelled_at ?? null),
         attempts: [],
       });
     },
@@ -165,6 +169,32 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
       const rows = table.where((d) => d.campaign_id === campaignId).sort(oldestFirst);
       const { items, total } = paginate(rows, page);
       return { items: items.map((row) => ({ ...row, attempts: row.attempts.sort(byAttempt) })), total };
+    },
+    async eraseLead(organizationId, leadId, { at, anonymise }) {
+      const own: string[] = [];
+      table.scan((row, key) => {
+        if (row.organization_id === organizationId && row.lead_id === leadId) own.push(key);
+      });
+      for (const key of own) {
+        const row = table.get(key);
+        if (row === undefined) continue;
+        const pending = row.status === 'pending';
+        table.set(key, {
+          ...row,
+          body: anonymise(row.body),
+          ...(pending
+            ? {
+                status: 'cancelled' as const,
+                cancelled_at: iso(at),
+                next_attempt_at: null,
+                last_error: cancelledReason,
+                lease_owner: null,
+                lease_until: null,
+              }
+            : {}),
+        });
+        if (pending) finishedSincePrune += 1;
+      }
     },
     async nextDueAt() {
       let earliest: string | null = null;

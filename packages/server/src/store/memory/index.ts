@@ -81,6 +81,8 @@ export function createMemoryStore(): MemoryStore {
       return result;
     },
     async close() {},
+    // Replaced rows are dropped from the maps at once; the garbage collector frees them.
+    async reclaimErased() {},
     clear() {
       state.clear();
     },

@@ -128,5 +128,21 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
     async release(organizationId, key) {
       await client.query('delete from idempotency_keys where organization_id = $1 and key = $2', [organizationId, key]);
     },
+    async eraseLead(organizationId, leadId, anonymise) {
+      // Every representation of a lead carries its ID: a stored answer without it holds none.
+      const rows = await client.query<{ key: string; response_body: string }>(
+        `select key, response_body from idempotency_keys
+          where organization_id = $1 and strpos(response_body, $2) > 0
+          order by key for update`,
+        [organizationId, leadId],
+      );
+      for (const row of rows) {
+        await client.query('update idempotency_keys set response_body = $3 where organization_id = $1 and key = $2', [
+          organizationId,
+          row.key,
+          anonymise(row.response_body),
+        ]);
+      }
+    },
   };
 }

@@ -90,5 +90,24 @@ export function sqlDeals(client: SqlClient): DealStore {
     async update(organizationId, id, patch) {
       return updateRow<DealRecord>(client, 'deals', { organization_id: organizationId, id }, patch, dealJson);
     },
+    async eraseLead(organizationId, leadId, anonymise) {
+      const deals = await client.query<DealRecord>(
+        'select * from deals where organization_id = $1 and lead_id = $2 order by id for update',
+        [organizationId, leadId],
+      );
+      for (const deal of deals) {
+        const summary = anonymise(deal);
+        await client.query(
+          'update deals set name = $2, notes = $3, custom_fields = $4::jsonb, metadata = $5::jsonb where id = $1',
+          [
+            deal.id,
+            summary.name,
+            summary.notes,
+            summary.custom_fields === null ? null : JSON.stringify(summary.custom_fields),
+            summary.metadata === null ? null : JSON.stringify(summary.metadata),
+          ],
+        );
+      }
+    },
   };
 }

@@ -7,6 +7,7 @@ import type { DeliveryAttemptRecord, DeliveryRecord } from '../records.ts';
 import type { DeliveryStore, DeliveryWithAttempts } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { insertRow, selectPage } from './rows.ts';
+import { cancelledReason } from '../memory/deliveries.ts';
 
 export function sqlDeliveries(client: SqlClient): DeliveryStore {
   return {
@@ -122,6 +123,28 @@ export function sqlDeliveries(client: SqlClient): DeliveryStore {
         "select min(next_attempt_at) as at from deliveries where status = 'pending'",
       );
       return row?.at ?? null;
+    },
+    async eraseLead(organizationId, leadId, { at, anonymise }) {
+      // Locked while the new bodies are made, so that a claim or a completion waits for the
+      // erasure (and then finds the delivery cancelled) rather than overtaking it.
+      const rows = await client.query<{ id: string; body: string }>(
+        'select id, body from deliveries where organization_id = $1 and lead_id = $2 order by id for update',
+        [organizationId, leadId],
+      );
+      if (rows.length === 0) return;
+      await client.query(
+        `update deliveries d
+            set body = e.body,
+                status = case when d.status = 'pending' then 'cancelled' else d.status end,
+                cancelled_at = case when d.status = 'pending' then $3::timestamptz else d.cancelled_at end,
+                next_attempt_at = case when d.status = 'pending' then null else d.next_attempt_at end,
+                last_error = case when d.status = 'pending' then $4 else d.last_error end,
+                lease_owner = case when d.status = 'pending' then null else d.lease_owner end,
+                lease_until = case when d.status = 'pending' then null else d.lease_until end
+           from unnest($1::uuid[], $2::text[]) as e (id, body)
+          where d.id = e.id`,
+        [rows.map((row) => row.id), rows.map((row) => anonymise(row.body)), at, cancelledReason],
+      );
     },
   };
 }

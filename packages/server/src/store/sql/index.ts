@@ -44,6 +44,7 @@ export function sqlStoreOn(client: SqlClient): SqlStore {
     messages: sqlMessages(client),
     sandbox: sqlSandbox(client),
     deliveries: sqlDeliveries(client),
+    reclaimErased: () => vacuumErased(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx))),
     close: () => client.close(),
   };
@@ -76,4 +77,25 @@ export async function openSqlStore(options: SqlStoreOptions = {}): Promise<SqlSt
   }
   if (!options.skipMigrations) await migrate(client);
   return sqlStoreOn(client);
+}
+
+/** The tables an erasure writes (domain/erasure.ts): where its dead row versions are. */
+export const erasedTables = [
+  'leads',
+  'activity_events',
+  'bookings',
+  'sandbox_messages',
+  'deliveries',
+  'deals',
+  'idempotency_keys',
+] as const;
+
+/**
+ * `VACUUM` of the tables an erasure wrote: the row versions it replaced (which hold the
+ * erased values) are removed from the tables and their indexes, so no query, index scan or
+ * `pageinspect` of a live page finds them. Not `VACUUM FULL` (it locks the tables out for
+ * the whole rewrite). What this does not reach (WAL, freed bytes): docs/decisions/0003-erasure.md.
+ */
+async function vacuumErased(client: SqlClient): Promise<void> {
+  await client.query(`vacuum ${erasedTables.join(', ')}`);
 }

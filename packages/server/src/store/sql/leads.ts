@@ -91,7 +91,17 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
       );
       return row ?? null;
     },
-    async listForLead(leadId) {
+    async listForLead(leadId, options) {
+      if (options?.forUpdate) {
+        // Locks are taken in ID order, then the rows put in the usual order.
+        const locked = await client.query<EnrolmentRecord>(
+          'select * from enrolments where lead_id = $1 and removed_at is null order by id for update',
+          [leadId],
+        );
+        return locked.sort(
+          (a, b) => Date.parse(a.enrolled_at) - Date.parse(b.enrolled_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        );
+      }
       return client.query<EnrolmentRecord>(
         'select * from enrolments where lead_id = $1 and removed_at is null order by enrolled_at, id',
         [leadId],

@@ -6,6 +6,7 @@ import { migration005 } from './005-one-default-pipeline.ts';
 import { migration006 } from './006-deliveries.ts';
 import { migration007 } from './007-engine.ts';
 import { migration008 } from './008-sandbox-clock.ts';
+import { migration009 } from './009-erasure.ts';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];
