@@ -58,7 +58,11 @@ export interface DeliveryCounts {
   /** Attempts that failed and were scheduled again. */
   retried: number;
   failed: number;
-  /** Completions refused because the claim was lost (taken over after the lease ran out). */
+  /**
+   * Claims found lost: completions refused (taken over after the lease ran out), and claimed
+   * deliveries not sent because, read again just before sending, they were cancelled (the
+   * lead was erased) or taken over.
+   */
   claimsLost: number;
 }
 
@@ -123,13 +127,35 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     });
   }
 
-  async function sendOne(webhook: WebhookRecord, body: Uint8Array, attempt: number): Promise<AttemptOutcome> {
+  async function headersFor(webhook: WebhookRecord, body: Uint8Array, attempt: number) {
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': deliveryUserAgent,
       [deliveryAttemptHeader]: String(attempt),
     };
     if (webhook.secret) headers['X-Signature-256'] = await signer(body, webhook.secret);
+    return headers;
+  }
+
+  /**
+   * Whether this worker still holds the claim on the delivery, read just before sending: a
+   * delivery cancelled meanwhile (its lead was erased) or taken over is not sent.
+   */
+  async function stillHeld(delivery: DeliveryRecord): Promise<boolean> {
+    const current = await store.deliveries.get(delivery.id);
+    return (
+      current !== null &&
+      current.status === 'pending' &&
+      current.lease_owner === workerId &&
+      current.attempts_made === delivery.attempts_made
+    );
+  }
+
+  async function sendOne(
+    webhook: WebhookRecord,
+    body: Uint8Array,
+    headers: Record<string, string>,
+  ): Promise<AttemptOutcome> {
     counts.requests += 1;
     try {
       return await transport.send({ url: webhook.url, body, headers });
@@ -153,8 +179,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return false;
     }
     const body = encoder.encode(delivery.body);
+    const headers = await Promise.all(webhooks.map((webhook) => headersFor(webhook, body, attempt)));
+    // The last read before the requests leave: nothing is awaited between it and the sends.
+    if (!(await stillHeld(delivery))) {
+      counts.claimsLost += 1;
+      return false;
+    }
     const startedAt = clock.now();
-    const outcomes = await Promise.all(webhooks.map((webhook) => sendOne(webhook, body, attempt)));
+    const outcomes = await Promise.all(webhooks.map((webhook, i) => sendOne(webhook, body, headers[i] ?? {})));
     const rows = outcomes.map((outcome, i): DeliveryAttemptRecord => ({
       delivery_id: delivery.id,
       attempt,

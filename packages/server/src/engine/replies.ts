@@ -22,15 +22,19 @@ import {
 } from '../delivery/payload.ts';
 import type { ActivityEventRecord, DeliveryRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
+import { leadNotFound } from '../routes/lead-lookup.ts';
 import { lastContact, leadBooking, leadEvent, notEnrolled, type SandboxLead } from './sandbox-lead.ts';
 
 export interface ReceivedReply {
   event: ActivityEventRecord;
   aiResponse: AiResponse;
-  delivery: DeliveryRecord | null;
+  /** The delivery enqueued for it (pending: attempted after the transaction commits). */
+  delivery: PendingDelivery | null;
   /** Why no event was sent (`delivery` null): no enabled webhook, or a repeat reply. */
   notDeliveredReason: string | null;
 }
+
+type PendingDelivery = DeliveryRecord & { status: 'pending' };
 
 export const notDeliveredReasons = {
   repeat: 'repeat reply: this lead already got a prospect_response event, and this reply is not a first positive one',
@@ -57,6 +61,8 @@ export async function receiveReply(
     // running meanwhile sees the pause (run-steps.ts takes the same lock).
     const enrolment = await tx.enrolments.find(campaign.id, lead.id, { forUpdate: true });
     if (!enrolment || enrolment.id !== found.enrolment.id) throw notEnrolled(found);
+    // An erasure takes this lock too: a lead erased since it was read gets no copy of its reply.
+    if (!(await tx.leads.get(campaign.organization_id, lead.id))) throw leadNotFound(lead.id);
     const replies = await tx.activity.listForEnrolment(enrolment.id, { kinds: ['reply_received'] });
     const latest = replies.at(-1);
     const aiResponse = decideReply({
@@ -79,7 +85,7 @@ export async function receiveReply(
     if (!shouldDeliver(delivered, classified)) notDeliveredReason = notDeliveredReasons.repeat;
     else if (webhooks.length === 0) notDeliveredReason = notDeliveredReasons.noWebhook;
 
-    let delivery: DeliveryRecord | null = null;
+    let delivery: PendingDelivery | null = null;
     if (notDeliveredReason === null) {
       const built = await buildProspectResponse({
         enrolment: { id: enrolment.id, variation: enrolment.variation },
@@ -113,6 +119,7 @@ export async function receiveReply(
         last_error: null,
         lease_owner: null,
         lease_until: null,
+        cancelled_at: null,
       };
     }
 

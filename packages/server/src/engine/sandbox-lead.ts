@@ -33,8 +33,10 @@ export async function findSandboxLead(
   leadId: string,
 ): Promise<SandboxLead> {
   const campaign = await findCampaign(store, organizationId, campaignId);
+  // In a transaction, the sequence lead's lock (a step and an erasure take it too) is taken
+  // before the lead is read: a lead erased meanwhile is then found deleted, never copied.
+  const enrolment = await store.enrolments.find(campaign.id, leadId, { forUpdate: true });
   const lead = await findLead(store, organizationId, leadId);
-  const enrolment = await store.enrolments.find(campaign.id, lead.id);
   if (!enrolment) throw notEnrolled({ campaign, lead });
   const events = await store.activity.listForEnrolment(enrolment.id);
   return { campaign, lead, enrolment, events };

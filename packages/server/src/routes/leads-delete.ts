@@ -2,12 +2,13 @@
  * Tag Leads: `DELETE /leads/{lead_id}`. With `campaign_id`, ends the lead's enrolment in that
  * campaign; without, deletes the lead itself by erasing it in place.
  */
+import { eraseLeadEverywhere } from '../domain/erasure.ts';
 import { ApiError } from '../http/api-error.ts';
 import { findLead, leadNotFound } from './lead-lookup.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const leadDeleteHandlers: PartialHandlers = {
-  async deleteLead({ path, query, auth, now }, { store }) {
+  async deleteLead({ path, query, auth, now }, { store, logger }) {
     const organizationId = auth.organization.id;
     const at = now.toISOString();
     const campaignId = query.campaign_id ?? null;
@@ -35,15 +36,20 @@ export const leadDeleteHandlers: PartialHandlers = {
 
     // Erasure: personal and company fields are overwritten in the row itself and the row is
     // marked deleted, so every read leaves it out while its enrolments and the activity
-    // recorded against its ID stay countable. The personal text kept elsewhere (reply
-    // messages, booking invitees) is erased in the same transaction: all or nothing.
+    // recorded against its ID stay countable. Every other copy of its data (reply texts,
+    // recorded messages, booking invitees, the delivery outbox, deal summaries, stored
+    // replays) is erased in the same transaction, from one place (domain/erasure.ts), and
+    // every delivery not yet made is cancelled: all or nothing.
     await store.transaction(async (tx) => {
-      const erased = await tx.leads.erase(organizationId, path.lead_id, at);
-      if (!erased) throw leadNotFound(path.lead_id);
-      await tx.activity.eraseLead(organizationId, path.lead_id);
-      await tx.bookings.eraseLead(organizationId, path.lead_id);
-      await tx.messages.eraseLead(organizationId, path.lead_id);
+      if (!(await eraseLeadEverywhere(tx, organizationId, path.lead_id, at))) throw leadNotFound(path.lead_id);
     });
+    // The replaced row versions still hold the values until vacuumed (autovacuum may be off):
+    // removed now. The erasure has committed either way; a failure here is only logged.
+    await store
+      .reclaimErased()
+      .catch((error: unknown) =>
+        logger.log({ level: 'error', message: 'vacuum after erasure failed', error: String(error) }),
+      );
     return {
       status: 200,
       body: { success: true, message: 'Lead deleted', lead_id: path.lead_id, campaign_id: null },

@@ -1,0 +1,153 @@
+/**
+ * Erasure of a deleted lead (`DELETE /leads/{lead_id}` without `campaign_id`; issue 10):
+ * every stored copy of the lead's personal and company data is erased or anonymised, in the
+ * caller's transaction, from this one place. What each store does, and what stays physically
+ * on disk, is docs/decisions/0003-erasure.md.
+ *
+ * - the lead row: every personal and company field overwritten, the row marked deleted;
+ * - activity events: the text of its replies;
+ * - sandbox messages: the rendered subject and body;
+ * - bookings: the invitee's name and email;
+ * - the delivery outbox: every body becomes the event with the lead left out, and every
+ *   delivery not yet made is cancelled (never sent);
+ * - deals of the lead: the lead's values taken out of their name, notes, custom fields and
+ *   metadata (the summary a person wrote about the lead);
+ * - stored answers for `Idempotency-Key` replays that name the lead: its fields erased and
+ *   its values taken out.
+ *
+ * Enrolments, events, bookings, deliveries and deals keep their rows and IDs, so analytics
+ * count as before.
+ */
+import { erasedEventBody } from '../delivery/payload.ts';
+import { erasedLeadFields } from '../store/memory/leads.ts';
+import type { DealRecord, LeadRecord } from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+
+/** What replaces a lead's value found inside text a person wrote (a deal's notes). */
+export const erasedText = '[erased]';
+
+/** The text fields of the lead record that hold personal or company data. */
+const personalTextFields = [
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'title',
+  'industry',
+  'website',
+  'linkedin_profile',
+] as const satisfies ReadonlyArray<keyof LeadRecord>;
+
+/**
+ * The lead's personal values as text: its text fields and every string (and key) of its
+ * custom fields, longest first, so that a value holding another is taken out whole.
+ */
+export function personalValues(lead: LeadRecord): string[] {
+  const values = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'string' && value.trim() !== '') values.add(value.trim());
+  };
+  for (const field of personalTextFields) add(lead[field]);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) walk(item);
+    else add(value);
+  };
+  walk(lead.custom_fields);
+  return [...values].sort((a, b) => b.length - a.length);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `text` with every occurrence of the values replaced by `[erased]`: case-insensitively, and
+ * where the value starts or ends with a letter or digit, only where no letter or digit is
+ * glued to it (so that a first name `Al` leaves `Also` alone).
+ */
+export function scrubText(text: string, values: readonly string[]): string {
+  if (values.length === 0) return text;
+  const alternatives = values.map((value) => {
+    const before = /^[\p{L}\p{N}]/u.test(value) ? '(?<![\\p{L}\\p{N}])' : '';
+    const after = /[\p{L}\p{N}]$/u.test(value) ? '(?![\\p{L}\\p{N}])' : '';
+    return `${before}${escapeRegExp(value)}${after}`;
+  });
+  return text.replace(new RegExp(alternatives.join('|'), 'giu'), erasedText);
+}
+
+/** A JSON value with `scrubText` applied to every string and object key in it. */
+export function scrubJson<T>(value: T, values: readonly string[]): T {
+  if (typeof value === 'string') return scrubText(value, values) as T;
+  if (Array.isArray(value)) return value.map((item) => scrubJson(item, values)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [scrubText(key, values), scrubJson(item, values)]),
+    ) as T;
+  }
+  return value;
+}
+
+/** A deal's summary with the lead's values taken out. */
+export function erasedDealSummary(
+  deal: DealRecord,
+  values: readonly string[],
+): Pick<DealRecord, 'name' | 'notes' | 'custom_fields' | 'metadata'> {
+  return {
+    name: scrubText(deal.name, values),
+    notes: deal.notes === null ? null : scrubText(deal.notes, values),
+    custom_fields: scrubJson(deal.custom_fields, values),
+    metadata: scrubJson(deal.metadata, values),
+  };
+}
+
+/**
+ * A stored answer (JSON text) with the lead left out: every object that is the lead (`id`)
+ * or names it (`lead_id`) gets the lead's personal fields it has erased as the lead row is
+ * (numbers included), and the lead's values are taken out of every string. Text that is not
+ * JSON has the values taken out.
+ */
+export function erasedAnswer(body: string, leadId: string, values: readonly string[]): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return scrubText(body, values);
+  }
+  const erasedFields = Object.entries(erasedLeadFields);
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const object = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
+    if (object.id === leadId || object.lead_id === leadId) {
+      for (const [field, erased] of erasedFields) if (field in object) object[field] = erased;
+    }
+    return object;
+  };
+  return JSON.stringify(scrubJson(walk(parsed), values));
+}
+
+/**
+ * Erases the live lead `leadId` of the organization and every copy of its data, in the
+ * caller's transaction `tx`; false when there is no such live lead. It first takes the lock
+ * a step and a reply of the lead take (its enrolments), then reads the lead: a step or reply
+ * that read the lead before cannot write a copy after the erasure (the erasure waits for it
+ * and erases what it wrote), and one that comes after finds the lead deleted.
+ */
+export async function eraseLeadEverywhere(
+  tx: Store,
+  organizationId: string,
+  leadId: string,
+  at: string,
+): Promise<boolean> {
+  await tx.enrolments.listForLead(leadId, { forUpdate: true });
+  const lead = await tx.leads.get(organizationId, leadId);
+  if (!lead) return false;
+  const values = personalValues(lead);
+  if (!(await tx.leads.erase(organizationId, leadId, at))) return false;
+  await tx.activity.eraseLead(organizationId, leadId);
+  await tx.bookings.eraseLead(organizationId, leadId);
+  await tx.messages.eraseLead(organizationId, leadId);
+  await tx.deliveries.eraseLead(organizationId, leadId, { at, anonymise: erasedEventBody });
+  await tx.deals.eraseLead(organizationId, leadId, (deal) => erasedDealSummary(deal, values));
+  await tx.idempotency.eraseLead(organizationId, leadId, (body) => erasedAnswer(body, leadId, values));
+  return true;
+}

@@ -1,0 +1,59 @@
+/** The pure parts of erasure (domain/erasure.ts): which values are the lead's, and how they are taken out. */
+import { expect, it } from 'vitest';
+import { erasedAnswer, erasedDealSummary, personalValues, scrubText } from '../../src/domain/erasure.ts';
+import type { DealRecord, LeadRecord } from '../../src/store/records.ts';
+
+const lead: LeadRecord = {
+  id: '11111111-1111-4111-8111-111111111111',
+  organization_id: '22222222-2222-4222-8222-222222222222',
+  email: 'al.ng@acme.example',
+  first_name: 'Al',
+  last_name: 'Ng',
+  company: 'Acme',
+  title: null,
+  industry: '',
+  website: 'https://acme.example',
+  linkedin_profile: null,
+  annual_revenue: 1_000_000,
+  employee_count: 12,
+  custom_fields: { city: 'Lyon', tags: ['vip', { nested: 'Blue Fox' }], seats: 5 },
+  deleted_at: null,
+  created_at: '2026-11-01T00:00:00.000Z',
+  updated_at: '2026-11-01T00:00:00.000Z',
+};
+
+it('takes every text value of the lead and its custom fields, longest first, blanks left out', () => {
+  const values = personalValues(lead);
+  expect(new Set(values)).toEqual(
+    new Set(['al.ng@acme.example', 'Al', 'Ng', 'Acme', 'https://acme.example', 'Lyon', 'vip', 'Blue Fox']),
+  );
+  expect(values.map((v) => v.length)).toEqual(values.map((v) => v.length).sort((a, b) => b - a));
+});
+
+it('replaces whole occurrences, case-insensitively, and leaves words that merely contain a value', () => {
+  const values = personalValues(lead);
+  expect(scrubText('Call AL NG of acme (al.ng@acme.example); Also see https://acme.example/pricing', values)).toBe(
+    'Call [erased] [erased] of [erased] ([erased]); Also see [erased]/pricing',
+  );
+});
+
+it("erases a deal's summary and a stored answer naming the lead", () => {
+  const values = personalValues(lead);
+  const deal = {
+    name: 'Acme expansion',
+    notes: 'Met Al in Lyon',
+    custom_fields: { contact: 'al.ng@acme.example', Lyon: 1 },
+    metadata: null,
+  } as DealRecord;
+  expect(erasedDealSummary(deal, values)).toEqual({
+    name: '[erased] expansion',
+    notes: 'Met [erased] in [erased]',
+    custom_fields: { contact: '[erased]', '[erased]': 1 },
+    metadata: null,
+  });
+  const answer = JSON.stringify({ success: true, lead: { ...lead }, campaign: { name: 'Acme Q4' } });
+  const erased = JSON.parse(erasedAnswer(answer, lead.id, values));
+  expect(erased.lead).toMatchObject({ id: lead.id, email: null, annual_revenue: null, custom_fields: {} });
+  expect(erased.campaign.name).toBe('[erased] Q4');
+  expect(erasedAnswer('not json: Al', lead.id, values)).toBe('not json: [erased]');
+});
