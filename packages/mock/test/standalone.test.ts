@@ -182,6 +182,8 @@ describe('npx ocs-mock', () => {
     let error = '';
     bad.stderr?.on('data', (chunk: Buffer) => (error += chunk.toString()));
     expect(((await once(bad, 'exit')) as [number])[0]).toBe(2);
-    expect(error).toMatch(/--port must be a whole number/);
+    expect(error).toBe(
+      "ocs-mock: --port must be an integer from 0 to 65535, got 'abc'. Run ocs-mock --help for usage.\n",
+    );
   });
 });

@@ -1,0 +1,153 @@
+/**
+ * `npx ocs-mock` as people meet it, run as a real process (the built bin): `--help` and
+ * `--version` exit 0; every mistake is one line on stderr and exit code 2; PORT and HOST are
+ * honoured, and a flag beats them; a port in use is one line and exit code 1.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const bin = join(root, 'bin', 'ocs-mock.js');
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const running = new Set<ChildProcess>();
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'server', 'cli.js'))) {
+    throw new Error('dist/ is missing: run `npm run build -w @ocs/mock` (its test script builds first).');
+  }
+});
+
+afterEach(() => {
+  for (const child of running) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
+    process.kill(child.pid, 'SIGKILL');
+  }
+  running.clear();
+});
+
+function env(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const chosen = new Set(['PORT', 'HOST', 'OCS_DEBUG']);
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !chosen.has(name))), ...extra };
+}
+
+function spawnMock(args: string[], extra: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env(extra) });
+  running.add(child);
+  child.once('close', () => running.delete(child));
+  return child;
+}
+
+/** Runs the CLI to its end (killed after 15 s). */
+function run(args: string[], extra: Record<string, string> = {}) {
+  const child = spawnMock(args, extra);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.pid !== undefined && process.kill(child.pid, 'SIGKILL'), 15_000);
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** Starts a mock, returns its start-up line (JSON) and stops it by its pid. */
+async function startAndStop(args: string[], extra: Record<string, string> = {}): Promise<{ url: string }> {
+  const child = spawnMock([...args, '--json'], extra);
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const line = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('close', (code) => reject(new Error(`ocs-mock exited (${code}) before starting`)));
+  });
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  if (child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+  await exited;
+  return JSON.parse(line) as { url: string };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('help and version', () => {
+  it('--help and -h exit 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const help = await run([flag]);
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toMatch(/^Usage: ocs-mock/);
+    }
+  });
+
+  it('--version prints the package version and exits 0', async () => {
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
+  ['an unknown flag', ['--bogus'], {}, /^ocs-mock: unknown option --bogus\./],
+  ['--port abc', ['--port', 'abc'], {}, /--port must be an integer from 0 to 65535, got 'abc'/],
+  ['--port 70000', ['--port', '70000'], {}, /--port must be an integer from 0 to 65535, got '70000'/],
+  [
+    '--rate-limit-per-endpoint abc',
+    ['--rate-limit-per-endpoint', 'abc'],
+    {},
+    /--rate-limit-per-endpoint must be a whole number of at least 1, got 'abc'/,
+  ],
+  ['--rate-limit-total 0', ['--rate-limit-total', '0'], {}, /--rate-limit-total must be a whole number of at least 1/],
+  ['--seed 1.5', ['--seed', '1.5'], {}, /--seed must be a whole number of at least 0, got '1.5'/],
+  ['a missing option value', ['--port'], {}, /--port needs a value/],
+  ['a value for a switch', ['--json=yes'], {}, /--json takes no value/],
+  ['an argument', ['serve'], {}, /unexpected argument 'serve'/],
+  ['PORT that is not a number', [], { PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got 'abc'/],
+];
+
+describe('mistakes', () => {
+  it.each(mistakes)('%s: one line, exit code 2', async (_, args, extra, message) => {
+    const result = await run(args, extra);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(lines[0]).toMatch(message);
+    expect(lines[0]).toMatch(/^ocs-mock: .* Run ocs-mock --help for usage\.$/);
+  });
+});
+
+describe('PORT and HOST', () => {
+  it('are honoured when the flags are not given', async () => {
+    const port = await freePort();
+    expect((await startAndStop([], { PORT: String(port), HOST: 'localhost' })).url).toBe(`http://localhost:${port}/v1`);
+  });
+
+  it('lose to the flags', async () => {
+    const started = await startAndStop(['--port', '0', '--host', '127.0.0.1'], { PORT: 'abc', HOST: 'localhost' });
+    expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it('a port in use: one line, exit code 1', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const result = await run(['--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `ocs-mock: port ${port} on 127.0.0.1 is in use; choose another with --port (0 picks a free one).\n`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
