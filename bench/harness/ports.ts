@@ -16,31 +16,39 @@ export async function listenOnFreePort(server: Server): Promise<string> {
 }
 
 /**
- * Waits for a child's output to match `pattern` and resolves to its first group (the address
- * the child printed once it listened). The stream keeps being drained afterwards.
+ * Waits for a child's output to match `pattern`; resolves to the match and all the output
+ * so far. The stream keeps being drained afterwards, so that the child never blocks on it.
  */
-export function addressFromOutput(stream: Readable, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+export function waitForOutput(
+  stream: Readable,
+  pattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<{ match: RegExpExecArray; output: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(
-      () => finish(new Error(`no address within ${timeoutMs} ms; output:\n${output}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => finish(new Error(`no match within ${timeoutMs} ms; output:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = pattern.exec(output);
-      if (match?.[1]) finish(null, match[1]);
+      if (match) finish(null, match);
     };
     const onEnd = () => finish(new Error(`the process ended before printing its address; output:\n${output}`));
-    function finish(error: Error | null, address?: string) {
+    function finish(error: Error | null, match?: RegExpExecArray) {
       clearTimeout(timer);
       stream.off('data', onData);
       stream.off('end', onEnd);
-      stream.resume(); // keep draining, so that the child never blocks on a full pipe
+      stream.resume();
       if (error) reject(error);
-      else resolve(address as string);
+      else resolve({ match: match as RegExpExecArray, output });
     }
     stream.on('data', onData);
     stream.once('end', onEnd);
   });
+}
+
+/** The address a child printed once it listened: the first group of `pattern`. */
+export async function addressFromOutput(stream: Readable, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const { match } = await waitForOutput(stream, pattern, timeoutMs);
+  if (!match[1]) throw new Error(`${pattern} has no group for the address`);
+  return match[1];
 }
