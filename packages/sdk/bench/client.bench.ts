@@ -1,22 +1,25 @@
 /**
- * SDK call versus plain fetch, measured in the same run against a local node:http server
- * that answers a fixed JSON body on loopback: `getCampaign(client, ...)` (openapi-fetch,
- * retries, deadline, rate-limit parsing, result metadata) against
- * `fetch(url, { headers }).then((r) => r.json())` of the same URL. Sequential calls after a
- * warm-up, in rounds alternating which goes first (long enough that each pays for its own
- * garbage collection); prints ops/s and the ratio
- * of the SDK's time to fetch's, wall-clock and CPU (target: at most 1.05). The CPU ratio
- * holds better on a loaded machine: both run in this process, the server included.
+ * `sdk-client`: an SDK call against plain fetch, in one process, against a node:http server
+ * on a free loopback port that answers a fixed JSON body: `getCampaign(client, ...)` on the
+ * built package (openapi-fetch, retries, deadline, rate-limit parsing, result metadata)
+ * against `fetch(url, { headers }).then((r) => r.json())` of the same URL.
+ * Each sample is CALLS sequential calls; subject and baseline alternate (A B A B ...) for
+ * ROUNDS repetitions after a warm-up. Target: the SDK's time per call at most 1.05 x fetch's
+ * (wall-clock); the CPU-time ratio is printed too, as it holds better on a loaded machine.
  *
- * Run: npm run bench -w @ocs/sdk   (builds first; ROUNDS and CALLS override the defaults)
+ * Run: npm run bench -- sdk-client   (ROUNDS, default 20, and CALLS, default 1,000)
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-// The built package, as applications run it (`npm run bench` builds first).
+// The built package, as applications run it (the runner builds it first).
 import { createClient, getCampaign } from '@ocs/sdk';
+import { runBench } from '../../../bench/harness/bench.ts';
+import { compare } from '../../../bench/harness/comparison.ts';
+import { interleave } from '../../../bench/harness/interleave.ts';
+import { listenOnFreePort } from '../../../bench/harness/ports.ts';
+import { repetitions } from '../../../bench/harness/settings.ts';
 
-const rounds = Number(process.env.ROUNDS ?? 20);
+const rounds = repetitions(Number(process.env.ROUNDS ?? 20));
 const calls = Number(process.env.CALLS ?? 1_000);
 const campaignId = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
 const body = JSON.stringify({
@@ -41,68 +44,61 @@ const headers = {
   'RateLimit-Reset': '42',
 };
 
-const server = createServer((_request, response) => response.writeHead(200, headers).end(body));
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-const url = `${base}/campaigns/${campaignId}`;
+await runBench({ name: 'sdk-client', title: 'SDK getCampaign vs plain fetch, loopback node:http' }, async (bench) => {
+  const server = createServer((_request, response) => response.writeHead(200, headers).end(body));
+  const base = `${await listenOnFreePort(server)}/v1`;
+  const url = `${base}/campaigns/${campaignId}`;
+  const client = createClient({ apiKey: 'ocs_bench', baseUrl: base });
+  const auth = { Authorization: 'Bearer ocs_bench' };
 
-const client = createClient({ apiKey: 'ocs_bench', baseUrl: base });
-const auth = { Authorization: 'Bearer ocs_bench' };
+  const contenders = {
+    sdk: async () => {
+      await getCampaign(client, { campaign_id: campaignId });
+    },
+    fetch: async () => {
+      const response = await fetch(url, { headers: auth });
+      await response.json();
+    },
+  };
+  /** µs per call, wall-clock; the CPU time of the same calls goes to `cpu`. */
+  const cpu: Record<keyof typeof contenders, number[]> = { sdk: [], fetch: [] };
+  const time = async (name: keyof typeof contenders, n: number) => {
+    const run = contenders[name];
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    for (let i = 0; i < n; i++) await run();
+    const wall = performance.now() - start;
+    const used = process.cpuUsage(cpuStart);
+    cpu[name].push((used.user + used.system) / n);
+    return (wall * 1000) / n;
+  };
 
-const contenders = {
-  'plain fetch': async () => {
-    const response = await fetch(url, { headers: auth });
-    await response.json();
-  },
-  'sdk getCampaign': async () => {
-    await getCampaign(client, { campaign_id: campaignId });
-  },
-};
-type Name = keyof typeof contenders;
-const names = Object.keys(contenders) as Name[];
+  // Warm-up: JIT, and the keep-alive sockets of both.
+  await time('sdk', 2_000);
+  await time('fetch', 2_000);
+  cpu.sdk.length = 0;
+  cpu.fetch.length = 0;
 
-interface Sample {
-  wall: number;
-  cpu: number;
-}
+  const wall = await interleave(rounds, { sdk: () => time('sdk', calls), fetch: () => time('fetch', calls) });
+  server.close();
 
-async function time(name: Name, n: number): Promise<Sample> {
-  const run = contenders[name];
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await run();
-  const wall = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  return { wall, cpu: (used.user + used.system) / 1000 };
-}
-
-// Warm-up: JIT, and the keep-alive sockets of both.
-for (const name of names) await time(name, 2_000);
-
-// Rounds alternating which goes first, so that both see the same machine: the ratio of
-// each pair of rounds is robust to other load; the medians are reported.
-const samples: Record<Name, Sample[]> = { 'plain fetch': [], 'sdk getCampaign': [] };
-for (let round = 0; round < rounds; round++) {
-  for (const name of round % 2 ? [...names].reverse() : names) samples[name].push(await time(name, calls));
-}
-server.close();
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-const ratio = (key: keyof Sample) =>
-  median(samples['sdk getCampaign'].map((sdk, i) => sdk[key] / (samples['plain fetch'][i]?.[key] ?? NaN)));
-console.log(
-  `client bench: ${rounds} rounds x ${calls} sequential calls each, after warm-up; Node ${process.version}; loopback node:http, fixed JSON body`,
-);
-for (const name of names) {
-  const wall = median(samples[name].map((sample) => sample.wall));
-  const cpu = median(samples[name].map((sample) => sample.cpu));
-  console.log(
-    `  ${name.padEnd(16)} ${((calls / wall) * 1000).toFixed(0).padStart(6)} ops/s  ${((wall / calls) * 1000).toFixed(1).padStart(6)} µs/call wall  ${((cpu / calls) * 1000).toFixed(1).padStart(6)} µs/call cpu`,
+  bench.set('repetitions', rounds);
+  bench.set('calls per sample', calls);
+  bench.set('node', process.version);
+  bench.note(`${Buffer.byteLength(body)}-byte JSON body; server and client share this process`);
+  bench.add(
+    compare({
+      name: 'time per call, wall-clock: SDK / fetch',
+      subject: { label: 'sdk getCampaign', unit: 'µs/call', samples: wall.sdk },
+      baseline: { label: 'plain fetch + json()', unit: 'µs/call', samples: wall.fetch },
+      target: { op: '<=', value: 1.05 },
+    }),
   );
-}
-const wallRatio = ratio('wall');
-const cpuRatio = ratio('cpu');
-const verdict = (ratio: number) => (ratio <= 1.05 ? 'within' : 'ABOVE');
-console.log(
-  `  sdk/fetch time ratio (median of paired rounds; target <= 1.05): ${wallRatio.toFixed(3)} wall (${verdict(wallRatio)}), ${cpuRatio.toFixed(3)} cpu (${verdict(cpuRatio)})`,
-);
+  bench.add(
+    compare({
+      name: 'time per call, CPU: SDK / fetch',
+      subject: { label: 'sdk getCampaign', unit: 'µs/call', samples: cpu.sdk },
+      baseline: { label: 'plain fetch + json()', unit: 'µs/call', samples: cpu.fetch },
+    }),
+  );
+});
