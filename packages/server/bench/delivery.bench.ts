@@ -1,22 +1,29 @@
 /**
- * `npm run bench -w @ocs/server` (alone: `node --expose-gc --import tsx bench/delivery.bench.ts`
- * from packages/server): signed `prospect_response` deliveries per second through the real
- * worker and the Node transport, to a node:http receiver in a child process on loopback.
- * Target: at least 2,000 deliveries/s, with the process's memory flat over the run.
- *
- * - Baseline, measured in the same run: the same number of signed POSTs made directly with
- *   the transport at the same concurrency, with no store (what the worker adds is the ratio).
- * - Memory store: replies keep arriving while the worker drains (at most 5,000 waiting), as in
- *   a running server; the store keeps its last 10,000 finished deliveries.
- * - PostgreSQL (DATABASE_URL): the outbox is filled first, then drained; the rows live in the
- *   database, so the process holds only what is in flight.
- * Memory (RSS and heapUsed after a GC when --expose-gc is given) is sampled at the start, at
- * every 10 % of deliveries, and at the end; "flat" means no later sample's heapUsed is 10 MB
- * or more above the 10 % one (the first 10 % fill the memory store's kept history; memory
- * given back at the end, when the backlog drains, is not growth).
+ * `deliveries-postgres` and `deliveries-memory` (this file, with `postgres` or `memory`):
+ * signed `prospect_response` deliveries per second through the real worker and the Node
+ * transport, to a node:http receiver in a child process on a free loopback port, beside the
+ * transport alone (the same number of signed POSTs at the same concurrency, no store, no
+ * worker), interleaved: baseline, worker, baseline, worker ...
+ *   - PostgreSQL (a scratch database): the outbox is filled first, then drained. Target: at
+ *     least 0.3 x the transport alone, with the heap flat over every run.
+ *   - Memory store: replies keep arriving while the worker drains (at most 5,000 waiting), as
+ *     in a running server. For information.
+ * Memory (RSS and heapUsed after a GC; run with --expose-gc, as the runner does) is sampled
+ * at the start, at every 10 % of deliveries and at the end; "flat" means no later sample's
+ * heapUsed is 10 MB or more above the reference sample: the 10 % one on PostgreSQL; on the
+ * memory store, the first once its kept history (the last 10,000 finished deliveries) is full.
+ * Memory given back at the end, when the backlog drains, is not growth.
+ * BENCH_DELIVERIES per sample (default 20,000), BENCH_REPETITIONS (default 3).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { sign } from '@ocs/sdk/webhooks';
+import { runBench } from '../../../bench/harness/bench.ts';
+import { type Check, compare } from '../../../bench/harness/comparison.ts';
+import { interleave } from '../../../bench/harness/interleave.ts';
+import { addressFromOutput } from '../../../bench/harness/ports.ts';
+import { createScratchDatabase, databaseUrl } from '../../../bench/harness/postgres.ts';
+import { stop, track } from '../../../bench/harness/processes.ts';
+import { repetitions } from '../../../bench/harness/settings.ts';
 import { createDeliveryWorker } from '../src/delivery/worker.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { createNodeWebhookTransport, type NodeWebhookTransport } from '../src/node/webhook-transport.ts';
@@ -25,11 +32,14 @@ import { openSqlStore } from '../src/store/sql/index.ts';
 import type { Store } from '../src/store/types.ts';
 import { deliveryFixtures, randomKey } from '../test/support/delivery-fixtures.ts';
 
-const total = Number(process.env.BENCH_DELIVERIES ?? 100_000);
+const backend = process.argv[2];
+if (backend !== 'postgres' && backend !== 'memory') throw new Error('usage: delivery.bench.ts postgres|memory');
+const total = Number(process.env.BENCH_DELIVERIES ?? 20_000);
+const reps = repetitions();
 const concurrency = 64;
-const target = 2_000;
+/** The memory store keeps this many finished deliveries (its history fills before the heap is flat). */
+const memoryStoreHistory = 10_000;
 const secret = 'whsec_bench_secret_0123456789abcdef';
-const databaseUrl = process.env.DATABASE_URL;
 const encoder = new TextEncoder();
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -78,7 +88,7 @@ function eventBody(key: string): string {
 interface Receiver {
   url: string;
   count(): Promise<number>;
-  stop(): Promise<void>;
+  child: ChildProcess;
 }
 
 /** A node:http receiver in its own process, so that it does not share the worker's event loop. */
@@ -91,39 +101,31 @@ async function startReceiver(): Promise<Receiver> {
       request.on('end', () => { count += 1; response.writeHead(204).end(); });
     });
     server.keepAliveTimeout = 60000;
-    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout?.once('data', (chunk) => resolve(Number(chunk))));
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    url: `${origin}/hook`,
-    count: async () => Number(await (await fetch(origin)).text()),
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
+  const child = track(spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const origin = await addressFromOutput(child.stdout as NonNullable<ChildProcess['stdout']>, /listening on (\S+)/);
+  return { url: `${origin}/hook`, count: async () => Number(await (await fetch(origin)).text()), child };
 }
 
 interface MemorySample {
+  /** Deliveries finished when the sample was taken. */
+  finished: number;
   label: string;
   rss: number;
   heapUsed: number;
 }
 
-function sampleMemory(label: string): MemorySample {
+function sampleMemory(label: string, finished: number): MemorySample {
   gc?.();
   const { rss, heapUsed } = process.memoryUsage();
-  return { label, rss, heapUsed };
+  return { label, finished, rss, heapUsed };
 }
 
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number) => bytes / 1_048_576;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The same number of signed POSTs, made directly with the transport: no store, no worker. */
-async function baseline(transport: NodeWebhookTransport, url: string): Promise<number> {
+async function transportAlone(transport: NodeWebhookTransport, url: string): Promise<number> {
   let next = 0;
   let failures = 0;
   const started = performance.now();
@@ -142,25 +144,22 @@ async function baseline(transport: NodeWebhookTransport, url: string): Promise<n
       }
     }),
   );
-  if (failures > 0) throw new Error(`baseline: ${failures} requests failed`);
+  if (failures > 0) throw new Error(`transport alone: ${failures} requests failed`);
   return total / ((performance.now() - started) / 1000);
-}
-
-interface WorkerRun {
-  rate: number;
-  samples: MemorySample[];
 }
 
 /**
  * Delivers `total` events through the worker on `store`. With `backlog`, events are enqueued
  * while it drains (at most `backlog` waiting); without, all are enqueued before the clock starts.
+ * Returns deliveries per second; the memory samples go to `samples`.
  */
-async function runWorker(
+async function throughWorker(
   store: Store,
   transport: NodeWebhookTransport,
   url: string,
+  samples: MemorySample[],
   backlog?: number,
-): Promise<WorkerRun> {
+): Promise<number> {
   const f = await deliveryFixtures(store);
   await f.webhook({ url, secret });
   let enqueued = 0;
@@ -189,7 +188,7 @@ async function runWorker(
       fatal = error;
     },
   });
-  const samples = [sampleMemory('start')];
+  samples.push(sampleMemory('start', 0));
   const started = performance.now();
   worker.start({ pollMs: 20 });
   const finished = () => worker.counts.delivered + worker.counts.failed;
@@ -203,66 +202,95 @@ async function runWorker(
       await sleep(5);
     }
     while (nextSample < 10 && finished() >= (total * nextSample) / 10) {
-      samples.push(sampleMemory(`${nextSample * 10}%`));
+      samples.push(sampleMemory(`${nextSample * 10}%`, finished()));
       nextSample += 1;
     }
   }
   const seconds = (performance.now() - started) / 1000;
   await worker.stop();
-  samples.push(sampleMemory('end'));
+  samples.push(sampleMemory('end', finished()));
   if (worker.counts.failed > 0 || worker.counts.delivered !== total) {
     throw new Error(`expected ${total} delivered, got ${JSON.stringify(worker.counts)}`);
   }
-  return { rate: total / seconds, samples };
+  return total / seconds;
 }
 
-function report(label: string, run: WorkerRun, baselineRate: number): string[] {
-  const tenthIndex = Math.max(
+/** Heap growth of one run: the highest heapUsed after the reference sample, less the reference's. */
+function heapGrowth(samples: MemorySample[]): { growth: number; from: string } {
+  const reference = backend === 'memory' ? Math.max(total / 10, Math.min(total, memoryStoreHistory)) : total / 10;
+  const index = Math.max(
     0,
-    run.samples.findIndex((s) => s.label === '10%'),
+    samples.findIndex((s) => s.label !== 'start' && s.finished >= reference),
   );
-  const tenth = run.samples[tenthIndex]?.heapUsed ?? 0;
-  const growth = Math.max(...run.samples.slice(tenthIndex).map((s) => s.heapUsed)) - tenth;
-  return [
-    `${label.padEnd(22)} ${fmt(run.rate).padStart(7)} deliveries/s  (target >= ${fmt(target)}: ${run.rate >= target ? 'met' : 'NOT met'}; ${(run.rate / baselineRate).toFixed(2)} x baseline)`,
-    `  memory: ${run.samples.map((s) => `${s.label} rss ${mb(s.rss)} heap ${mb(s.heapUsed)}`).join(' | ')}`,
-    `  heapUsed, highest after the 10% sample: +${mb(growth)} -> ${growth < 10 * 1_048_576 ? 'flat' : 'NOT flat'}`,
-  ];
+  const after = samples.slice(index, -1); // the end sample: the backlog has drained, not growth
+  const base = samples[index]?.heapUsed ?? 0;
+  return { growth: Math.max(0, ...after.map((s) => s.heapUsed - base)), from: samples[index]?.label ?? '?' };
 }
 
-const receiver = await startReceiver();
-const transport = createNodeWebhookTransport({ allowInsecure: true, maxSockets: concurrency });
-const lines: string[] = [];
-try {
-  lines.push(
-    `${fmt(total)} signed deliveries to a loopback node:http receiver (child process), ${concurrency} in flight, ${eventBody(randomKey()).length}-byte body${gc ? '' : ' (run with --expose-gc for stable heap figures)'}`,
-  );
-  const before = await receiver.count();
-  const baselineRate = await baseline(transport, receiver.url);
-  lines.push(
-    `${'baseline (transport)'.padEnd(22)} ${fmt(baselineRate).padStart(7)} POSTs/s (signed, no store, no worker)`,
-  );
-
-  const memory = await runWorker(createMemoryStore(), transport, receiver.url, 5_000);
-  lines.push(...report('worker, memory store', memory, baselineRate));
-
-  if (databaseUrl) {
-    const schema = `bench_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
-    const store = await openSqlStore({ databaseUrl, schema });
+await runBench(
+  {
+    name: `deliveries-${backend}`,
+    title: `signed deliveries through the worker, ${backend === 'postgres' ? 'PostgreSQL' : 'memory store'}, vs the transport alone`,
+  },
+  async (bench) => {
+    const receiver = await startReceiver();
+    const transport = createNodeWebhookTransport({ allowInsecure: true, maxSockets: concurrency });
+    const url = databaseUrl();
+    if (backend === 'postgres' && !url) throw new Error('set DATABASE_URL');
+    const scratch = backend === 'postgres' && url ? await createScratchDatabase(url) : null;
+    const sqlStore = scratch ? await openSqlStore({ databaseUrl: scratch.url }) : null;
     try {
-      const postgres = await runWorker(store, transport, receiver.url);
-      lines.push(...report('worker, PostgreSQL', postgres, baselineRate));
+      bench.set('deliveries per sample', total);
+      bench.set('in flight', concurrency);
+      bench.set('repetitions', reps);
+      bench.set('body bytes', eventBody(randomKey()).length);
+      if (!gc) bench.note('run with --expose-gc for stable heap figures');
+      const before = await receiver.count();
+      const runs: MemorySample[][] = [];
+      await transportAlone(transport, receiver.url); // warm-up: JIT, sockets
+      const samples = await interleave(
+        reps,
+        {
+          transport: () => transportAlone(transport, receiver.url),
+          worker: () => {
+            const memory: MemorySample[] = [];
+            runs.push(memory);
+            return sqlStore
+              ? throughWorker(sqlStore, transport, receiver.url, memory)
+              : throughWorker(createMemoryStore(), transport, receiver.url, memory, 5_000);
+          },
+        },
+        (name, repetition, value) => bench.progress(`${name} #${repetition + 1}: ${Math.round(value)}/s`),
+      );
+      const received = (await receiver.count()) - before;
+      const expected = total * (2 * reps + 1);
+      if (received !== expected) throw new Error(`the receiver counted ${received} requests, expected ${expected}`);
+
+      const growths = runs.map(heapGrowth);
+      const flat: Check = {
+        name: 'heap flat',
+        met: growths.every((g) => g.growth < 10 * 1_048_576),
+        detail: `heapUsed growth after the ${growths[0]?.from} sample, per run: ${growths.map((g) => `+${mb(g.growth).toFixed(1)} MB`).join(', ')} (flat: under 10 MB)`,
+      };
+      for (const [i, run] of runs.entries()) {
+        bench.note(
+          `memory, run ${i + 1}: ${run.map((s) => `${s.label} rss ${mb(s.rss).toFixed(0)} heap ${mb(s.heapUsed).toFixed(1)}`).join(' | ')} (MB)`,
+        );
+      }
+      bench.add(
+        compare({
+          name: `worker on ${backend === 'postgres' ? 'PostgreSQL' : 'the memory store'} / transport alone`,
+          subject: { label: `worker, ${backend}`, unit: 'deliveries/s', samples: samples.worker },
+          baseline: { label: 'transport alone (signed POSTs)', unit: 'POSTs/s', samples: samples.transport },
+          ...(backend === 'postgres' ? { target: { op: '>=' as const, value: 0.3 } } : {}),
+          checks: [flat],
+        }),
+      );
     } finally {
-      await store.client.query(`drop schema "${schema}" cascade`);
-      await store.close();
+      transport.close();
+      await stop(receiver.child);
+      await sqlStore?.close();
+      await scratch?.drop();
     }
-  } else {
-    lines.push('worker, PostgreSQL     skipped (set DATABASE_URL)');
-  }
-  const received = (await receiver.count()) - before;
-  lines.push(`receiver counted ${fmt(received)} requests (expected ${fmt(total * (databaseUrl ? 3 : 2))})`);
-} finally {
-  transport.close();
-  await receiver.stop();
-}
-console.log(lines.join('\n'));
+  },
+);
