@@ -283,7 +283,8 @@ await runBench(
           subject: { label: `worker, ${backend}`, unit: 'deliveries/s', samples: samples.worker },
           baseline: { label: 'transport alone (signed POSTs)', unit: 'POSTs/s', samples: samples.transport },
           ...(backend === 'postgres' ? { target: { op: '>=' as const, value: 0.3 } } : {}),
-          checks: [flat],
+          // The memory store's history never fills in a run shorter than it: no flat heap to judge.
+          checks: backend === 'memory' && total <= memoryStoreHistory ? [] : [flat],
         }),
       );
     } finally {
