@@ -4,8 +4,8 @@
  * IDs), query parameters and headers (coerced from strings first), and the JSON body. Every
  * failing field is reported at once in `details.errors[]`.
  *
- * Before any schema, every string of the request (body values and keys at any depth, query
- * parameters, headers) is checked for text that PostgreSQL cannot store: U+0000 and unpaired
+ * Before any schema, every string the service reads (body values and keys at any depth, the
+ * declared query parameters and headers) is checked for text that PostgreSQL cannot store: U+0000 and unpaired
  * UTF-16 surrogates. They answer `400 VALIDATION_ERROR` (`type: unsupported_character`) on
  * every store, so the memory store (the mock) answers as PGlite and PostgreSQL do.
  *
@@ -61,7 +61,7 @@ export class RequestValidator {
     raw: { path: Record<string, string>; url: URL; headers: Headers; body: unknown },
   ): ValidatedInput {
     const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
-    const issues: ValidationIssue[] = unstorableText(raw);
+    const issues: ValidationIssue[] = unstorableText(operation, raw);
     for (const parameter of operation.parameters) {
       const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
       if (parameter.in === 'path') {
@@ -142,21 +142,20 @@ const unstorableMessage = 'must not contain U+0000 or an unpaired surrogate';
  * Issues for every string of the request that stored text cannot hold (path IDs are left to
  * their schemas: a value that is not an ID answers `404`, as for any other bad path ID).
  */
-export function unstorableText(raw: { url: URL; headers: Headers; body: unknown }): ValidationIssue[] {
+export function unstorableText(
+  operation: OperationInfo,
+  raw: { url: URL; headers: Headers; body: unknown },
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const flag = (field: string, message = unstorableMessage) =>
     issues.push({ field, message, type: 'unsupported_character' });
-  const flagged = new Set<string>();
-  for (const [name, value] of raw.url.searchParams) {
-    // A bad name is reported without echoing it.
-    const field = unstorable.test(name) ? 'query' : `query.${name}`;
-    if ((unstorable.test(name) || unstorable.test(value)) && !flagged.has(field)) {
-      flagged.add(field);
-      flag(field);
-    }
+  // Declared parameters only: any other query parameter or header is never read.
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path' || unvalidatedHeaders.has(parameter.name.toLowerCase())) continue;
+    const values =
+      parameter.in === 'query' ? raw.url.searchParams.getAll(parameter.name) : [raw.headers.get(parameter.name) ?? ''];
+    if (values.some((value) => unstorable.test(value))) flag(`${parameter.in}.${parameter.name}`);
   }
-  // Header values are bytes read as Latin-1: only U+0000 could be there, and HTTP parsers refuse it.
-  for (const [name, value] of raw.headers) if (unstorable.test(value)) flag(`header.${name}`);
   // Depth first, in document order, without recursion: a 1 MB body may nest very deep.
   const pending: Array<[unknown, string]> = [[raw.body, 'body']];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
