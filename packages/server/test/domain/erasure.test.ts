@@ -44,7 +44,7 @@ it("erases a deal's summary and a stored answer naming the lead", () => {
     notes: 'Met Al in Lyon',
     custom_fields: { contact: 'al.ng@acme.example', Lyon: 1 },
     metadata: null,
-  } as DealRecord;
+  } as unknown as DealRecord;
   expect(erasedDealSummary(deal, values)).toEqual({
     name: '[erased] expansion',
     notes: 'Met [erased] in [erased]',
