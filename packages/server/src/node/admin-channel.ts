@@ -26,6 +26,12 @@ export function adminSocketPath(dataDir: string): string {
   return join(mkdtempSync(join(tmpdir(), 'ocs-admin-')), 'sock');
 }
 
+/** Removes the private temporary directory `adminSocketPath` may have made for a long path. */
+export function discardAdminSocketPath(path: string): void {
+  if (process.platform !== 'win32' && dirname(path).startsWith(join(tmpdir(), 'ocs-admin-')))
+    rmSync(dirname(path), { recursive: true, force: true });
+}
+
 export interface AdminChannel {
   readonly path: string;
   close(): Promise<void>;
@@ -90,8 +96,7 @@ export async function listenAdminChannel(
       });
       if (unix) {
         removeIfPresent(path);
-        if (dirname(path).startsWith(join(tmpdir(), 'ocs-admin-')))
-          rmSync(dirname(path), { recursive: true, force: true });
+        discardAdminSocketPath(path);
       }
     },
   };

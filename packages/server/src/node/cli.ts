@@ -25,6 +25,7 @@ import {
   adminSocketPath,
   AdminChannelUnavailable,
   askAdminChannel,
+  discardAdminSocketPath,
   firstLine,
   listenAdminChannel,
   type AdminChannel,
@@ -50,6 +51,7 @@ import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
 import { type RunningServer, serve } from './serve.ts';
+import { jsonLineLogger } from '../http/logger.ts';
 import type { SqlStore } from '../store/sql/index.ts';
 
 const usage = `Usage: ocs-server <command> [options]
@@ -361,6 +363,9 @@ interface AdminRequest {
   notAfter: number;
 }
 
+/** Admin commands run for another process are logged with the requests (what, not the key). */
+const adminLog = jsonLineLogger((line) => process.stdout.write(line));
+
 /** What the admin channel of a serving process answers. */
 async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, after: () => void): Promise<unknown> {
   try {
@@ -371,6 +376,7 @@ async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, af
       return { ok: false, kind: 'late', message: 'the command arrived after its caller gave up; nothing was done' };
     const output = await runAdminCommand(ready, command);
     after();
+    adminLog.log({ level: 'info', message: 'admin command', command: command.command });
     return { ok: true, ...output };
   } catch (error) {
     if (error instanceof AdminCommandError) return { ok: false, kind: error.kind, message: error.message };
@@ -409,7 +415,10 @@ async function serveCommand(
         socket,
         waitMs: 10_000,
       });
-      if ('holder' in acquired) throw new DataDirHeldError(location.dataDir, acquired.holder);
+      if ('holder' in acquired) {
+        discardAdminSocketPath(socket);
+        throw new DataDirHeldError(location.dataDir, acquired.holder);
+      }
       lock = acquired.lock;
       // Listening before the store opens: a command sent meanwhile waits for it.
       channel = await listenAdminChannel(socket, (request) =>

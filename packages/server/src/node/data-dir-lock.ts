@@ -111,7 +111,9 @@ export async function acquireDataDirLock(
       await takeOver(path, current);
       continue;
     }
-    if (current.socket || Date.now() >= deadline) return { holder: current };
+    // A server stays; so does this very process (waiting would not make it let go).
+    const ours = current.pid === process.pid && current.hostname === holder.hostname;
+    if (current.socket || ours || Date.now() >= deadline) return { holder: current };
     await sleep(50);
   }
 }

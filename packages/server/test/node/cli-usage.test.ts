@@ -4,7 +4,7 @@
  * every number is checked; an internal error is one line and exit code 1, with the stack
  * only under `--debug` or `OCS_DEBUG=1`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +145,9 @@ describe('failures', () => {
       expect(oneLine(result.stderr.replace(/^[\s\S]*Lost it\?[^\n]*\n\n/, ''))).toBe(
         `ocs-server: port ${port} on 127.0.0.1 is in use; choose another with --port (0 picks a free one).`,
       );
+      // What it opened is closed again: the directory's lock and admin socket are gone.
+      expect(existsSync(join(dataDir, 'ocs.lock'))).toBe(false);
+      expect(existsSync(join(dataDir, 'ocs-admin.sock'))).toBe(false);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
