@@ -6,8 +6,8 @@
  * (the port is taken...) one line and exit code 1, with the stack under `--debug` or
  * `OCS_DEBUG=1`. `PORT` and `HOST` are read when the flags are not given.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import packageJson from '../../package.json' with { type: 'json' };
 import { startMockServer } from './start-mock-server.ts';
 
 const usage = `Usage: ocs-mock [options]
@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (values.version) {
-    console.log(packageJson.version);
+    console.log(packageVersion());
     return;
   }
 
@@ -167,3 +167,15 @@ function fail(error: unknown): never {
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);
 
 await main(process.argv.slice(2)).catch(fail);
+
+/**
+ * The package's version, read from its package.json at run time: `../../package.json` from
+ * both `src/server/` and `dist/server/`. Importing the JSON would bundle the whole manifest,
+ * dependency names included, into the CLI.
+ */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
