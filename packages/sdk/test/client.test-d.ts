@@ -137,6 +137,8 @@ describe('errors', () => {
       | 'IDEMPOTENCY_KEY_REUSED'
       | 'IDEMPOTENCY_IN_PROGRESS'
       | 'PAYLOAD_TOO_LARGE'
+      | 'UNSUPPORTED_MEDIA_TYPE'
+      | 'REQUEST_HEADERS_TOO_LARGE'
       | 'RATE_LIMITED'
       | 'INTERNAL_ERROR'
       | 'ORG_HAS_NO_MEMBERS'
