@@ -12,6 +12,13 @@ export const workspaces = {
 
 export type Workspace = keyof typeof workspaces;
 
+/** Files of each workspace's build that the benches load (checked before each bench). */
+export const builtFiles: Record<Workspace, string[]> = {
+  '@ocs/sdk': ['dist/index.js', 'dist/webhooks/node.js'],
+  '@ocs/server': ['dist/node/bin.js'],
+  '@ocs/mock': ['dist/node/index.js', 'dist/server/cli.js'],
+};
+
 export interface BenchEntry {
   name: string;
   workspace: Workspace;

@@ -26,7 +26,7 @@ import {
   summarize,
   writeJson,
 } from './harness/summary.ts';
-import { type BenchEntry, benches, type Workspace, workspaces } from './registry.ts';
+import { type BenchEntry, benches, builtFiles, type Workspace, workspaces } from './registry.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const resultsDir = join(root, 'bench-results');
@@ -71,16 +71,37 @@ function select(names: string[], chosenWorkspaces: string[]): BenchEntry[] {
   );
 }
 
+function buildWorkspace(workspace: Workspace): void {
+  console.log(`building ${workspace}`);
+  const result = spawnSync('npm', ['run', 'build', '-w', workspace], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (result.status !== 0) throw new Error(`npm run build -w ${workspace} failed (${result.status})`);
+}
+
 function build(selected: BenchEntry[]): void {
   const order = Object.keys(workspaces) as Workspace[];
-  const needed = order.filter((workspace) => selected.some((bench) => bench.build.includes(workspace)));
-  for (const workspace of needed) {
-    console.log(`building ${workspace}`);
-    const result = spawnSync('npm', ['run', 'build', '-w', workspace], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    if (result.status !== 0) throw new Error(`npm run build -w ${workspace} failed (${result.status})`);
+  for (const workspace of order) {
+    if (selected.some((bench) => bench.build.includes(workspace))) buildWorkspace(workspace);
+  }
+}
+
+const isBuilt = (workspace: Workspace) =>
+  builtFiles[workspace].every((file) => existsSync(join(root, workspaces[workspace], file)));
+
+/**
+ * A build of another `npm test` on this checkout removes dist/ for a moment: before each
+ * bench, wait for what it loads to be back (up to 3 minutes), then build it ourselves.
+ */
+async function ensureBuilt(bench: BenchEntry): Promise<void> {
+  for (const workspace of bench.build) {
+    if (isBuilt(workspace)) continue;
+    console.log(`waiting for the build of ${workspace} (dist/ is missing)`);
+    for (let waited = 0; waited < 180 && !isBuilt(workspace); waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    if (!isBuilt(workspace)) buildWorkspace(workspace);
   }
 }
 
@@ -134,6 +155,7 @@ for (const bench of selected) {
     continue;
   }
   console.log('');
+  await ensureBuilt(bench);
   outcomes.push(await runOne(bench));
 }
 

@@ -16,6 +16,11 @@ function pad(text: string, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
+/** Up to 10 values in the table; more are in the JSON. */
+function listed(name: string, values: string[]): string {
+  return values.length <= 10 ? `${name} ${values.join(', ')}` : `${values.length} ${name} in the JSON`;
+}
+
 function seriesLine(role: string, series: SeriesSummary, labelWidth: number, unitWidth: number): string {
   return [
     `    ${pad(role, 9)}`,
@@ -23,7 +28,7 @@ function seriesLine(role: string, series: SeriesSummary, labelWidth: number, uni
     pad(series.unit, unitWidth),
     `min ${pad(formatNumber(series.min), 9, true)}`,
     `median ${pad(formatNumber(series.median), 9, true)}`,
-    `  samples ${series.samples.map(formatNumber).join(', ')}`,
+    `  ${listed('samples', series.samples.map(formatNumber))}`,
   ].join(' ');
 }
 
@@ -34,9 +39,11 @@ function comparisonLines(comparison: Comparison): string[] {
   if (comparison.baseline) lines.push(seriesLine('baseline', comparison.baseline, labelWidth, unitWidth));
   const parts: string[] = [];
   if (comparison.ratio !== null) {
-    parts.push(
-      `ratio ${comparison.ratio.toFixed(3)} (per repetition ${comparison.pairedRatios.map((r) => r.toFixed(3)).join(', ')})`,
+    const perRepetition = listed(
+      'per repetition',
+      comparison.pairedRatios.map((r) => r.toFixed(3)),
     );
+    parts.push(`ratio of the medians ${comparison.ratio.toFixed(3)} (${perRepetition})`);
   }
   if (comparison.targetText) {
     const on = comparison.target?.on === 'subject' ? 'median ' : '';
