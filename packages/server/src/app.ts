@@ -3,9 +3,11 @@
  * only web-standard APIs, so the same application serves in Node, inside MSW and in a
  * browser. Routes, scopes, validation and deprecations come from the OpenAPI document.
  *
- * Every request goes through, in order: request ID; route match (unknown path: 404);
- * authentication; rate limit; scope; body (413 past 1 MB); validation; idempotency where the
- * operation declares it; the handler. Every answer carries `X-Request-ID` and `RateLimit-*`.
+ * A request is routed (unknown path: 404), then runs the pipeline, one middleware per step
+ * under `http/middleware/`, in this order: access log; response headers (`X-Request-ID`,
+ * `RateLimit-*`, deprecation) on every answer; the error envelope; authentication; rate
+ * limit; scope; JSON body (413 past 1 MB, 415 for another media type); validation;
+ * idempotency where the operation declares it; the handler.
  */
 import { Hono } from 'hono';
 import { type Clock, SandboxClock, systemClock, wallClockOf } from './domain/clock.ts';
@@ -14,19 +16,27 @@ import type { WebhookTransport } from './delivery/types.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
 import { type OutboundChannel, sandboxChannel } from './engine/channel.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
-import { ApiError, notFound } from './http/api-error.ts';
-import { type AuthContext, Authenticator, requireScope } from './http/auth.ts';
-import { readJsonBody } from './http/body.ts';
-import { deprecationHeaders } from './http/deprecation.ts';
+import { notFound } from './http/api-error.ts';
+import { Authenticator } from './http/auth.ts';
 import { defaultIdempotency, IdempotencyKeys, type IdempotencyPolicy } from './http/idempotency.ts';
 import { type Logger, silentLogger } from './http/logger.ts';
+import { accessLog } from './http/middleware/access-log.ts';
+import { authenticate } from './http/middleware/authenticate.ts';
+import { compose } from './http/middleware/compose.ts';
+import type { AnyHandler, RequestContext } from './http/middleware/context.ts';
+import { errorEnvelope } from './http/middleware/error-envelope.ts';
+import { idempotency } from './http/middleware/idempotency.ts';
+import { jsonBody } from './http/middleware/json-body.ts';
+import { rateLimit } from './http/middleware/rate-limit.ts';
+import { responseHeaders } from './http/middleware/response-headers.ts';
+import { runHandler } from './http/middleware/run-handler.ts';
+import { scope } from './http/middleware/scope.ts';
+import { validate } from './http/middleware/validate.ts';
 import {
   defaultRateLimits,
   inProcessRateLimits,
   type RateLimitPolicy,
-  RateLimitedError,
   RateLimiter,
-  type RateLimitState,
   rateLimitHeaders,
 } from './http/rate-limit.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -34,9 +44,8 @@ import { errorBody, jsonResponse } from './http/responses.ts';
 import { RequestValidator } from './http/validation.ts';
 import { type OperationInfo, operationTable } from './openapi/document.ts';
 import { servedDocuments } from './openapi/served.ts';
-import type { OperationId } from './openapi/types.ts';
 import { handlers as allHandlers } from './routes/index.ts';
-import type { HandlerRequest, PartialHandlers } from './routes/registry.ts';
+import type { PartialHandlers } from './routes/registry.ts';
 import type { AppServices, ServerConfig, WebhookHostCheck } from './services.ts';
 import type { RateLimitStore, Store } from './store/types.ts';
 
@@ -83,14 +92,6 @@ export interface App {
   engine: Engine;
 }
 
-const idempotencyHeader = 'Idempotency-Key';
-
-/** A handler as the pipeline sees it: per-operation types are checked where handlers are written. */
-type AnyHandler = (
-  request: HandlerRequest<OperationId>,
-  services: AppServices,
-) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
-
 export function createApp(options: AppOptions): App {
   const config: ServerConfig = { sandbox: false, allowInsecureWebhooks: false, ...options.config };
   const logger = options.logger ?? silentLogger;
@@ -126,7 +127,7 @@ export function createApp(options: AppOptions): App {
     options.rateLimitCounters ?? (options.store.kind === 'postgres' ? options.store.rateLimits : inProcessRateLimits()),
     { ...defaultRateLimits, ...options.rateLimits },
   );
-  const idempotency = new IdempotencyKeys(options.store, { ...defaultIdempotency, ...options.idempotency });
+  const idempotencyKeys = new IdempotencyKeys(options.store, { ...defaultIdempotency, ...options.idempotency });
   const validator = options.validator ?? new RequestValidator();
   const handlers = options.handlers ?? allHandlers;
 
@@ -167,118 +168,40 @@ export function createApp(options: AppOptions): App {
     return jsonResponse(failure.status, failure.body, { 'X-Request-ID': requestId });
   });
 
+  const pipeline = compose([
+    accessLog(logger),
+    responseHeaders(validator),
+    errorEnvelope(logger),
+    authenticate(authenticator),
+    rateLimit(rateLimiter),
+    scope,
+    jsonBody,
+    validate(validator),
+    idempotency(idempotencyKeys),
+    runHandler(services),
+  ]);
+
   async function handle(
     operation: OperationInfo,
     handler: AnyHandler,
     request: Request,
     pathParams: Record<string, string>,
   ): Promise<Response> {
-    const started = performance.now();
-    const requestId = requestIdFor(request);
-    const now = services.clock.now();
-    const wallNow = wallClock.now();
-    const url = new URL(request.url);
-    let rateLimit: RateLimitState = rateLimiter.untouched();
-    let auth: AuthContext | undefined;
-    let status: number;
-    let body: string;
-    let extraHeaders: Record<string, string>;
-    // Headers are built from validated values only (deprecation's Link).
-    let bodyFields: Record<string, unknown> = {};
-    try {
-      auth = await authenticator.authenticate(request, wallNow);
-      rateLimit = await rateLimiter.consume(auth.key.id, `${operation.method} ${operation.path}`, wallNow);
-      requireScope(auth, operation.scope);
-      const rawBody = operation.hasBody ? await readJsonBody(request) : undefined;
-      const input = validator.validate(operation, {
-        path: pathParams,
-        url,
-        headers: request.headers,
-        body: rawBody,
-      });
-      if (input.body && typeof input.body === 'object') bodyFields = input.body as Record<string, unknown>;
-      const origin = url.origin;
-      const handlerRequest = { ...input, auth, requestId, now, origin } as unknown as HandlerRequest<OperationId>;
-      const key = input.headers[idempotencyHeader];
-      if (key !== undefined) {
-        const answer = await runIdempotent(operation, handlerRequest, key, auth.organization.id, wallNow);
-        ({ status, body } = answer);
-        extraHeaders = { [idempotencyHeader]: key, ...answer.headers };
-      } else {
-        const result = await handler(handlerRequest, services);
-        status = result.status;
-        body = JSON.stringify(result.body);
-        extraHeaders = result.headers ?? {};
-      }
-    } catch (error) {
-      const failure = error instanceof RateLimitedError ? error.error : error;
-      if (error instanceof RateLimitedError) rateLimit = error.state;
-      if (!(failure instanceof ApiError)) {
-        services.logger.log({
-          level: 'error',
-          message: 'request failed',
-          request_id: requestId,
-          operation_id: operation.operationId,
-          error: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure),
-        });
-      }
-      ({ status, body, headers: extraHeaders } = errorBody(failure, requestId));
-    }
-    const headers = {
-      ...extraHeaders,
-      'X-Request-ID': requestId,
-      ...rateLimitHeaders(rateLimit),
-      ...(operation.deprecated
-        ? deprecationHeaders(operation, validator.validPathParameters(operation, pathParams), bodyFields)
-        : {}),
+    const context: RequestContext = {
+      request,
+      url: new URL(request.url),
+      operation,
+      handler,
+      pathParams,
+      requestId: requestIdFor(request),
+      now: services.clock.now(),
+      wallNow: wallClock.now(),
+      rateLimit: rateLimiter.untouched(),
     };
-    services.logger.log({
-      level: status >= 500 ? 'error' : 'info',
-      message: 'request',
-      request_id: requestId,
-      method: operation.method,
-      path: url.pathname,
-      operation_id: operation.operationId,
-      status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      organization_id: auth?.organization.id ?? null,
-      api_key_id: auth?.key.id ?? null,
-    });
-    return jsonResponse(status, body, headers);
-  }
-
-  /** Runs a request that carries an Idempotency-Key: replay, refuse, or run and remember. */
-  async function runIdempotent(
-    operation: OperationInfo,
-    request: HandlerRequest<OperationId>,
-    key: string,
-    organizationId: string,
-    wallNow: Date,
-  ): Promise<{ status: number; body: string; headers: Record<string, string> }> {
-    const outcome = await idempotency.begin(
-      organizationId,
-      key,
-      { method: operation.method, route: operation.path, body: request.body },
-      wallNow,
-    );
-    if (outcome.kind === 'replay') {
-      return { ...outcome.answer, headers: { 'Idempotent-Replayed': 'true' } };
-    }
-    const handler = handlers[operation.operationId] as unknown as AnyHandler;
-    try {
-      const result = await handler(request, services);
-      const answer = { status: result.status, body: JSON.stringify(result.body) };
-      await idempotency.complete(organizationId, key, answer);
-      return { ...answer, headers: result.headers ?? {} };
-    } catch (error) {
-      if (error instanceof ApiError && error.status < 500) {
-        const failure = errorBody(error, request.requestId);
-        await idempotency.complete(organizationId, key, { status: failure.status, body: failure.body });
-      } else {
-        await idempotency.release(organizationId, key).catch(() => undefined);
-      }
-      throw error;
-    }
+    await pipeline(context);
+    const { answer } = context;
+    if (!answer) throw new Error(`${operation.operationId}: the pipeline gave no answer`);
+    return jsonResponse(answer.status, answer.body, answer.headers);
   }
 
   return { fetch: async (request) => hono.fetch(request), services, authenticator, rateLimiter, engine };

@@ -1,0 +1,24 @@
+/** One log line per request, after its answer is final: the request ID, the caller, the status and the time taken. */
+import type { Logger } from '../logger.ts';
+import type { Middleware } from './context.ts';
+
+export function accessLog(logger: Logger): Middleware {
+  return async (context, next) => {
+    const started = performance.now();
+    await next();
+    const status = context.answer?.status ?? 500;
+    logger.log({
+      level: status >= 500 ? 'error' : 'info',
+      message: 'request',
+      request_id: context.requestId,
+      method: context.operation.method,
+      // The path only: a query string may carry a lead's email (`GET /leads?email=`).
+      path: context.url.pathname,
+      operation_id: context.operation.operationId,
+      status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      organization_id: context.auth?.organization.id ?? null,
+      api_key_id: context.auth?.key.id ?? null,
+    });
+  };
+}

@@ -1,0 +1,19 @@
+/** The end of the pipeline: the operation's handler, given the validated input, the caller and the request's time. */
+import type { OperationId } from '../../openapi/types.ts';
+import type { HandlerRequest } from '../../routes/registry.ts';
+import type { AppServices } from '../../services.ts';
+import { authOf, inputOf, type Middleware } from './context.ts';
+
+export function runHandler(services: AppServices): Middleware {
+  return async (context) => {
+    const request = {
+      ...inputOf(context),
+      auth: authOf(context),
+      requestId: context.requestId,
+      now: context.now,
+      origin: context.url.origin,
+    } as unknown as HandlerRequest<OperationId>;
+    const result = await context.handler(request, services);
+    context.answer = { status: result.status, body: JSON.stringify(result.body), headers: result.headers ?? {} };
+  };
+}
