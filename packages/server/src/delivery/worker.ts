@@ -1,33 +1,27 @@
 /**
- * The delivery worker: drains the `prospect_response` outbox (section 6). Web-standard (no
- * Node import): the transport it is given does the HTTP.
+ * The delivery worker: drains the `prospect_response` outbox (section 6) in three steps,
+ * one file each: claim (this file: batches of due deliveries under a lease), attempt
+ * (`attempt.ts`: signed requests to the campaign's enabled webhooks) and settle
+ * (`settle.ts`: delivered, retried or failed). Web-standard (no Node import): the transport
+ * it is given does the HTTP.
  *
  * Each claimed delivery gets one attempt: the campaign's webhooks enabled at that moment
- * (a disabled or repointed webhook stops receiving at once), all contacted in parallel with
- * the same bytes, each signed with its own secret by the SDK's signer (no header without a
- * secret). Any `ok` answer delivers it; otherwise `schedule.ts` decides the retry or the end.
- *
- * When the campaign has no enabled webhook at attempt time, the delivery is given up
- * (`failed`, `last_error` says why) without counting an attempt: disabling the webhook is
- * how an operator stops events, and an event kept for a webhook enabled later would reach a
- * receiver that was not registered when the reply came.
- *
- * Every request carries `X-OCS-Delivery-Attempt: <n>` (1 to 5) beside the body's
- * `idempotency_key`, so that a receiver can tell a retry from a duplicate of one attempt.
+ * (a disabled or repointed webhook stops receiving at once). When the campaign has no
+ * enabled webhook at attempt time, the delivery is given up (`failed`, `last_error` says
+ * why) without counting an attempt: disabling the webhook is how an operator stops events,
+ * and an event kept for a webhook enabled later would reach a receiver that was not
+ * registered when the reply came.
  */
-import { sign } from '@ocs/sdk/webhooks';
 import type { Clock } from '../domain/clock.ts';
-import type { DeliveryAttemptRecord, DeliveryRecord, WebhookRecord } from '../store/records.ts';
+import type { DeliveryRecord, WebhookRecord } from '../store/records.ts';
 import type { DeliveryCompletion, Store } from '../store/types.ts';
+import { defaultSigner, type DeliverySigner, prepareAttempt } from './attempt.ts';
 import { createCompletionBatcher } from './completion-batcher.ts';
-import { afterAttempt, refusalBeforeAttempt } from './schedule.ts';
-import { type AttemptOutcome, deliveryPolicy, type WebhookTransport } from './types.ts';
+import { refusalBeforeAttempt } from './schedule.ts';
+import { givenUp, settledAttempt } from './settle.ts';
+import { deliveryPolicy, type WebhookTransport } from './types.ts';
 
-export const deliveryAttemptHeader = 'X-OCS-Delivery-Attempt';
-export const deliveryUserAgent = 'ocs-webhooks/1';
-
-/** The `X-Signature-256` value for the exact bytes sent. */
-export type DeliverySigner = (body: Uint8Array, secret: string) => Promise<string>;
+export { deliveryAttemptHeader, type DeliverySigner, deliveryUserAgent } from './attempt.ts';
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -85,9 +79,6 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-const defaultSigner: DeliverySigner = (body, secret) => sign(body, secret);
-const encoder = new TextEncoder();
-
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { store, transport, clock } = options;
   const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
@@ -114,29 +105,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     else counts.retried += 1;
   }
 
-  /** Gives the delivery up without sending: the attempt it claimed is not made. */
-  function giveUp(delivery: DeliveryRecord, reason: string): Promise<void> {
-    return complete({
-      delivery_id: delivery.id,
-      worker_id: workerId,
-      attempt: delivery.attempts_made,
-      attempts: [],
-      outcome: { status: 'failed', at: clock.now().toISOString() },
-      attempts_made: delivery.attempts_made - 1,
-      last_error: reason,
-    });
-  }
-
-  async function headersFor(webhook: WebhookRecord, body: Uint8Array, attempt: number) {
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'User-Agent': deliveryUserAgent,
-      [deliveryAttemptHeader]: String(attempt),
-    };
-    if (webhook.secret) headers['X-Signature-256'] = await signer(body, webhook.secret);
-    return headers;
-  }
-
   /**
    * Whether this worker still holds the claim on the delivery, read just before sending: a
    * delivery cancelled meanwhile (its lead was erased) or taken over is not sent.
@@ -151,76 +119,27 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     );
   }
 
-  async function sendOne(
-    webhook: WebhookRecord,
-    body: Uint8Array,
-    headers: Record<string, string>,
-  ): Promise<AttemptOutcome> {
-    counts.requests += 1;
-    try {
-      return await transport.send({ url: webhook.url, body, headers });
-    } catch (error) {
-      // A transport never throws by contract; if one does, it is this webhook's failure.
-      return { ok: false, status: null, duration_ms: 0, error: `transport error: ${String(error)}` };
-    }
-  }
-
   /** One attempt of one claimed delivery; resolves to whether a request was sent. */
   async function attemptOne(delivery: DeliveryRecord, webhooks: WebhookRecord[], claimedAt: Date): Promise<boolean> {
-    const attempt = delivery.attempts_made;
-    const createdAt = new Date(delivery.created_at);
-    const refusal = refusalBeforeAttempt(attempt, createdAt, claimedAt);
+    const refusal =
+      refusalBeforeAttempt(delivery.attempts_made, new Date(delivery.created_at), claimedAt) ??
+      (webhooks.length === 0 ? 'no enabled webhook at attempt time: the event was dropped' : null);
     if (refusal !== null) {
-      await giveUp(delivery, refusal);
+      await complete(givenUp(workerId, delivery, refusal, clock.now()));
       return false;
     }
-    if (webhooks.length === 0) {
-      await giveUp(delivery, 'no enabled webhook at attempt time: the event was dropped');
-      return false;
-    }
-    const body = encoder.encode(delivery.body);
-    const headers = await Promise.all(webhooks.map((webhook) => headersFor(webhook, body, attempt)));
+    const prepared = await prepareAttempt(
+      { transport, signer, clock, onRequest: () => (counts.requests += 1) },
+      delivery,
+      webhooks,
+    );
     // The last read before the requests leave: nothing is awaited between it and the sends.
     if (!(await stillHeld(delivery))) {
       counts.claimsLost += 1;
       return false;
     }
-    const startedAt = clock.now();
-    const outcomes = await Promise.all(webhooks.map((webhook, i) => sendOne(webhook, body, headers[i] ?? {})));
-    const rows = outcomes.map((outcome, i): DeliveryAttemptRecord => ({
-      delivery_id: delivery.id,
-      attempt,
-      webhook_id: webhooks[i]?.id ?? '',
-      url: webhooks[i]?.url ?? '',
-      started_at: startedAt.toISOString(),
-      ok: outcome.ok,
-      status: outcome.status,
-      duration_ms: outcome.duration_ms,
-      error: outcome.ok ? null : (outcome.error ?? `status ${outcome.status}`),
-    }));
-    const decision = afterAttempt({
-      attempt,
-      createdAt,
-      startedAt,
-      finishedAt: clock.now(),
-      anyOk: outcomes.some((o) => o.ok),
-    });
-    const errors = rows.filter((r) => !r.ok).map((r) => `${r.url}: ${r.error}`);
-    const lastError =
-      decision.status === 'delivered'
-        ? null
-        : decision.status === 'failed'
-          ? `${decision.reason} (last: ${errors.join('; ')})`
-          : errors.join('; ');
-    await complete({
-      delivery_id: delivery.id,
-      worker_id: workerId,
-      attempt,
-      attempts: rows,
-      outcome: { status: decision.status, at: decision.at.toISOString() },
-      attempts_made: attempt,
-      last_error: lastError,
-    });
+    const result = await prepared.send();
+    await complete(settledAttempt(workerId, delivery, result));
     counts.attempts += 1;
     return true;
   }
