@@ -22,7 +22,7 @@ import {
 } from '../delivery/payload.ts';
 import type { ActivityEventRecord, DeliveryRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { leadNotFound } from '../routes/lead-lookup.ts';
+import { leadNotFound } from '../lookups/lead.ts';
 import { lastContact, leadBooking, leadEvent, notEnrolled, type SandboxLead } from './sandbox-lead.ts';
 
 export interface ReceivedReply {

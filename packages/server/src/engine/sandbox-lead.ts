@@ -5,8 +5,8 @@
 import { messageKinds } from '../domain/activity.ts';
 import type { Channel } from '../domain/channels.ts';
 import { ApiError } from '../http/api-error.ts';
-import { findCampaign } from '../routes/campaigns.ts';
-import { findLead } from '../routes/lead-lookup.ts';
+import { findCampaign } from '../lookups/campaign.ts';
+import { findLead } from '../lookups/lead.ts';
 import { newId } from '../domain/ids.ts';
 import type {
   ActivityEventRecord,

@@ -6,7 +6,7 @@ import { hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { CampaignRecord } from '../store/records.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 /** Percent of new leads on variation A when `traffic_split` is not sent. */

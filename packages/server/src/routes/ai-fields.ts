@@ -6,7 +6,7 @@ import { ApiError, validationError } from '../http/api-error.ts';
 import type { AiFieldRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { aiFieldView } from '../views/ai-field.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 import { newId } from '../domain/ids.ts';
 

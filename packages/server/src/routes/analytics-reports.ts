@@ -16,7 +16,7 @@ import {
 } from '../domain/analytics/index.ts';
 import { parseDateFilter, parseVariation } from '../domain/date-filter.ts';
 import type { Store } from '../store/types.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 /** The window from `date_filter` and `variation` (`400 INVALID_DATE_FILTER`, `INVALID_VARIATION`). */

@@ -2,7 +2,7 @@
 import { parseTimestamp } from '../domain/date-filter.ts';
 import { validationError } from '../http/api-error.ts';
 import { bookingView } from '../views/booking.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 /** "Up to 500 bookings of each kind" (section 8). */

@@ -7,7 +7,7 @@ import { ApiError } from '../http/api-error.ts';
 import type { CampaignRecord } from '../store/records.ts';
 import type { CampaignPatch } from '../store/types.ts';
 import { campaignView } from '../views/campaign.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import { runPreflight } from './preflight.ts';
 import type { PartialHandlers } from './registry.ts';
 

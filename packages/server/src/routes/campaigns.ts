@@ -1,6 +1,7 @@
 /** Tag Campaigns: list, create, get (this file) and update with activation (campaign-update.ts). */
 import { assertValidSequence } from '../domain/sequence-rules.ts';
 import { ApiError } from '../http/api-error.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { CampaignRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { campaignView } from '../views/campaign.ts';
@@ -58,18 +59,6 @@ export const campaignHandlers: PartialHandlers = {
     return { status: 200, body: { success: true, campaign: campaignView(campaign) } };
   },
 };
-
-/** The campaign, or `404 CAMPAIGN_NOT_FOUND` (also for another organization's campaign). */
-export async function findCampaign(
-  store: Store,
-  organizationId: string,
-  campaignId: string,
-  options?: { forUpdate?: boolean },
-): Promise<CampaignRecord> {
-  const campaign = await store.campaigns.get(organizationId, campaignId, options);
-  if (!campaign) throw new ApiError(404, 'CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} not found.`);
-  return campaign;
-}
 
 /** A campaign needs an owner: the organization's first owner or admin, else its first member. */
 async function campaignOwner(store: Store, organizationId: string): Promise<string> {

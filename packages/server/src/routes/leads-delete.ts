@@ -4,7 +4,7 @@
  */
 import { eraseLeadEverywhere } from '../domain/erasure.ts';
 import { ApiError } from '../http/api-error.ts';
-import { findLead, leadNotFound } from './lead-lookup.ts';
+import { findLead, leadNotFound } from '../lookups/lead.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const leadDeleteHandlers: PartialHandlers = {

@@ -9,7 +9,7 @@ import { UniqueViolation } from '../store/errors.ts';
 import type { LeadRecord } from '../store/records.ts';
 import type { LeadPatch } from '../store/types.ts';
 import { leadView } from '../views/lead.ts';
-import { findLead, leadNotFound } from './lead-lookup.ts';
+import { findLead, leadNotFound } from '../lookups/lead.ts';
 import { pageEnvelope } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
 

@@ -5,7 +5,7 @@
 import { evaluatePreflight, type Preflight } from '../domain/preflight.ts';
 import type { CampaignRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const preflightHandlers: PartialHandlers = {

@@ -14,7 +14,7 @@ import { hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { SequenceStep } from '../store/records.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 type PreviewMessage = Schemas['PreviewMessage'];

@@ -2,7 +2,7 @@
 import { campaignQueue } from '../domain/campaign-queue.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
 import { validationError } from '../http/api-error.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const queueHandlers: PartialHandlers = {

@@ -3,7 +3,7 @@ import { toApiTime } from '../domain/clock.ts';
 import { applyResponderChange, defaultResponderSettings, responderAgentVersion } from '../domain/responder.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { CampaignRecord, ResponderSettingsRecord } from '../store/records.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const responderHandlers: PartialHandlers = {

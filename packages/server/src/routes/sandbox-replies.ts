@@ -6,7 +6,7 @@ import { toApiTime } from '../domain/clock.ts';
 import { receiveReply } from '../engine/replies.ts';
 import { findSandboxLead } from '../engine/sandbox-lead.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
 import { sandboxClock } from './sandbox-guard.ts';

@@ -8,7 +8,7 @@ import { recordEngagement } from '../engine/engagement.ts';
 import { findSandboxLead } from '../engine/sandbox-lead.ts';
 import { toApiTime } from '../domain/clock.ts';
 import { bookingView } from '../views/booking.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
 import { clockView, sandboxClock } from './sandbox-guard.ts';

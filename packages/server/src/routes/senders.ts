@@ -1,6 +1,6 @@
 /** `PUT /campaigns/{campaign_id}/senders`: replace the sender accounts a campaign sends from. */
 import { ApiError } from '../http/api-error.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const senderHandlers: PartialHandlers = {

@@ -6,7 +6,7 @@ import { assertValidSequence } from '../domain/sequence-rules.ts';
 import { findSteps, hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Sequence } from '../store/records.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const sequenceHandlers: PartialHandlers = {

@@ -17,7 +17,7 @@ import type { Schemas } from '../openapi/types.ts';
 import type { AppServices } from '../services.ts';
 import { UniqueViolation } from '../store/errors.ts';
 import type { Store } from '../store/types.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import { newId } from '../domain/ids.ts';
 
 type Registration = Schemas['WebhookRegistration'];

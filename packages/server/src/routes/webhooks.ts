@@ -9,7 +9,7 @@ import type { Schemas } from '../openapi/types.ts';
 import type { WebhookRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { webhookView } from '../views/webhook.ts';
-import { findCampaign } from './campaigns.ts';
+import { findCampaign } from '../lookups/campaign.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
 import { webhookExamples } from './webhook-examples.ts';

@@ -1,4 +1,4 @@
-/** Finding a lead named in a path, shared by the lead operations. */
+/** Finding a lead named in a request, shared by the lead operations and the engine's replies. */
 import { ApiError } from '../http/api-error.ts';
 import type { LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
