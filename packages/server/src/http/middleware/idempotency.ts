@@ -7,15 +7,18 @@
 import { ApiError } from '../api-error.ts';
 import type { IdempotencyKeys } from '../idempotency.ts';
 import { errorBody } from '../responses.ts';
-import { authOf, inputOf, type Middleware } from './context.ts';
+import { authOf, inputOf, type Middleware, type RequestContext } from './context.ts';
 
 const idempotencyHeader = 'Idempotency-Key';
 
 export function idempotency(keys: IdempotencyKeys): Middleware {
-  return async (context, next) => {
+  return (context, next) => {
+    const key = inputOf(context).headers[idempotencyHeader];
+    return key === undefined ? next() : runIdempotent(context, next, key);
+  };
+
+  async function runIdempotent(context: RequestContext, next: () => Promise<void>, key: string): Promise<void> {
     const input = inputOf(context);
-    const key = input.headers[idempotencyHeader];
-    if (key === undefined) return next();
     const { operation } = context;
     const organizationId = authOf(context).organization.id;
     // Keys lease and expire in real time, whatever the sandbox clock says.
@@ -47,5 +50,5 @@ export function idempotency(keys: IdempotencyKeys): Middleware {
     if (!answer) throw new Error(`${operation.operationId}: the handler gave no answer`);
     await keys.complete(organizationId, key, { status: answer.status, body: answer.body });
     answer.headers = { [idempotencyHeader]: key, ...answer.headers };
-  };
+  }
 }

@@ -2,7 +2,10 @@
 import { readJsonBody } from '../body.ts';
 import type { Middleware } from './context.ts';
 
-export const jsonBody: Middleware = async (context, next) => {
-  if (context.operation.hasBody) context.rawBody = await readJsonBody(context.request);
-  await next();
+export const jsonBody: Middleware = (context, next) => {
+  if (!context.operation.hasBody) return next();
+  return readJsonBody(context.request).then((body) => {
+    context.rawBody = body;
+    return next();
+  });
 };

@@ -3,14 +3,14 @@ import type { RateLimiter } from '../rate-limit.ts';
 import { authOf, type Middleware } from './context.ts';
 
 export function rateLimit(rateLimiter: RateLimiter): Middleware {
-  return async (context, next) => {
+  return (context, next) => {
     const { operation } = context;
     // Windows are real time: advancing the sandbox clock refills nothing.
-    context.rateLimit = await rateLimiter.consume(
-      authOf(context).key.id,
-      `${operation.method} ${operation.path}`,
-      context.wallNow,
-    );
-    await next();
+    return rateLimiter
+      .consume(authOf(context).key.id, `${operation.method} ${operation.path}`, context.wallNow)
+      .then((state) => {
+        context.rateLimit = state;
+        return next();
+      });
   };
 }

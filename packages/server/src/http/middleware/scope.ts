@@ -2,7 +2,7 @@
 import { requireScope } from '../auth.ts';
 import { authOf, type Middleware } from './context.ts';
 
-export const scope: Middleware = async (context, next) => {
+export const scope: Middleware = (context, next) => {
   requireScope(authOf(context), context.operation.scope);
-  await next();
+  return next();
 };

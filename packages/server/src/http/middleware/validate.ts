@@ -3,13 +3,13 @@ import type { RequestValidator } from '../validation.ts';
 import type { Middleware } from './context.ts';
 
 export function validate(validator: RequestValidator): Middleware {
-  return async (context, next) => {
+  return (context, next) => {
     context.input = validator.validate(context.operation, {
       path: context.pathParams,
       url: context.url,
       headers: context.request.headers,
       body: context.rawBody,
     });
-    await next();
+    return next();
   };
 }
