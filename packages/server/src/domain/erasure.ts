@@ -20,34 +20,24 @@
  */
 import { erasedEventBody } from '../delivery/payload.ts';
 import { erasedLeadFields } from '../store/memory/leads.ts';
+import { leadDataFields } from './lead-rules.ts';
 import type { DealRecord, LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 
 /** What replaces a lead's value found inside text a person wrote (a deal's notes). */
 export const erasedText = '[erased]';
 
-/** The text fields of the lead record that hold personal or company data. */
-const personalTextFields = [
-  'email',
-  'first_name',
-  'last_name',
-  'company',
-  'title',
-  'industry',
-  'website',
-  'linkedin_profile',
-] as const satisfies ReadonlyArray<keyof LeadRecord>;
-
 /**
- * The lead's personal values as text: its text fields and every string (and key) of its
- * custom fields, longest first, so that a value holding another is taken out whole.
+ * The lead's personal values as text: its text data fields (numbers such as
+ * `employee_count` are not searched for in text) and every string (and key) of its custom
+ * fields, longest first, so that a value holding another is taken out whole.
  */
 export function personalValues(lead: LeadRecord): string[] {
   const values = new Set<string>();
   const add = (value: unknown) => {
     if (typeof value === 'string' && value.trim() !== '') values.add(value.trim());
   };
-  for (const field of personalTextFields) add(lead[field]);
+  for (const field of leadDataFields) add(lead[field]);
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) walk(item);

@@ -1,5 +1,22 @@
 /** Rules of leads that need no I/O: how a lead is reached, email matching, `page` paging. */
 
+/**
+ * The lead's own data fields (section 6's lead object): what a caller may set and update,
+ * what a placeholder may name, and what erasure takes out of every copy.
+ */
+export const leadDataFields = [
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'title',
+  'industry',
+  'website',
+  'linkedin_profile',
+  'annual_revenue',
+  'employee_count',
+] as const;
+
 /** A lead needs a way to reach it: an `email` or a `linkedin_profile`. */
 export function hasContact(lead: { email: string | null; linkedin_profile: string | null }): boolean {
   return lead.email !== null || lead.linkedin_profile !== null;

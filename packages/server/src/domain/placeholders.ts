@@ -4,24 +4,14 @@
  * parser and one renderer, shared by the preflight (which names may appear) and the preview
  * (what they become for one lead).
  */
+import { leadDataFields } from './lead-rules.ts';
 import type { SequenceStep } from '../store/records.ts';
 
 /** A name as an AI field's `field_name` may be: a letter, then letters, digits, underscores. */
 const placeholderPattern = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The lead record's own fields a placeholder may name (section 6's lead object). */
-export const leadFieldNames: readonly string[] = [
-  'email',
-  'first_name',
-  'last_name',
-  'company',
-  'title',
-  'industry',
-  'website',
-  'linkedin_profile',
-  'annual_revenue',
-  'employee_count',
-];
+export const leadFieldNames: readonly string[] = leadDataFields;
 
 const leadFields = new Set(leadFieldNames);
 

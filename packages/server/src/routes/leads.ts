@@ -2,7 +2,7 @@
  * Tag Leads: list, get and update (this file); create (leads-create.ts); remove from a
  * campaign and delete with erasure (leads-delete.ts).
  */
-import { hasContact, leadsOffset, pageOf, sameEmail } from '../domain/lead-rules.ts';
+import { hasContact, leadDataFields, leadsOffset, pageOf, sameEmail } from '../domain/lead-rules.ts';
 import { type ApiError, validationError, type ValidationIssue } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import { UniqueViolation } from '../store/errors.ts';
@@ -68,18 +68,7 @@ export const leadHandlers: PartialHandlers = {
   },
 };
 
-const patchable = [
-  'email',
-  'first_name',
-  'last_name',
-  'company',
-  'title',
-  'industry',
-  'website',
-  'linkedin_profile',
-  'annual_revenue',
-  'employee_count',
-] as const;
+const patchable = leadDataFields;
 
 /** The body as a store patch: omitted fields stay, `null` clears, `custom_fields: null` empties. */
 function leadPatch(body: Schemas['LeadUpdate']): LeadPatch {
