@@ -132,6 +132,48 @@ describeBackends('cross-cutting behaviour', (store, backend) => {
     expect(total.status).toBe(429);
   });
 
+  // A GET runs its handler while the count is in flight (decision 0007): a spent budget
+  // must still answer 429, with its headers, whatever the handler answered or threw; other
+  // methods still wait for the count, so nothing is written past the limit.
+  it('answers 429 on a spent budget whatever the rest of the pipeline answered', async () => {
+    let reads = 0;
+    let writes = 0;
+    const { getCampaign, createCampaign } = handlers;
+    if (!getCampaign || !createCampaign) throw new Error('handlers missing');
+    const api = await createTestApi(store(), {
+      rateLimits: { perEndpoint: 1, total: 100 },
+      handlers: {
+        ...handlers,
+        getCampaign: async (request, services) => {
+          reads += 1;
+          return getCampaign(request, services);
+        },
+        listCampaigns: async () => {
+          reads += 1;
+          throw new Error('the handler failed');
+        },
+        createCampaign: async (request, services) => {
+          writes += 1;
+          return createCampaign(request, services);
+        },
+      },
+    });
+    const missing = `/v1/campaigns/${crypto.randomUUID()}`;
+    expect((await api.call('GET', missing)).status).toBe(404);
+    const limited = await api.call<{ error: string }>('GET', missing);
+    expect([limited.status, limited.body.error]).toEqual([429, 'RATE_LIMITED']);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('retry-after')).not.toBeNull();
+    expect((await api.call('GET', '/v1/campaigns')).status).toBe(500);
+    const failedAndLimited = await api.call('GET', '/v1/campaigns');
+    expect(failedAndLimited.status).toBe(429);
+    expect(reads).toBe(4);
+    await api.call('POST', '/v1/campaigns', { body: { name: 'one' } });
+    const write = await api.call('POST', '/v1/campaigns', { body: { name: 'two' } });
+    expect(write.status).toBe(429);
+    expect(writes).toBe(1);
+  });
+
   // Several processes share a PostgreSQL server, so their budget lives there; memory and
   // PGlite belong to one process, so counting stays in that process's memory.
   it(`keeps rate limits ${backend === 'postgres' ? 'shared by servers on one database' : 'in the process'}`, async () => {
