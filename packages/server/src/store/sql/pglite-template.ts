@@ -1,0 +1,93 @@
+/**
+ * A migrated PGlite data directory made at build time (`dist/pglite-template/`, by
+ * scripts/pglite-template.ts after tsup), copied into an empty data directory on its first
+ * start: PGlite's initdb (a second WebAssembly instance running `initdb`) and the
+ * migrations take seconds, a copy of the ~40 MB directory a fraction of that.
+ *
+ * The template is used only when it is sound for the code that runs: the same PGlite
+ * version made it (the directory's format is PGlite's), and every migration it holds is one
+ * of this build's, with the same SQL (compared by hash, so a migration edited after the
+ * template was built makes the server create the database itself instead). The migrations
+ * newer than the template are then applied by `migrate()` as on any existing directory
+ * (`schema_migrations` in the template lists what it holds). Without a usable template
+ * (not built, another PGlite, another migration) PGlite creates the database as before.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Migration, migrations as allMigrations } from './migrations/index.ts';
+
+export const templateDirName = 'pglite-template';
+export const manifestName = 'ocs-template.json';
+
+export interface TemplateManifest {
+  /** The PGlite version that made the directory. */
+  pglite: string;
+  /** The migrations it holds: version and the SHA-256 of its SQL. */
+  migrations: { version: number; sha256: string }[];
+}
+
+export const migrationHash = (migration: Migration) => createHash('sha256').update(migration.sql).digest('hex');
+
+/** The installed PGlite's version. */
+export function pgliteVersion(): string {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve('@electric-sql/pglite'));
+  for (let up = 0; up < 4; up++, dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
+  }
+  return 'unknown';
+}
+
+/**
+ * The package's template directory: `dist/pglite-template` of @ocs/server, found upwards
+ * from this module (src/store/sql/ when run from source, dist/ or dist/node/ when built).
+ */
+export function findTemplate(from = dirname(fileURLToPath(import.meta.url))): string | undefined {
+  let dir = from;
+  for (let up = 0; up < 5; up++, dir = dirname(dir)) {
+    for (const candidate of [join(dir, templateDirName), join(dir, 'dist', templateDirName)]) {
+      if (existsSync(join(candidate, manifestName))) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** Whether `template` may seed a data directory of this build (see the module's comment). */
+export function templateIsSound(
+  manifest: TemplateManifest,
+  migrations: readonly Migration[] = allMigrations,
+  version = pgliteVersion(),
+): boolean {
+  if (manifest.pglite !== version) return false;
+  const current = new Map(migrations.map((migration) => [migration.version, migrationHash(migration)]));
+  return manifest.migrations.every((held) => current.get(held.version) === held.sha256);
+}
+
+/**
+ * Copies the template into `dataDir` when it holds no database yet (no `PG_VERSION`) and a
+ * sound template is there. `PG_VERSION` is copied last, so a copy cut short leaves a
+ * directory PGlite still sees as empty (the next start copies again). Returns whether it
+ * copied.
+ */
+export function seedDataDirFromTemplate(dataDir: string, template = findTemplate()): boolean {
+  if (!template || existsSync(join(dataDir, 'PG_VERSION'))) return false;
+  let manifest: TemplateManifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(template, manifestName), 'utf8')) as TemplateManifest;
+  } catch {
+    return false;
+  }
+  if (!templateIsSound(manifest)) return false;
+  for (const entry of readdirSync(template)) {
+    if (entry === 'PG_VERSION' || entry === manifestName) continue;
+    cpSync(join(template, entry), join(dataDir, entry), { recursive: true, force: true });
+  }
+  cpSync(join(template, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
+  return true;
+}
