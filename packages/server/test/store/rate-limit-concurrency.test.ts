@@ -3,11 +3,12 @@
  * hit still gets a count of its own, the counts are consecutive, and the stored total is exact.
  */
 import { expect, it } from 'vitest';
+import type { SqlStore } from '../../src/store/sql/index.ts';
 import { describeBackends } from '../support/backends.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
 
-describeBackends('rate-limit counters under concurrency', (store) => {
+describeBackends('rate-limit counters under concurrency', (store, backend) => {
   it('gives concurrent hits on one key distinct, consecutive counts', async () => {
     const keyId = crypto.randomUUID();
     const hits = await Promise.all(
@@ -42,5 +43,13 @@ describeBackends('rate-limit counters under concurrency', (store) => {
       store().rateLimits.hit(one, ['total'], at(0)),
     ]);
     expect(hits.map(([count]) => count).sort()).toEqual([1, 1, 2]);
+  });
+
+  // Decision 0007: ephemeral counters write no WAL, so their commit waits for no fsync.
+  it.runIf(backend !== 'memory')('keeps the counters in an unlogged table', async () => {
+    const [table] = await (store() as SqlStore).client.query<{ relpersistence: string }>(
+      `select relpersistence from pg_class where oid = 'rate_limit_counters'::regclass`,
+    );
+    expect(table?.relpersistence).toBe('u');
   });
 });
