@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { createOrganization } from '../../src/seed/organizations.ts';
 import { UniqueViolation } from '../../src/store/errors.ts';
-import type { ConnectLinkRecord, SenderAccountRecord } from '../../src/store/records.ts';
+import type { ConnectLinkRecord, LeadRecord, SenderAccountRecord } from '../../src/store/records.ts';
 import type { SqlStore } from '../../src/store/sql/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
@@ -23,6 +23,12 @@ async function organization(store: Store, name = 'Northwind Outreach') {
 
 /** A UUID whose first character is `first` (to control ties broken by `id`). */
 const idStarting = (first: string) => `${first}${crypto.randomUUID().slice(1)}`;
+
+function nth(leads: LeadRecord[], i: number): LeadRecord {
+  const lead = leads[i];
+  if (!lead) throw new Error(`no lead ${i}`);
+  return lead;
+}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -196,6 +202,69 @@ describeBackends('lead store contract', (store) => {
       items: [],
       total: 0,
     });
+  });
+
+  it("pages a campaign's leads newest first, ties by id, without removed enrolments or deleted leads", async () => {
+    const org = await organization(store());
+    const campaign = await insertCampaign(store(), org.id, org.ownerId);
+    const other = await insertCampaign(store(), org.id, org.ownerId);
+    const at = (day: number) => `2026-10-${String(day).padStart(2, '0')}T09:00:00.000Z`;
+    // Enrolled in an order unrelated to the leads' own: the list follows the leads.
+    const leads = [
+      leadRecord(org.id, { id: idStarting('1'), email: 'a@example.com', created_at: at(1) }),
+      leadRecord(org.id, { id: idStarting('2'), email: 'b@example.com', created_at: at(3) }),
+      leadRecord(org.id, { id: idStarting('f'), email: 'c@example.com', created_at: at(3) }),
+      leadRecord(org.id, { id: idStarting('a'), email: 'd@example.com', created_at: at(2) }),
+      leadRecord(org.id, { id: idStarting('0'), email: 'e@example.com', created_at: at(4) }),
+      leadRecord(org.id, { id: idStarting('3'), email: 'removed@example.com', created_at: at(5) }),
+      leadRecord(org.id, { id: idStarting('4'), email: 'erased@example.com', created_at: at(6) }),
+      leadRecord(org.id, { id: idStarting('5'), email: 'outside@example.com', created_at: at(7) }),
+    ];
+    for (const lead of leads) await store().leads.insert(lead);
+    for (const lead of [...leads.slice(0, 7)].reverse()) {
+      await store().enrolments.insert(
+        enrolmentRecord(lead, campaign.id, {
+          removed_at: lead.email === 'removed@example.com' ? '2026-10-09T09:00:00.000Z' : null,
+        }),
+      );
+    }
+    await store().enrolments.insert(enrolmentRecord(nth(leads, 7), other.id));
+    // Erased after its enrolment: the enrolment stays (analytics), the lead leaves the list.
+    await store().leads.erase(org.id, nth(leads, 6).id, at(8));
+    const expected = ['e', 'c', 'b', 'd', 'a'].map((l) => `${l}@example.com`);
+
+    const all = await store().leads.list(org.id, { campaign_id: campaign.id, limit: 100, offset: 0 });
+    expect(all.items.map((l) => l.email)).toEqual(expected);
+    expect(all.total).toBe(5);
+    expect(all.items[0]).toEqual(leads[4]);
+    const pages = [];
+    for (let offset = 0; offset < 5; offset += 2) {
+      const page = await store().leads.list(org.id, { campaign_id: campaign.id, limit: 2, offset });
+      expect(page.total).toBe(5);
+      pages.push(...page.items.map((l) => l.email));
+    }
+    expect(pages).toEqual(expected);
+    expect(await store().leads.list(org.id, { campaign_id: campaign.id, limit: 2, offset: 10 })).toEqual({
+      items: [],
+      total: 5,
+    });
+    expect(await store().enrolments.countForCampaign(campaign.id)).toBe(5);
+
+    // Erasing a listed lead, and enrolling one again after its removal.
+    await store().leads.erase(org.id, nth(leads, 1).id, at(9));
+    await store().enrolments.insert(enrolmentRecord(nth(leads, 5), campaign.id));
+    const after = await store().leads.list(org.id, { campaign_id: campaign.id, limit: 100, offset: 0 });
+    expect(after.items.map((l) => l.email)).toEqual([
+      'removed@example.com',
+      'e@example.com',
+      'c@example.com',
+      'd@example.com',
+      'a@example.com',
+    ]);
+    expect(after.total).toBe(5);
+    expect(await store().enrolments.countForCampaign(campaign.id)).toBe(5);
+    // The erased lead's enrolments are still there for analytics.
+    expect(await store().enrolments.listForLead(nth(leads, 6).id)).toHaveLength(1);
   });
 
   it('erases a lead in place: personal fields emptied, the anonymised row kept', async () => {

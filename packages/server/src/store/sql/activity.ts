@@ -3,7 +3,10 @@ import type { ActivityEventRecord, BookingRecord, EnrolmentWithLeadRecord } from
 import type { ActivityStore, BookingStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
+import { enrolmentColumnsOf } from './leads.ts';
 import { insertRow, updateRow } from './rows.ts';
+
+const enrolmentColumnsOfE = enrolmentColumnsOf('e');
 
 const activityJson = new Set(['data']);
 
@@ -32,7 +35,7 @@ export function sqlActivity(client: SqlClient): ActivityStore {
     },
     async listEnrolments(campaignId) {
       return client.query<EnrolmentWithLeadRecord>(
-        `select e.*, l.deleted_at as lead_deleted_at
+        `select ${enrolmentColumnsOfE}, l.deleted_at as lead_deleted_at
            from enrolments e join leads l on l.id = e.lead_id
           where e.campaign_id = $1
           order by e.enrolled_at, e.id`,

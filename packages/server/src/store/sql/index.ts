@@ -75,7 +75,12 @@ export async function openSqlStore(options: SqlStoreOptions = {}): Promise<SqlSt
     const { createPgliteClient } = await import('./pglite-client.ts');
     client = await createPgliteClient(options.dataDir);
   }
-  if (!options.skipMigrations) await migrate(client);
+  if (!options.skipMigrations) {
+    const applied = await migrate(client);
+    // Statistics for the plans after a migration changed tables that hold data (decision
+    // 0006); a fresh database (migration 1 applied now) has none to gather.
+    if (applied.length > 0 && !applied.includes(1)) await client.query('analyze');
+  }
   return sqlStoreOn(client);
 }
 

@@ -4,11 +4,50 @@ import type { ConnectLinkRecord, EnrolmentRecord, LeadRecord, SenderAccountRecor
 import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
-import { insertRow, selectPage, updateRow } from './rows.ts';
+import { insertRow, pageWithTotal, selectPage, updateRow } from './rows.ts';
 
 const leadJson = new Set(['custom_fields']);
 
+/**
+ * The columns of an enrolment record: `enrolments` also holds its lead's sort key and deletion
+ * (`lead_created_at`, `lead_deleted`, migration 010), which stay in the store.
+ */
+const enrolmentColumnList = [
+  'id',
+  'organization_id',
+  'campaign_id',
+  'lead_id',
+  'status',
+  'variation',
+  'enrolled_at',
+  'removed_at',
+] as const satisfies readonly (keyof EnrolmentRecord)[];
+const enrolmentColumns = enrolmentColumnList.join(', ');
+/** The record's columns qualified by a table alias (`e.id, e.organization_id, ...`). */
+export const enrolmentColumnsOf = (alias: string) => enrolmentColumnList.map((c) => `${alias}.${c}`).join(', ');
+const enrolmentColumnTypes: Record<(typeof enrolmentColumnList)[number], string> = {
+  id: 'uuid',
+  organization_id: 'uuid',
+  campaign_id: 'uuid',
+  lead_id: 'uuid',
+  status: 'text',
+  variation: 'text',
+  enrolled_at: 'timestamptz',
+  removed_at: 'timestamptz',
+};
+
 export function sqlLeads(client: SqlClient): LeadStore {
+  async function findByEmail(organizationId: string, email: string): Promise<LeadRecord | null> {
+    // At most one live lead holds an email (the unique index `leads_email`), so no order:
+    // ordering by created_at let PostgreSQL without statistics walk `leads_newest` through
+    // every lead of the organization, filtering on the email (decision 0006).
+    const [row] = await client.query<LeadRecord>(
+      `select * from leads
+        where organization_id = $1 and lower(email) = lower($2) and deleted_at is null and email is not null`,
+      [organizationId, email],
+    );
+    return row ?? null;
+  }
   return {
     async insert(record) {
       await reportingUniqueViolations(() => insertRow(client, 'leads', record, leadJson));
@@ -27,26 +66,53 @@ export function sqlLeads(client: SqlClient): LeadStore {
         [organizationId, ids],
       );
     },
-    async findByEmail(organizationId, email) {
-      const [row] = await client.query<LeadRecord>(
-        `select * from leads where organization_id = $1 and lower(email) = lower($2) and deleted_at is null
-          order by created_at, id limit 1`,
-        [organizationId, email],
-      );
-      return row ?? null;
-    },
+    findByEmail,
     async list(organizationId, filter) {
-      const params: unknown[] = [organizationId];
-      let where = 'organization_id = $1 and deleted_at is null';
-      if (filter.campaign_id !== undefined) {
-        params.push(filter.campaign_id);
-        where += ` and id in (select lead_id from enrolments where campaign_id = $${params.length} and removed_at is null)`;
-      }
       if (filter.email !== undefined) {
-        params.push(filter.email);
-        where += ` and lower(email) = lower($${params.length})`;
+        // One live lead at most: the page is cut from it here.
+        const lead = await findByEmail(organizationId, filter.email);
+        const enrolled =
+          lead !== null &&
+          (filter.campaign_id === undefined ||
+            (
+              await client.query(
+                'select 1 from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null',
+                [filter.campaign_id, lead.id],
+              )
+            ).length > 0);
+        const items = enrolled ? [lead] : [];
+        return { items: items.slice(filter.offset, filter.offset + filter.limit), total: items.length };
       }
-      return selectPage<LeadRecord>(client, 'leads', where, params, 'created_at desc, id desc', filter);
+      if (filter.campaign_id !== undefined) {
+        // One range of `enrolments_campaign_leads` for the total and one walk of it, in the
+        // order of the answer, for the page; each lead of the page by primary key (the lateral
+        // `offset 0` keeps that a nested loop of key lookups whatever the estimates). The
+        // campaign's organization is checked once (a one-time filter), not on every row.
+        return pageWithTotal<LeadRecord>(
+          client,
+          `select c.total as _total, l.*
+             from (select count(*) as total from enrolments
+                    where campaign_id = $2 and removed_at is null and not lead_deleted
+                      and exists (select 1 from campaigns where id = $2 and organization_id = $1)) c
+             left join lateral (
+               select lead_id from enrolments
+                where campaign_id = $2 and removed_at is null and not lead_deleted
+                  and exists (select 1 from campaigns where id = $2 and organization_id = $1)
+                order by lead_created_at desc, lead_id desc limit $3 offset $4) p on true
+             left join lateral (select * from leads where id = p.lead_id and deleted_at is null offset 0) l on true`,
+          [organizationId, filter.campaign_id, filter.limit, filter.offset],
+        );
+      }
+      // One range of `leads_newest` for the total, one walk of it for the page.
+      return pageWithTotal<LeadRecord>(
+        client,
+        `select c.total as _total, p.*
+           from (select count(*) as total from leads where organization_id = $1 and deleted_at is null) c
+           left join lateral (
+             select * from leads where organization_id = $1 and deleted_at is null
+              order by created_at desc, id desc limit $2 offset $3) p on true`,
+        [organizationId, filter.limit, filter.offset],
+      );
     },
     async update(organizationId, id, patch) {
       const [live] = await client.query(
@@ -59,15 +125,21 @@ export function sqlLeads(client: SqlClient): LeadStore {
       );
     },
     async erase(organizationId, id, at) {
-      const [erased] = await client.query(
-        `update leads set email = null, first_name = null, last_name = null, company = null, title = null,
-                industry = null, website = null, linkedin_profile = null, annual_revenue = null,
-                employee_count = null, custom_fields = $3::jsonb, deleted_at = $4, updated_at = $4
-          where organization_id = $1 and id = $2 and deleted_at is null
-          returning 1`,
-        [organizationId, id, JSON.stringify(erasedLeadFields.custom_fields), at],
-      );
-      return Boolean(erased);
+      return client.transaction(async (tx) => {
+        const [erased] = await tx.query(
+          `update leads set email = null, first_name = null, last_name = null, company = null, title = null,
+                  industry = null, website = null, linkedin_profile = null, annual_revenue = null,
+                  employee_count = null, custom_fields = $3::jsonb, deleted_at = $4, updated_at = $4
+            where organization_id = $1 and id = $2 and deleted_at is null
+            returning 1`,
+          [organizationId, id, JSON.stringify(erasedLeadFields.custom_fields), at],
+        );
+        if (!erased) return false;
+        // A statement of its own (a snapshot taken after the lead's row lock): an enrolment
+        // inserted meanwhile locked the lead `for share`, has committed, and is seen here.
+        await tx.query('update enrolments set lead_deleted = true where lead_id = $1 and not lead_deleted', [id]);
+        return true;
+      });
     },
     async getRow(organizationId, id) {
       const [row] = await client.query<LeadRecord>('select * from leads where organization_id = $1 and id = $2', [
@@ -82,11 +154,24 @@ export function sqlLeads(client: SqlClient): LeadStore {
 export function sqlEnrolments(client: SqlClient): EnrolmentStore {
   return {
     async insert(record) {
-      await reportingUniqueViolations(() => insertRow(client, 'enrolments', record));
+      // The lead's sort key and deletion ride along (`enrolments_campaign_leads`); `for share`
+      // orders this insert with an erasure of the lead (see `erase`).
+      const columns = enrolmentColumnList;
+      const inserted = await reportingUniqueViolations(() =>
+        client.query(
+          `insert into enrolments (${columns.join(', ')}, lead_created_at, lead_deleted)
+           select ${columns.map((column, i) => `$${i + 1}::${enrolmentColumnTypes[column]}`).join(', ')},
+                  l.created_at, l.deleted_at is not null
+             from (select created_at, deleted_at from leads where id = $4::uuid for share) l
+           returning 1`,
+          columns.map((column) => record[column]),
+        ),
+      );
+      if (inserted.length === 0) throw new Error(`enrolment ${record.id}: no lead ${record.lead_id}`);
     },
     async find(campaignId, leadId, options) {
       const [row] = await client.query<EnrolmentRecord>(
-        `select * from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null${options?.forUpdate ? ' for update' : ''}`,
+        `select ${enrolmentColumns} from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null${options?.forUpdate ? ' for update' : ''}`,
         [campaignId, leadId],
       );
       return row ?? null;
@@ -95,7 +180,7 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
       if (options?.forUpdate) {
         // Locks are taken in ID order, then the rows put in the usual order.
         const locked = await client.query<EnrolmentRecord>(
-          'select * from enrolments where lead_id = $1 and removed_at is null order by id for update',
+          `select ${enrolmentColumns} from enrolments where lead_id = $1 and removed_at is null order by id for update`,
           [leadId],
         );
         return locked.sort(
@@ -103,21 +188,21 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
         );
       }
       return client.query<EnrolmentRecord>(
-        'select * from enrolments where lead_id = $1 and removed_at is null order by enrolled_at, id',
+        `select ${enrolmentColumns} from enrolments where lead_id = $1 and removed_at is null order by enrolled_at, id`,
         [leadId],
       );
     },
     async listForLeads(leadIds) {
       if (leadIds.length === 0) return [];
       return client.query<EnrolmentRecord>(
-        'select * from enrolments where lead_id = any($1::uuid[]) and removed_at is null order by enrolled_at, id',
+        `select ${enrolmentColumns} from enrolments where lead_id = any($1::uuid[]) and removed_at is null order by enrolled_at, id`,
         [leadIds],
       );
     },
     async countForCampaign(campaignId) {
       const [row] = await client.query<{ count: number }>(
-        `select count(*) as count from enrolments e join leads l on l.id = e.lead_id
-          where e.campaign_id = $1 and e.removed_at is null and l.deleted_at is null`,
+        // One range of `enrolments_campaign_leads` (no join over the campaign's leads).
+        `select count(*) as count from enrolments where campaign_id = $1 and removed_at is null and not lead_deleted`,
         [campaignId],
       );
       return Number(row?.count ?? 0);

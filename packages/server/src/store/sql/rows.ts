@@ -93,3 +93,23 @@ export async function selectPage<T>(
     total,
   };
 }
+
+/**
+ * A page and its total from one statement (one snapshot, one round trip) whose rows are
+ * `_total` and the row's columns: a one-row count left-joined to the page, so an empty page
+ * still says the total (its one row has a null `id`). The page's order is the statement's.
+ */
+export async function pageWithTotal<T extends { id: string }>(
+  client: SqlClient,
+  text: string,
+  params: unknown[],
+): Promise<{ items: T[]; total: number }> {
+  const rows = await client.query<Omit<T, 'id'> & { id: string | null; _total: number }>(text, params);
+  const total = Number(rows[0]?._total ?? 0);
+  const items: T[] = [];
+  for (const { _total, ...row } of rows) {
+    void _total;
+    if (row.id !== null) items.push(row as unknown as T);
+  }
+  return { items, total };
+}

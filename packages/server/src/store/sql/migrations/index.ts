@@ -7,6 +7,7 @@ import { migration006 } from './006-deliveries.ts';
 import { migration007 } from './007-engine.ts';
 import { migration008 } from './008-sandbox-clock.ts';
 import { migration009 } from './009-erasure.ts';
+import { migration010 } from './010-campaign-lead-order.ts';
 import { migration011 } from './011-unlogged-rate-limits.ts';
 
 export interface Migration {
@@ -24,5 +25,6 @@ export const migrations: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
   migration011,
 ];
