@@ -37,7 +37,12 @@ try {
       .map((migration) => ({ version: migration.version, sha256: migrationHash(migration) })),
   };
   writeFileSync(join(scratch, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
-  renameSync(scratch, target);
+  try {
+    renameSync(scratch, target);
+  } catch (error) {
+    // Another build that finished first made the same template: keep that one.
+    if (!existsSync(join(target, manifestName))) throw error;
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
