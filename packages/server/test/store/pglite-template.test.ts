@@ -70,11 +70,12 @@ describe('the PGlite template data directory', () => {
     expect(readFileSync(join(dataDir, 'base', '1', '1259'), 'utf8')).toBe('changed by the database');
   });
 
-  it('is not copied when unsound or absent', () => {
+  it('is not copied when unsound or without a manifest', () => {
     const template = fakeTemplate({ pglite: '0.0.1', migrations: held(1) });
     const dataDir = scratch();
     expect(seedDataDirFromTemplate(dataDir, template)).toBe(false);
-    expect(seedDataDirFromTemplate(dataDir, undefined)).toBe(false);
+    // A directory without a manifest (undefined would look for the built template).
+    expect(seedDataDirFromTemplate(dataDir, scratch())).toBe(false);
     expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(false);
   });
 });
