@@ -65,6 +65,8 @@ export class RequestValidator {
   ): ValidatedInput {
     const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
     const issues: ValidationIssue[] = unstorableText(operation, raw);
+    // A body nested too deep is refused before any schema walks it.
+    if (issues.some((issue) => issue.type === 'json_too_deep')) throw validationError(issues);
     for (const parameter of operation.parameters) {
       const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
       if (parameter.in === 'path') {
@@ -142,6 +144,14 @@ const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const unstorableMessage = 'must not contain U+0000 or an unpaired surrogate';
 
 /**
+ * How deep a body may nest objects and arrays. No field of the API nests near this deep (a
+ * sequence's branches stop at a few levels); past it, code that walks a value recursively
+ * (JSON.stringify when storing it, erasure's scrub of a deal's metadata) would overflow the
+ * stack, so such a body could be stored and then never erased.
+ */
+export const maxBodyDepth = 64;
+
+/**
  * Issues for every string of the request that stored text cannot hold (path IDs are left to
  * their schemas: a value that is not an ID answers `404`, as for any other bad path ID).
  */
@@ -160,19 +170,29 @@ export function unstorableText(
     if (values.some((value) => unstorable.test(value))) flag(`${parameter.in}.${parameter.name}`);
   }
   // Depth first, in document order, without recursion: a 1 MB body may nest very deep.
-  const pending: Array<[unknown, string]> = [[raw.body, 'body']];
+  const pending: Array<[unknown, string, number]> = [[raw.body, 'body', 0]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, field] = next;
+    const [value, field, depth] = next;
     if (typeof value === 'string') {
       if (unstorable.test(value)) flag(field);
+    } else if (value !== null && typeof value === 'object' && depth >= maxBodyDepth) {
+      issues.push({
+        field,
+        message: `nests deeper than ${maxBodyDepth} levels of objects and arrays`,
+        type: 'json_too_deep',
+      });
     } else if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) pending.push([value[index], `${field}[${index}]`]);
+      for (let index = value.length - 1; index >= 0; index--) {
+        pending.push([value[index], `${field}[${index}]`, depth + 1]);
+      }
     } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
       if (entries.some(([key]) => unstorable.test(key))) {
         flag(field, 'must not have a key that contains U+0000 or an unpaired surrogate');
       }
-      for (const [key, item] of entries.reverse()) if (!unstorable.test(key)) pending.push([item, `${field}.${key}`]);
+      for (const [key, item] of entries.reverse()) {
+        if (!unstorable.test(key)) pending.push([item, `${field}.${key}`, depth + 1]);
+      }
     }
   }
   return issues;

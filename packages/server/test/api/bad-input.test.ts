@@ -104,6 +104,39 @@ describeBackends('bad input', (store) => {
     expect([filter.status, filter.body.error]).toEqual([400, 'VALIDATION_ERROR']);
   });
 
+  it('refuses a body nested deeper than 64 levels, so that whatever is stored can be erased', async () => {
+    await setup();
+    const leadId = await createLead();
+    // Written as text: JSON.stringify itself overflows the stack on the deepest of these.
+    const nestedText = (depth: number) => {
+      let text = '1';
+      for (let i = 0; i < depth; i++) text = i % 2 ? `[${text}]` : `{"a":${text}}`;
+      return text;
+    };
+    const nested = (depth: number): unknown => JSON.parse(nestedText(depth));
+    const cases: Array<[string, string]> = [
+      ['/v1/leads', `{"email":"deep@example.com","custom_fields":${nestedText(5000)}}`],
+      ['/v1/leads', `{"email":"deep@example.com","custom_fields":{"a":${nestedText(100_000)}}}`],
+      ['/v1/crm/deals', `{"name":"Deep","lead_id":"${leadId}","metadata":${nestedText(2000)}}`],
+    ];
+    for (const [path, rawBody] of cases) {
+      const answer = await api.call<Failure>('POST', path, { rawBody });
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error).toBe('VALIDATION_ERROR');
+      expect(answer.body.details?.errors.map((issue) => issue.type)).toEqual(['json_too_deep']);
+    }
+    // Up to the limit is accepted, and the lead stays erasable.
+    const within = await api.call<{ lead: { id: string } }>('POST', '/v1/leads', {
+      body: { email: 'within@example.com', custom_fields: { a: nested(60) } },
+    });
+    expect(within.status).toBe(201);
+    const deal = await api.call('POST', '/v1/crm/deals', {
+      body: { name: 'Within', lead_id: within.body.lead.id, metadata: { a: nested(60) } },
+    });
+    expect(deal.status, JSON.stringify(deal.body)).toBe(201);
+    expect((await api.call('DELETE', `/v1/leads/${within.body.lead.id}`)).status).toBe(200);
+  });
+
   it('refuses integers past what the columns hold, and keeps the largest that fit', async () => {
     await setup();
     const leadId = await createLead();

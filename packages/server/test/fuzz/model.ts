@@ -16,6 +16,7 @@ export const fuzzClasses = [
   'bad_id',
   'bad_cursor',
   'bad_header',
+  'deep_nesting',
 ] as const;
 
 export type FuzzClass = (typeof fuzzClasses)[number];

@@ -27,6 +27,7 @@ export const paginationParams = new Set(['offset', 'page', 'limit', 'before', 's
 /** Operations a class applies to (bad_cursor needs a paging parameter, bad_id an ID). */
 export function appliesTo(cls: FuzzClass, op: FuzzOperation): boolean {
   if (cls === 'bad_cursor') return op.parameters.some((p) => p.in === 'query' && paginationParams.has(p.name));
+  if (cls === 'deep_nesting') return op.body !== undefined;
   if (cls === 'bad_id') {
     const named = op.parameters.some((p) => resourceOfName[p.name]);
     const body = Object.keys((op.body?.schema.properties ?? {}) as object).some((name) => resourceOfName[name]);
@@ -139,6 +140,9 @@ export function payloadArbitrary(cls: FuzzClass): fc.Arbitrary<unknown> {
           '123e4567e89b12d3a456426614174000',
         ),
       );
+    case 'deep_nesting':
+      // Around the API's limit of 64 levels, and far past it (where recursive code overflows).
+      return fc.oneof(fc.integer({ min: 55, max: 75 }), fc.integer({ min: 1000, max: 20_000 }));
     case 'bad_cursor':
       return fc.oneof(
         fc.constantFrom(
@@ -273,6 +277,10 @@ function targets(cls: FuzzClass, parts: Mutated): Slot[] {
       const strings = all.filter((s) => typeof s.value === 'string' || s.value instanceof Ref);
       return strings.length > 0 ? strings : all;
     }
+    case 'deep_nesting': {
+      const body = all.filter((s) => s.where === 'body');
+      return body.length > 0 ? body : all;
+    }
     default:
       return all;
   }
@@ -302,6 +310,12 @@ function replacement(cls: FuzzClass, slot: Slot, payload: unknown): unknown {
       const max = slot.where === 'path' ? 10_000 : slot.where === 'body' ? length : 100_000;
       const repeated = slot.where === 'header' ? 'a' : unit;
       return repeated.repeat(Math.ceil(Math.min(length, max) / repeated.length));
+    }
+    case 'deep_nesting': {
+      // As JSON text: objects and arrays in turn, `depth` levels around a number.
+      let nested = '1';
+      for (let level = 0; level < (payload as number); level++) nested = level % 2 ? `[${nested}]` : `{"a":${nested}}`;
+      return slot.where === 'body' ? new RawJson(nested) : nested.slice(0, 2000);
     }
     case 'bad_id': {
       const spec = payload as { ref?: string; kind?: ResourceKind; index?: number } | string;
