@@ -45,6 +45,17 @@ describe('startMockServer', () => {
     expect((await document.json()) as object).toHaveProperty('openapi');
   });
 
+  it('serves on IPv6 loopback, with the address bracketed in its URL', async () => {
+    const six = await startMockServer({ port: 0, seed: 3, host: '::1' });
+    try {
+      expect(six.url).toMatch(/^http:\/\/\[::1\]:\d+\/v1$/);
+      const client = createClient({ apiKey: six.apiKey, baseUrl: six.url });
+      expect((await listCampaigns(client)).campaigns.length).toBeGreaterThan(0);
+    } finally {
+      await six.close();
+    }
+  });
+
   it('resets, shows its data and takes scenarios through the control routes', async () => {
     const origin = server.url.replace(/\/v1$/, '');
     expect((await fetch(`${origin}/__ocs-mock/reset`, { method: 'POST' })).status).toBe(204);

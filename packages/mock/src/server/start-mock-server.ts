@@ -48,14 +48,16 @@ export interface MockServer {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 4010;
+  // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}`;
   // The engine reads only the path of its base URL here; the listener gives the origin.
-  const engine = await createEngine({ ...options, baseUrl: `http://${host}/v1` });
+  const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
   const fetch = (request: Request) => (request.url.includes(controlPath) ? control(request) : engine.fetch(request));
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: host }, (info) => {
       resolve({
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${info.port}/v1`,
+        url: `${origin}:${info.port}/v1`,
         apiKey: engine.data.apiKey,
         data: engine.data,
         reset: () => engine.reset(),

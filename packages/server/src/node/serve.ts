@@ -66,7 +66,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const server = serveHono({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       server.off('error', failed);
       resolve({
-        url: `http://${options.host}:${info.port}`,
+        // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
+        url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${info.port}`,
         forgetCachedKeys: () => app.authenticator.invalidate(),
         async close() {
           await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
