@@ -2,10 +2,11 @@
  * Serves the application over HTTP with @hono/node-server, logs a JSON line per request,
  * and stops cleanly on SIGINT and SIGTERM.
  */
-import { serve as serveHono } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer } from 'node:http';
 import { createApp } from '../app.ts';
 import { answerClientErrors } from './client-errors.ts';
+import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { jsonLineLogger } from '../http/logger.ts';
@@ -62,12 +63,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
   await app.engine.syncClock();
   app.engine.start({ intervalMs: options.engineIntervalMs, deliveryPollMs: options.deliveryPollMs });
+  const untouchedBudget = () => rateLimitHeaders(app.rateLimiter.untouched());
+  // Node would answer an HTTP/1.1 request without Host with an empty 400 itself; the adapter's
+  // error handler answers it (and a target that is not a path) in the API's error body.
+  const server = createServer(
+    { requireHostHeader: false },
+    getRequestListener(app.fetch, { errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }) }),
+  );
   return new Promise((resolve, reject) => {
-    const server = serveHono({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
+    server.listen(options.port, options.host, () => {
       server.off('error', failed);
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : options.port;
       resolve({
         // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
-        url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${info.port}`,
+        url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
         forgetCachedKeys: () => app.authenticator.invalidate(),
         async close() {
           await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
@@ -76,11 +86,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         },
       });
     });
-    // Requests Node's parser refuses (431, malformed HTTP) answer in the API's error body.
-    answerClientErrors(server as Server, {
-      rateLimitHeaders: () => rateLimitHeaders(app.rateLimiter.untouched()),
-      logger,
-    });
+    // Requests Node's parser refuses (431, malformed HTTP), and those it parses but would
+    // answer bare (Expect, CONNECT), answer in the API's error body.
+    answerClientErrors(server, { rateLimitHeaders: untouchedBudget, logger });
+    answerUnservableRequests(server, { rateLimitHeaders: untouchedBudget });
     // Not listening (port in use, no such interface): stop what started and say so.
     const failed = (error: Error) => {
       void app.engine.stop().finally(() => {

@@ -1,0 +1,75 @@
+/**
+ * Requests that parse as HTTP but that neither Node nor the Hono adapter would hand to the
+ * application, answered in the API's error body with an `X-Request-ID` (issue 10) instead
+ * of an empty `400`, a bare `417` or a closed connection:
+ *
+ * - an HTTP/1.1 request without `Host` (RFC 9112 asks for a 400), or whose target is not a
+ *   path (`OPTIONS *`, `GET example.com`): the adapter cannot build its URL;
+ * - `Expect` with anything but `100-continue`;
+ * - `CONNECT` (this server is no proxy).
+ *
+ * Each is `400 VALIDATION_ERROR` with one issue of type `malformed_http`, as for requests
+ * Node's parser refuses (`client-errors.ts`), and the connection closes after a CONNECT.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { validationError } from '../http/api-error.ts';
+import { requestIdFrom } from '../http/request-id.ts';
+import { errorBody } from '../http/responses.ts';
+
+export interface UnservableOptions {
+  /** The `RateLimit-*` headers of a request that was not counted. */
+  rateLimitHeaders: () => Record<string, string>;
+}
+
+/** The answer for a request whose URL the adapter could not build (its `errorHandler`). */
+export function unbuildableRequestAnswer(options: UnservableOptions): (error: unknown) => Response {
+  return (error) => {
+    const reason = error instanceof Error ? error.message : 'the request cannot be read';
+    const requestId = requestIdFrom(null);
+    const failure = malformed(`${reason}: send a path target and a Host header`, requestId);
+    return new Response(failure.body, {
+      status: failure.status,
+      headers: { 'Content-Type': 'application/json', 'X-Request-ID': requestId, ...options.rateLimitHeaders() },
+    });
+  };
+}
+
+export function answerUnservableRequests(server: Server, options: UnservableOptions): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
+    const failure = malformed(`Expect: ${headerOf(request, 'expect')} is not supported (only 100-continue)`, requestId);
+    response.writeHead(failure.status, {
+      'Content-Type': 'application/json',
+      'X-Request-ID': requestId,
+      ...options.rateLimitHeaders(),
+      Connection: 'close',
+    });
+    response.end(failure.body);
+  });
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
+    const failure = malformed('CONNECT is not served: this server is not a proxy', requestId);
+    const headers = {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(failure.body)),
+      'X-Request-ID': requestId,
+      ...options.rateLimitHeaders(),
+      Connection: 'close',
+    };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`HTTP/1.1 400 Bad Request\r\n${head.join('')}\r\n${failure.body}`, () => socket.destroy());
+  });
+}
+
+function malformed(message: string, requestId: string) {
+  return errorBody(
+    validationError([{ field: 'request', message, type: 'malformed_http' }], `Request is not valid: ${message}.`),
+    requestId,
+  );
+}
+
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : null;
+}

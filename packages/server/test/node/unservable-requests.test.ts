@@ -1,0 +1,100 @@
+/**
+ * Requests that parse as HTTP but that Node or the adapter would answer bare (an empty 400,
+ * a 417, a closed connection) answer in the API's error body with an X-Request-ID, on the
+ * real Node listener (issue 10, item 3).
+ */
+import { connect } from 'node:net';
+import { createSchemaValidator, loadBundledDocument } from '@ocs/openapi/support';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningServer, serve } from '../../src/node/serve.ts';
+import { createMemoryStore } from '../../src/store/memory/index.ts';
+
+const schemas = createSchemaValidator(loadBundledDocument());
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await serve({ store: createMemoryStore(), port: 0, host: '127.0.0.1', quiet: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Sends raw bytes; reads the first answer (the connection may stay open after it). */
+function rawExchange(bytes: string): Promise<{ status: number; headers: Headers; body: unknown }> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    let answer = '';
+    const done = () => {
+      const at = answer.indexOf('\r\n\r\n');
+      if (at < 0) return false;
+      const [statusLine = '', ...lines] = answer.slice(0, at).split('\r\n');
+      const headers = new Headers();
+      for (const line of lines)
+        headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+      let rest = answer.slice(at + 4);
+      if (headers.get('transfer-encoding') === 'chunked') {
+        if (!rest.includes('\r\n0\r\n\r\n')) return false;
+        let text = '';
+        while (rest.length > 0) {
+          const size = Number.parseInt(rest.slice(0, rest.indexOf('\r\n')), 16);
+          if (!size) break;
+          const start = rest.indexOf('\r\n') + 2;
+          text += rest.slice(start, start + size);
+          rest = rest.slice(start + size + 2);
+        }
+        rest = text;
+      } else if (Buffer.byteLength(rest, 'latin1') < Number(headers.get('content-length'))) return false;
+      socket.destroy();
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(rest) });
+      return true;
+    };
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+      done();
+    });
+    socket.on('close', () => {
+      if (!done()) reject(new Error(`no complete answer: ${JSON.stringify(answer)}`));
+    });
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
+  });
+}
+
+function expectMalformed(answer: { status: number; headers: Headers; body: unknown }, requestId?: string): void {
+  expect(answer.status).toBe(400);
+  expect(answer.headers.get('content-type')).toBe('application/json');
+  const body = answer.body as { error: string; request_id: string; details: { errors: Array<{ type: string }> } };
+  expect(body.error).toBe('VALIDATION_ERROR');
+  expect(body.details.errors.map((issue) => issue.type)).toEqual(['malformed_http']);
+  expect(body.request_id).toBe(answer.headers.get('x-request-id'));
+  if (requestId) expect(body.request_id).toBe(requestId);
+  expect(schemas.validate('#/components/schemas/ErrorBody', body).errors).toEqual([]);
+}
+
+it('answers an HTTP/1.1 request without Host in the error body', async () => {
+  expectMalformed(await rawExchange('GET /v1/campaigns HTTP/1.1\r\nConnection: close\r\n\r\n'));
+});
+
+it('answers a target that is not a path (OPTIONS *, an authority) in the error body', async () => {
+  expectMalformed(await rawExchange('OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+  expectMalformed(await rawExchange('GET example.com HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+});
+
+it('answers an Expect it cannot meet in the error body, with the caller X-Request-ID', async () => {
+  const request =
+    'POST /v1/campaigns HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nX-Request-ID: trace-expect\r\n' +
+    'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+  expectMalformed(await rawExchange(request), 'trace-expect');
+});
+
+it('answers CONNECT in the error body and closes', async () => {
+  expectMalformed(await rawExchange('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'));
+});
+
+it('still serves a request with Host and a path target', async () => {
+  const answer = await fetch(`${server.url}/openapi.json`);
+  expect(answer.status).toBe(200);
+  await answer.arrayBuffer();
+});
