@@ -17,6 +17,7 @@
  * admin channel, so they work while it runs. Mistakes are one line on stderr and exit code 2;
  * failures one line and exit code 1, with the stack under `--debug` or `OCS_DEBUG=1`.
  */
+import { environmentProblem } from './environment-problems.ts';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -490,8 +491,11 @@ export function report(error: unknown, argv: string[]): number {
     process.stderr.write(`ocs-server: ${error.message}\n`);
     return 1;
   }
+  const problem = environmentProblem(error);
   process.stderr.write(
-    `ocs-server: internal error: ${firstLine(error)}${debugging(argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
+    problem === null
+      ? `ocs-server: internal error: ${firstLine(error)}${debugging(argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`
+      : `ocs-server: ${problem}\n`,
   );
   if (debugging(argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return 1;

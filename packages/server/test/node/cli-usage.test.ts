@@ -114,14 +114,14 @@ describe('mistakes', () => {
 });
 
 describe('failures', () => {
-  it('an internal error is one line, with the stack under --debug or OCS_DEBUG=1', async () => {
+  it('a data directory that cannot be made is one line saying what to do, the stack only under --debug', async () => {
     // A file where the data directory should be: PGlite's directory cannot be made.
     const notADirectory = join(dataDir, 'a-file');
     writeFileSync(notADirectory, '');
     const plain = await runCli(['org', 'list', '--data-dir', notADirectory]);
     expect(plain.code).toBe(1);
-    expect(oneLine(plain.stderr)).toMatch(
-      /^ocs-server: internal error: .*\(run with --debug or OCS_DEBUG=1 for the stack\)$/,
+    expect(oneLine(plain.stderr)).toBe(
+      `ocs-server: cannot use ${notADirectory} (EEXIST): pass --data-dir with a directory this user can write.`,
     );
 
     for (const [args, env] of [
@@ -130,9 +130,21 @@ describe('failures', () => {
     ] as const) {
       const debug = await runCli([...args], { env });
       expect(debug.code).toBe(1);
-      expect(debug.stderr).toMatch(/^ocs-server: internal error: /);
+      expect(debug.stderr).toMatch(/^ocs-server: cannot use /);
       expect(debug.stderr).toMatch(/\n\s+at /);
     }
+  });
+
+  it('a PostgreSQL server that cannot be reached: one line naming the setting, exit code 1', async () => {
+    const closed: Server = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await runCli(['org', 'list', '--database-url', `postgres://nobody@127.0.0.1:${port}/none`]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toBe(
+      'ocs-server: cannot reach PostgreSQL (ECONNREFUSED): check --database-url or DATABASE_URL, and that the server runs.',
+    );
   });
 
   it('serve on a port in use: one line, exit code 1', { timeout: 90_000 }, async () => {

@@ -1,0 +1,27 @@
+/**
+ * Errors of the machine or the settings rather than of the program, said in one line with
+ * what to do (`ocs-server`'s report): a PostgreSQL server that cannot be reached or refuses
+ * the connection, a data directory that cannot be made or written. Anything else stays an
+ * internal error.
+ */
+
+const unreachable = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
+/** PostgreSQL's SQLSTATEs for a refused login or a missing database. */
+const refused = new Set(['28P01', '28000', '3D000']);
+
+export function environmentProblem(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, path, message } = error as { code?: unknown; path?: unknown; message?: unknown };
+  if (typeof code !== 'string') return null;
+  if (unreachable.has(code)) {
+    return `cannot reach PostgreSQL (${code}): check --database-url or DATABASE_URL, and that the server runs.`;
+  }
+  if (refused.has(code)) {
+    return `PostgreSQL refused the connection (${String(message)}): check --database-url or DATABASE_URL.`;
+  }
+  if (unusablePath.has(code) && typeof path === 'string') {
+    return `cannot use ${path} (${code}): pass --data-dir with a directory this user can write.`;
+  }
+  return null;
+}
