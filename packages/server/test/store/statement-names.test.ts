@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
-import { isStalePlan, StatementNames } from '../../src/store/sql/statement-names.ts';
+import { isStalePlan, planEachRun, StatementNames } from '../../src/store/sql/statement-names.ts';
 
 describe('statement names', () => {
   it('names each text once, up to the limit, and renews every name', () => {
@@ -17,6 +17,12 @@ describe('statement names', () => {
     const renewed = names.nameFor('select 1 where $1');
     expect(renewed).toBeDefined();
     expect(renewed).not.toBe(first);
+  });
+
+  it('never names a text that must be planned at every run', () => {
+    const names = new StatementNames();
+    expect(names.nameFor(`${planEachRun}select 1 where $1`)).toBeUndefined();
+    expect(names.nameFor('select 1 where $1')).toBeDefined();
   });
 
   it('recognises only the stale-plan refusal', () => {

@@ -5,6 +5,7 @@ import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts'
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, pageWithTotal, selectPage, updateRow } from './rows.ts';
+import { planEachRun } from './statement-names.ts';
 
 const leadJson = new Set(['custom_fields']);
 
@@ -42,7 +43,7 @@ export function sqlLeads(client: SqlClient): LeadStore {
     // ordering by created_at let PostgreSQL without statistics walk `leads_newest` through
     // every lead of the organization, filtering on the email (decision 0006).
     const [row] = await client.query<LeadRecord>(
-      `select * from leads
+      `${planEachRun}select * from leads
         where organization_id = $1 and lower(email) = lower($2) and deleted_at is null and email is not null`,
       [organizationId, email],
     );
@@ -76,7 +77,7 @@ export function sqlLeads(client: SqlClient): LeadStore {
           (filter.campaign_id === undefined ||
             (
               await client.query(
-                'select 1 from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null',
+                `${planEachRun}select 1 from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null`,
                 [filter.campaign_id, lead.id],
               )
             ).length > 0);
@@ -90,7 +91,7 @@ export function sqlLeads(client: SqlClient): LeadStore {
         // campaign's organization is checked once (a one-time filter), not on every row.
         return pageWithTotal<LeadRecord>(
           client,
-          `select c.total as _total, l.*
+          `${planEachRun}select c.total as _total, l.*
              from (select count(*) as total from enrolments
                     where campaign_id = $2 and removed_at is null and not lead_deleted
                       and exists (select 1 from campaigns where id = $2 and organization_id = $1)) c
@@ -106,7 +107,7 @@ export function sqlLeads(client: SqlClient): LeadStore {
       // One range of `leads_newest` for the total, one walk of it for the page.
       return pageWithTotal<LeadRecord>(
         client,
-        `select c.total as _total, p.*
+        `${planEachRun}select c.total as _total, p.*
            from (select count(*) as total from leads where organization_id = $1 and deleted_at is null) c
            left join lateral (
              select * from leads where organization_id = $1 and deleted_at is null
@@ -171,7 +172,7 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
     },
     async find(campaignId, leadId, options) {
       const [row] = await client.query<EnrolmentRecord>(
-        `select ${enrolmentColumns} from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null${options?.forUpdate ? ' for update' : ''}`,
+        `${planEachRun}select ${enrolmentColumns} from enrolments where campaign_id = $1 and lead_id = $2 and removed_at is null${options?.forUpdate ? ' for update' : ''}`,
         [campaignId, leadId],
       );
       return row ?? null;

@@ -5,6 +5,15 @@
  * Texts built at run time (lists of placeholders) could be unbounded, so past `limit`
  * distinct texts the rest run unnamed.
  */
+/**
+ * Begins a text PostgreSQL must plan at every run, with its parameters' values and the
+ * tables' sizes of the moment (decision 0006): never named, so never given a generic plan.
+ * Without statistics a generic plan made while a table was tiny (a fresh database) can pick
+ * an index on a tie whose cost then grows with the table, and keep it for the connection's
+ * life: `findByEmail` walked every lead of the organization through `leads_newest`.
+ */
+export const planEachRun = '/* plan each run */ ';
+
 export class StatementNames {
   private readonly names = new Map<string, string>();
   private generation = 0;
@@ -12,6 +21,7 @@ export class StatementNames {
   constructor(private readonly limit = 500) {}
 
   nameFor(text: string): string | undefined {
+    if (text.startsWith(planEachRun)) return undefined;
     let name = this.names.get(text);
     if (name === undefined && this.names.size < this.limit) {
       name = `ocs_${this.generation}_${this.names.size}`;
