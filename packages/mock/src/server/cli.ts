@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CliFailure, debugging, integerOption, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import { startMockServer } from './start-mock-server.ts';
 
 const usage = `Usage: ocs-mock [options]
@@ -30,38 +31,6 @@ Options:
 Control routes (outside /v1): POST /__ocs-mock/reset, GET /__ocs-mock/data,
 POST /__ocs-mock/scenarios (see the @ocs/mock README).`;
 
-/** A mistake in how it was called: one line, exit code 2. */
-class UsageError extends Error {}
-/** Something that did not work, said in one line: exit code 1. */
-class Failure extends Error {}
-
-function integer(label: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(parsed >= min && parsed <= max)) {
-    const range =
-      max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw new UsageError(`${label} must be ${range}, got '${value}'.`);
-  }
-  return parsed;
-}
-
-/** node:util's parseArgs errors (ERR_PARSE_ARGS_*), said in a line. */
-function parseArgsProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}.`;
-  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
-  if (missing) return `${missing[1]} needs a value.`;
-  const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
-  if (ambiguous) return `${ambiguous[1]} needs a value (write ${ambiguous[1]}=<value> for one starting with '-').`;
-  const noValue = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
-  if (noValue) return `${noValue[1]} takes no value.`;
-  const positional = /^Unexpected argument '([^']+)'/.exec(message);
-  if (positional) return `unexpected argument '${positional[1]}' (ocs-mock takes options only).`;
-  return message.split('\n')[0] ?? message;
-}
-
 async function main(argv: string[]): Promise<void> {
   let values;
   try {
@@ -82,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(parseArgsProblem(error));
+    throw new UsageError(parseArgsProblem(error, 'ocs-mock takes options only'));
   }
 
   if (values.help) {
@@ -95,16 +64,17 @@ async function main(argv: string[]): Promise<void> {
   }
 
   // A flag beats the environment; the environment is checked only when it is used.
-  const port = integer('--port', values.port, 0, 65535) ?? integer('PORT', process.env.PORT, 0, 65535) ?? 4010;
+  const port =
+    integerOption('--port', values.port, 0, 65535) ?? integerOption('PORT', process.env.PORT, 0, 65535) ?? 4010;
   const host = values.host ?? (process.env.HOST || undefined) ?? '127.0.0.1';
-  const seed = integer('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER) ?? 1;
-  const perEndpoint = integer(
+  const seed = integerOption('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER) ?? 1;
+  const perEndpoint = integerOption(
     '--rate-limit-per-endpoint',
     values['rate-limit-per-endpoint'],
     1,
     Number.MAX_SAFE_INTEGER,
   );
-  const total = integer('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
+  const total = integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
 
   const server = await startMockServer({
     port,
@@ -112,13 +82,8 @@ async function main(argv: string[]): Promise<void> {
     seed,
     rateLimits: { perEndpoint, total },
     allowInsecureWebhooks: values['allow-insecure-webhooks'],
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE')
-      throw new Failure(`port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`);
-    if (error.code === 'EACCES') throw new Failure(`not allowed to listen on port ${port}; choose one above 1023.`);
-    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-      throw new Failure(`cannot listen on host '${host}' (${error.code}); choose another with --host.`);
-    throw error;
+  }).catch((error: unknown) => {
+    throw listenProblem(error, port, host);
   });
 
   if (values.json) {
@@ -142,25 +107,20 @@ Reset: curl -X POST ${server.url.replace(/\/v1$/, '')}/__ocs-mock/reset`);
   }
 }
 
-function debugging(): boolean {
-  const flag = process.env.OCS_DEBUG;
-  return process.argv.includes('--debug') || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
-}
-
 function fail(error: unknown): never {
   if (error instanceof UsageError) {
     process.stderr.write(`ocs-mock: ${error.message} Run ocs-mock --help for usage.\n`);
     process.exit(2);
   }
-  if (error instanceof Failure) {
+  if (error instanceof CliFailure) {
     process.stderr.write(`ocs-mock: ${error.message}\n`);
     process.exit(1);
   }
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
   process.stderr.write(
-    `ocs-mock: internal error: ${message}${debugging() ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
+    `ocs-mock: internal error: ${message}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
   );
-  if (debugging() && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  if (debugging(process.argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 }
 

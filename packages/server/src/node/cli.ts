@@ -17,6 +17,7 @@
  * admin channel, so they work while it runs. Mistakes are one line on stderr and exit code 2;
  * failures one line and exit code 1, with the stack under `--debug` or `OCS_DEBUG=1`.
  */
+import { CliFailure, debugging, integerOption, listenProblem, parseArgsProblem, UsageError } from './cli-kit.ts';
 import { environmentProblem } from './environment-problems.ts';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -108,16 +109,6 @@ const argumentOf: Record<string, string> = {
   'key revoke': '<key-id>',
 };
 
-/** A mistake in how the command was called: one line, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** Something that did not happen, said in one line (exit code 1). */
-export class CliFailure extends Error {
-  override name = 'CliFailure';
-}
-
 /** How long a CLI waits for a running server to answer an admin command. */
 function adminTimeoutMs(): number {
   const value = Number(process.env.OCS_ADMIN_TIMEOUT_MS);
@@ -155,32 +146,6 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError(parseArgsProblem(error));
   }
-}
-
-/** node:util's parseArgs errors (ERR_PARSE_ARGS_*), said in a line without the advice for positionals. */
-function parseArgsProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}.`;
-  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
-  if (missing) return `${missing[1]} needs a value.`;
-  const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
-  if (ambiguous) return `${ambiguous[1]} needs a value (write ${ambiguous[1]}=<value> for one starting with '-').`;
-  const noValue = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
-  if (noValue) return `${noValue[1]} takes no value.`;
-  return firstLine(error);
-}
-
-/** A whole number in [min, max], written in digits only: `1e3`, `0x10`, ` 8` and `8.0` are refused. */
-function integerOption(label: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(parsed >= min && parsed <= max)) {
-    const range =
-      max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw new UsageError(`${label} must be ${range}, got '${value}'.`);
-  }
-  return parsed;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -436,14 +401,8 @@ async function serveCommand(
       host,
       config: { sandbox: !values['no-sandbox'], allowInsecureWebhooks: values['allow-insecure-webhooks'] },
       rateLimits: { ...(perEndpoint ? { perEndpoint } : {}), ...(total ? { total } : {}) },
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE')
-        throw new CliFailure(`port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`);
-      if (error.code === 'EACCES')
-        throw new CliFailure(`not allowed to listen on port ${port}; choose one above 1023.`);
-      if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-        throw new CliFailure(`cannot listen on host '${host}' (${error.code}); choose another with --host.`);
-      throw error;
+    }).catch((error: unknown) => {
+      throw listenProblem(error, port, host);
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
     await new Promise<void>((resolve) => {
@@ -464,11 +423,6 @@ async function serveCommand(
 
 function shellQuote(text: string): string {
   return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function debugging(argv: string[]): boolean {
-  const flag = process.env.OCS_DEBUG;
-  return argv.includes('--debug') || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
 }
 
 /** One line for any error; the stack too when debugging. Returns the exit code. */

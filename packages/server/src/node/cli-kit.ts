@@ -1,0 +1,65 @@
+/**
+ * What the two command-line tools (`ocs-server`, and `ocs-mock`, which bundles this file)
+ * share: their two kinds of error, numbers checked in full, node:util's parseArgs errors and
+ * listen failures said in one line, and the debug switch.
+ */
+
+/** A mistake in how the command was called: one line, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Something that did not happen, said in one line (exit code 1). */
+export class CliFailure extends Error {
+  override name = 'CliFailure';
+}
+
+/** A whole number in [min, max], written in digits only: `1e3`, `0x10`, ` 8` and `8.0` are refused. */
+export function integerOption(label: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `an integer from ${min} to ${max}`;
+    throw new UsageError(`${label} must be ${range}, got '${value}'.`);
+  }
+  return parsed;
+}
+
+/**
+ * node:util's parseArgs errors (ERR_PARSE_ARGS_*), said in a line. `positionals` is what to
+ * say of an unexpected argument (for a tool that takes options only).
+ */
+export function parseArgsProblem(error: unknown, positionals?: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown option ${unknown[1]}.`;
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+  if (missing) return `${missing[1]} needs a value.`;
+  const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value (write ${ambiguous[1]}=<value> for one starting with '-').`;
+  const noValue = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
+  if (noValue) return `${noValue[1]} takes no value.`;
+  const positional = /^Unexpected argument '([^']+)'/.exec(message);
+  if (positional && positionals) return `unexpected argument '${positional[1]}' (${positionals}).`;
+  return message.split('\n')[0] ?? message;
+}
+
+/** A listener that could not start, as a `CliFailure` saying what to choose instead; other errors as they are. */
+export function listenProblem(error: unknown, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CliFailure(`port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`);
+  }
+  if (code === 'EACCES') return new CliFailure(`not allowed to listen on port ${port}; choose one above 1023.`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CliFailure(`cannot listen on host '${host}' (${code}); choose another with --host.`);
+  }
+  return error;
+}
+
+/** Whether to print stacks: `--debug`, or `OCS_DEBUG` set to anything but empty, `0` or `false`. */
+export function debugging(argv: readonly string[]): boolean {
+  const flag = process.env.OCS_DEBUG;
+  return argv.includes('--debug') || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
+}
