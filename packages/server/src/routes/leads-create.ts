@@ -91,6 +91,7 @@ async function createOrFind(tx: Store, organizationId: string, input: LeadInput,
   if (!existing) await tx.leads.insert(lead);
 
   let enrolment: Outcome['enrolment'] = null;
+  const newEnrolments: EnrolmentRecord[] = [];
   if (campaign) {
     const current = existing ? await tx.enrolments.find(campaign.id, lead.id) : null;
     if (current) {
@@ -108,10 +109,12 @@ async function createOrFind(tx: Store, organizationId: string, input: LeadInput,
         removed_at: null,
       };
       await tx.enrolments.insert(record);
+      newEnrolments.push(record);
       enrolment = { id: record.id, created: true };
     }
   }
-  const enrolments = await tx.enrolments.listForLead(lead.id);
+  // A lead created here has no enrolment but the one just made: no read back.
+  const enrolments = existing ? await tx.enrolments.listForLead(lead.id) : newEnrolments;
   return { lead, enrolments, created: !existing, campaign, enrolment };
 }
 
