@@ -91,7 +91,8 @@ export const benches: BenchEntry[] = [
     build: ['@ocs/sdk', '@ocs/server'],
     needsDatabase: true,
     timeoutSeconds: 600,
-    summary: 'GET /v1/leads?campaign_id= page vs unfiltered page, 100,000 leads, offsets 0/50k/99.9k, no ANALYZE; <= 3x',
+    summary:
+      'GET /v1/leads?campaign_id= page vs unfiltered page, 100,000 leads, offsets 0/50k/99.9k, no ANALYZE; <= 3x',
   },
   {
     name: 'leads-list-pglite',
