@@ -63,9 +63,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       ...(operation?.deprecated ? deprecationHeaders(operation, {}, {}) : {}),
       Connection: 'close',
     };
-    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    const response = `HTTP/1.1 ${failure.status} ${reasons[failure.status] ?? 'Error'}\r\n${lines.join('')}\r\n`;
-    socket.end(response + failure.body, () => socket.destroy());
+    writeRawAnswer(socket, failure.status, headers, failure.body);
     options.logger?.log({
       level: 'info',
       message: 'request refused by the HTTP parser',
@@ -89,9 +87,19 @@ function apiErrorFor(error: ClientError): ApiError {
     return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request chunk extensions exceed the size the server accepts.');
   }
   const reason = /^HPE_[A-Z_]+$/.test(error.code ?? '') ? ` (${error.code})` : '';
-  return validationError(
-    [{ field: 'request', message: `is not valid HTTP/1.1${reason}`, type: 'malformed_http' }],
-    `Request is not valid HTTP/1.1${reason}.`,
+  return malformedHttp(`is not valid HTTP/1.1${reason}`);
+}
+
+/** `400 VALIDATION_ERROR` with one issue of type `malformed_http` saying what is wrong with the request. */
+export function malformedHttp(problem: string): ApiError {
+  return validationError([{ field: 'request', message: problem, type: 'malformed_http' }], `Request ${problem}.`);
+}
+
+/** A complete HTTP/1.1 answer written on a socket no response object owns, then the connection closed. */
+export function writeRawAnswer(socket: Duplex, status: number, headers: Record<string, string>, body: string): void {
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\n${lines.join('')}\r\n${body}`, () =>
+    socket.destroy(),
   );
 }
 

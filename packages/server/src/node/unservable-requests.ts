@@ -13,9 +13,9 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { validationError } from '../http/api-error.ts';
 import { requestIdFrom } from '../http/request-id.ts';
 import { errorBody } from '../http/responses.ts';
+import { malformedHttp, writeRawAnswer } from './client-errors.ts';
 
 export interface UnservableOptions {
   /** The `RateLimit-*` headers of a request that was not counted. */
@@ -27,7 +27,10 @@ export function unbuildableRequestAnswer(options: UnservableOptions): (error: un
   return (error) => {
     const reason = error instanceof Error ? error.message : 'the request cannot be read';
     const requestId = requestIdFrom(null);
-    const failure = malformed(`${reason}: send a path target and a Host header`, requestId);
+    const failure = errorBody(
+      malformedHttp(`cannot be read (${reason}): send a path target and a Host header`),
+      requestId,
+    );
     return new Response(failure.body, {
       status: failure.status,
       headers: { 'Content-Type': 'application/json', 'X-Request-ID': requestId, ...options.rateLimitHeaders() },
@@ -38,7 +41,11 @@ export function unbuildableRequestAnswer(options: UnservableOptions): (error: un
 export function answerUnservableRequests(server: Server, options: UnservableOptions): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
-    const failure = malformed(`Expect: ${headerOf(request, 'expect')} is not supported (only 100-continue)`, requestId);
+    const expectation = headerOf(request, 'expect');
+    const failure = errorBody(
+      malformedHttp(`asks for Expect: ${expectation}, and only 100-continue is supported`),
+      requestId,
+    );
     response.writeHead(failure.status, {
       'Content-Type': 'application/json',
       'X-Request-ID': requestId,
@@ -49,24 +56,23 @@ export function answerUnservableRequests(server: Server, options: UnservableOpti
   });
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
-    const failure = malformed('CONNECT is not served: this server is not a proxy', requestId);
-    const headers = {
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(failure.body)),
-      'X-Request-ID': requestId,
-      ...options.rateLimitHeaders(),
-      Connection: 'close',
-    };
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${head.join('')}\r\n${failure.body}`, () => socket.destroy());
+    const failure = errorBody(
+      malformedHttp('uses CONNECT, which this server does not serve (it is no proxy)'),
+      requestId,
+    );
+    writeRawAnswer(
+      socket,
+      failure.status,
+      {
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(failure.body)),
+        'X-Request-ID': requestId,
+        ...options.rateLimitHeaders(),
+        Connection: 'close',
+      },
+      failure.body,
+    );
   });
-}
-
-function malformed(message: string, requestId: string) {
-  return errorBody(
-    validationError([{ field: 'request', message, type: 'malformed_http' }], `Request is not valid: ${message}.`),
-    requestId,
-  );
 }
 
 function headerOf(request: IncomingMessage, name: string): string | null {
