@@ -8,7 +8,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CliFailure, debugging, integerOption, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import {
+  CliFailure,
+  debugging,
+  firstLine,
+  integerOption,
+  listenProblem,
+  parseArgsProblem,
+  UsageError,
+} from '@ocs/server/cli-kit';
 import { startMockServer } from './start-mock-server.ts';
 
 const usage = `Usage: ocs-mock [options]
@@ -116,7 +124,7 @@ function fail(error: unknown): never {
     process.stderr.write(`ocs-mock: ${error.message}\n`);
     process.exit(1);
   }
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  const message = firstLine(error);
   process.stderr.write(
     `ocs-mock: internal error: ${message}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
   );

@@ -10,6 +10,7 @@ import { chmodSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { firstLine } from './cli-kit.ts';
 
 /** Unix socket paths are limited to about 104 bytes (sun_path); longer ones go to a private temporary directory. */
 const maxSocketPath = 100;
@@ -177,12 +178,6 @@ function readLine(socket: Socket, onLine: (line: string) => void): void {
       socket.destroy();
     }
   });
-}
-
-export function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const line = text.split('\n').find((part) => part.trim() !== '') ?? 'unknown error';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
 
 function removeIfPresent(path: string): void {

@@ -42,7 +42,14 @@ export function parseArgsProblem(error: unknown, positionals?: string): string {
   if (noValue) return `${noValue[1]} takes no value.`;
   const positional = /^Unexpected argument '([^']+)'/.exec(message);
   if (positional && positionals) return `unexpected argument '${positional[1]}' (${positionals}).`;
-  return message.split('\n')[0] ?? message;
+  return firstLine(error);
+}
+
+/** An error's message as one line (its first non-empty one, at most 300 characters). */
+export function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const line = text.split('\n').find((part) => part.trim() !== '') ?? 'unknown error';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
 
 /** A listener that could not start, as a `CliFailure` saying what to choose instead; other errors as they are. */

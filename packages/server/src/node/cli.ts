@@ -17,7 +17,15 @@
  * admin channel, so they work while it runs. Mistakes are one line on stderr and exit code 2;
  * failures one line and exit code 1, with the stack under `--debug` or `OCS_DEBUG=1`.
  */
-import { CliFailure, debugging, integerOption, listenProblem, parseArgsProblem, UsageError } from './cli-kit.ts';
+import {
+  CliFailure,
+  debugging,
+  firstLine,
+  integerOption,
+  listenProblem,
+  parseArgsProblem,
+  UsageError,
+} from './cli-kit.ts';
 import { environmentProblem } from './environment-problems.ts';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,7 +36,6 @@ import {
   AdminChannelUnavailable,
   askAdminChannel,
   discardAdminSocketPath,
-  firstLine,
   listenAdminChannel,
   type AdminChannel,
 } from './admin-channel.ts';
