@@ -30,33 +30,17 @@ export function rateLimit(rateLimiter: RateLimiter): Middleware {
 }
 
 /** Settles when both have: the count's refusal first, then the rest's outcome. */
-function overlapped(context: RequestContext, counted: Promise<RateLimitState>, rest: Promise<void>): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let pending = 2;
-    let limited: { error: unknown } | undefined;
-    let failed: { error: unknown } | undefined;
-    const settle = () => {
-      if (--pending > 0) return;
-      if (limited) {
-        // The budget is spent: the rest's answer (or failure) is not sent.
-        context.answer = undefined;
-        reject(limited.error);
-      } else if (failed) reject(failed.error);
-      else resolve();
-    };
-    counted.then(
-      (state) => {
-        context.rateLimit = state;
-        settle();
-      },
-      (error: unknown) => {
-        limited = { error };
-        settle();
-      },
-    );
-    rest.then(settle, (error: unknown) => {
-      failed = { error };
-      settle();
-    });
-  });
+async function overlapped(
+  context: RequestContext,
+  counted: Promise<RateLimitState>,
+  rest: Promise<void>,
+): Promise<void> {
+  const [count, outcome] = await Promise.allSettled([counted, rest]);
+  if (count.status === 'rejected') {
+    // The budget is spent (or could not be counted): the rest's answer is not sent.
+    context.answer = undefined;
+    throw count.reason;
+  }
+  context.rateLimit = count.value;
+  if (outcome.status === 'rejected') throw outcome.reason;
 }
