@@ -207,6 +207,16 @@ describeBackends('erasure reaches every copy', (store, backend) => {
   });
 
   /** The first step sent (a recorded sandbox message), opened, a meeting booked, a deal. */
+  /** The lead replies by email: an event with its text, and a delivery in the outbox. */
+  async function reply(): Promise<void> {
+    await ok(
+      'POST',
+      `/v1/sandbox/campaigns/${campaignId}/replies`,
+      { lead_id: leadId, channel: 'email', message: mark.reply },
+      201,
+    );
+  }
+
   async function engage(): Promise<void> {
     expect((await advance({ seconds: 1 })).ran.steps_run).toBe(1);
     await ok('POST', `/v1/sandbox/campaigns/${campaignId}/engagements`, { lead_id: leadId, kind: 'email_opened' }, 201);
@@ -240,12 +250,7 @@ describeBackends('erasure reaches every copy', (store, backend) => {
     await engage();
     // A reply: an event with its text, a delivery whose first attempt fails (503), so the
     // outbox holds its body and an attempt, and a retry is pending when the lead is deleted.
-    await ok(
-      'POST',
-      `/v1/sandbox/campaigns/${campaignId}/replies`,
-      { lead_id: leadId, channel: 'email', message: mark.reply },
-      201,
-    );
+    await reply();
     expect((await advance({ seconds: 1 })).ran.deliveries_attempted).toBe(1);
     expect(receiver.requests).toHaveLength(1);
     expect(receiver.requests[0]?.body.toString()).toContain(mark.email);
@@ -304,12 +309,7 @@ describeBackends('erasure reaches every copy', (store, backend) => {
 
   it('cancels a delivery pending at the time of the delete: never sent, listed as cancelled', async () => {
     await engage();
-    await ok(
-      'POST',
-      `/v1/sandbox/campaigns/${campaignId}/replies`,
-      { lead_id: leadId, channel: 'email', message: mark.reply },
-      201,
-    );
+    await reply();
     // Not yet attempted: the reply's delivery is pending, due now.
     expect((await deliveries()).deliveries.map((d) => d.status)).toEqual(['pending']);
     const countsBefore = await counts();
@@ -330,12 +330,7 @@ describeBackends('erasure reaches every copy', (store, backend) => {
 
   it('keeps the counts of every analytics report as they were', async () => {
     await engage();
-    await ok(
-      'POST',
-      `/v1/sandbox/campaigns/${campaignId}/replies`,
-      { lead_id: leadId, channel: 'email', message: mark.reply },
-      201,
-    );
+    await reply();
     receiverStatus = 204;
     expect((await advance({ seconds: 1 })).ran.deliveries_attempted).toBe(1);
     const before = await counts();
