@@ -16,12 +16,9 @@ export function deprecationHeaders(
   if (!operation.successorPath) return { Deprecation: 'true' };
   const successor = operation.successorPath.replaceAll(/\{(\w+)\}/g, (placeholder, name: string) => {
     const value = pathParams[name] ?? bodyFields[name];
-    if (typeof value !== 'string') return placeholder;
-    try {
-      return encodeURIComponent(value);
-    } catch {
-      return placeholder;
-    }
+    // Validated values hold no unpaired surrogate (the shared validation refuses them), so
+    // encodeURIComponent cannot throw here.
+    return typeof value === 'string' ? encodeURIComponent(value) : placeholder;
   });
   return { Deprecation: 'true', Link: `</v1${successor}>; rel="successor-version"` };
 }
