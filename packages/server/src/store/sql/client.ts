@@ -5,6 +5,11 @@
 export interface SqlClient {
   readonly kind: 'pglite' | 'postgres';
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * Runs a script of several statements as one batch, without parameters (PGlite's `exec`,
+   * `pg`'s simple query protocol): the migrations, whose function bodies may hold `;`.
+   */
+  exec(script: string): Promise<void>;
   /** Runs `work` in one transaction on one connection; nested calls join it. */
   transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -1,7 +1,12 @@
 /**
- * Applies the migrations a database lacks, in order, each in its own transaction. An
- * advisory lock makes concurrent starts (several processes on one PostgreSQL) wait for one
- * another instead of racing.
+ * Applies the migrations a database lacks, in order, all in one transaction. An advisory
+ * lock makes concurrent starts (several processes on one PostgreSQL) wait for one another
+ * instead of racing.
+ *
+ * Each migration's SQL runs as one batch of statements (`SqlClient.exec`: PGlite's `exec`,
+ * `pg`'s simple query protocol), never split by this runner: a function body quoted with
+ * `$$` holds `;` at line ends, and only PostgreSQL's own parser knows where its statements
+ * end.
  */
 import type { SqlClient } from './client.ts';
 import { type Migration, migrations as allMigrations } from './migrations/index.ts';
@@ -19,7 +24,7 @@ export async function migrate(client: SqlClient, migrations: readonly Migration[
     const done: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
-      await execScript(tx, migration.sql);
+      await tx.exec(migration.sql);
       await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [
         migration.version,
         migration.name,
@@ -28,13 +33,4 @@ export async function migrate(client: SqlClient, migrations: readonly Migration[
     }
     return done;
   });
-}
-
-/** Runs a multi-statement script statement by statement (parameterless `query` per statement). */
-async function execScript(client: SqlClient, script: string): Promise<void> {
-  const statements = script
-    .split(/;\s*\n/)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
-  for (const statement of statements) await client.query(statement);
 }

@@ -50,6 +50,7 @@ function wrapPool(pool: Pool, names: StatementNames): SqlClient {
   return {
     kind: 'postgres',
     query: (text, params) => queryNamed(pool, names, text, params),
+    exec: async (script) => void (await pool.query(script)),
     async transaction(work) {
       const connection = await pool.connect();
       try {
@@ -72,6 +73,8 @@ function wrapConnection(connection: PoolClient, names: StatementNames): SqlClien
   const client: SqlClient = {
     kind: 'postgres',
     query: (text, params) => queryNamed(connection, names, text, params),
+    // Without values `pg` sends the text as one simple query, which may hold many statements.
+    exec: async (script) => void (await connection.query(script)),
     transaction: (work) => work(client),
     close: async () => undefined,
   };

@@ -2,7 +2,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
 
-type Queryable = Pick<PGlite, 'query'> | Transaction;
+type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
 function wrap(db: PGlite, queryable: Queryable): SqlClient {
   const client: SqlClient = {
@@ -12,6 +12,9 @@ function wrap(db: PGlite, queryable: Queryable): SqlClient {
       // them into its defaults on every query (a tenth of the CPU of a GET under load).
       const result = await queryable.query(text, params as unknown[] | undefined);
       return result.rows as never[];
+    },
+    async exec(script) {
+      await queryable.exec(script);
     },
     transaction(work) {
       if (queryable !== db) return work(client);

@@ -1,4 +1,12 @@
-/** Every migration, in order. A migration is never edited once released: add a new one. */
+/**
+ * Every migration, in order. A migration is never edited once released: add a new one.
+ *
+ * There is no 003: the number was skipped when 004 was written, and 004 onwards have
+ * shipped. A database records the versions it applied in `schema_migrations` (and the
+ * PGlite template lists them by version and hash), so renumbering 004.. down would make an
+ * existing data directory run a shipped migration a second time under its new number. The
+ * gap stays; a new migration takes the next number after the highest.
+ */
 import { migration001 } from './001-initial.ts';
 import { migration002 } from './002-activity.ts';
 import { migration004 } from './004-connect-links.ts';
