@@ -14,9 +14,9 @@
  */
 import type { Clock } from '../domain/clock.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/records.ts';
-import type { DeliveryCompletion, Store } from '../store/types.ts';
+import type { DeliveryClaimState, DeliveryCompletion, Store } from '../store/types.ts';
 import { defaultSigner, type DeliverySigner, prepareAttempt } from './attempt.ts';
-import { createCompletionBatcher } from './completion-batcher.ts';
+import { createBatcher } from './batcher.ts';
 import { refusalBeforeAttempt } from './schedule.ts';
 import { givenUp, settledAttempt } from './settle.ts';
 import { deliveryPolicy, type WebhookTransport } from './types.ts';
@@ -89,7 +89,25 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const leaseMs = options.leaseMs ?? deliveryPolicy.timeoutMs + 60_000;
   const signer = options.signer ?? defaultSigner;
   const onError = options.onError ?? ((error: unknown) => console.error('delivery worker:', error));
-  const completions = createCompletionBatcher((batch) => store.deliveries.completeAttempts(batch));
+  const completions = createBatcher(async (batch: DeliveryCompletion[]) => {
+    const moved = new Set(await store.deliveries.completeAttempts(batch));
+    return batch.map((completion) => moved.has(completion.delivery_id));
+  });
+  // The last read of each claim before its requests leave: one read for every attempt ready
+  // meanwhile, rather than a round trip per delivery.
+  const claimChecks = createBatcher(async (batch: DeliveryRecord[]) => {
+    const now = new Map<string, DeliveryClaimState>();
+    for (const state of await store.deliveries.readClaims(batch.map((d) => d.id))) now.set(state.id, state);
+    return batch.map((delivery) => {
+      const current = now.get(delivery.id);
+      return (
+        current !== undefined &&
+        current.status === 'pending' &&
+        current.lease_owner === workerId &&
+        current.attempts_made === delivery.attempts_made
+      );
+    });
+  });
   const counts: DeliveryCounts = { attempts: 0, requests: 0, delivered: 0, retried: 0, failed: 0, claimsLost: 0 };
 
   let stopping = false;
@@ -103,20 +121,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     else if (completion.outcome.status === 'delivered') counts.delivered += 1;
     else if (completion.outcome.status === 'failed') counts.failed += 1;
     else counts.retried += 1;
-  }
-
-  /**
-   * Whether this worker still holds the claim on the delivery, read just before sending: a
-   * delivery cancelled meanwhile (its lead was erased) or taken over is not sent.
-   */
-  async function stillHeld(delivery: DeliveryRecord): Promise<boolean> {
-    const current = await store.deliveries.get(delivery.id);
-    return (
-      current !== null &&
-      current.status === 'pending' &&
-      current.lease_owner === workerId &&
-      current.attempts_made === delivery.attempts_made
-    );
   }
 
   /** One attempt of one claimed delivery; resolves to whether a request was sent. */
@@ -133,8 +137,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       delivery,
       webhooks,
     );
-    // The last read before the requests leave: nothing is awaited between it and the sends.
-    if (!(await stillHeld(delivery))) {
+    // Whether this worker still holds the claim, read just before sending: a delivery
+    // cancelled meanwhile (its lead was erased) or taken over is not sent. The last read
+    // before the requests leave: nothing is awaited between it and the sends.
+    if (!(await claimChecks.add(delivery))) {
       counts.claimsLost += 1;
       return false;
     }

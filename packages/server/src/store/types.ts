@@ -268,6 +268,9 @@ export interface DeliveryCompletion {
   last_error: string | null;
 }
 
+/** What `DeliveryStore.readClaims` answers: enough of a delivery to tell whether a claim still holds. */
+export type DeliveryClaimState = Pick<DeliveryRecord, 'id' | 'status' | 'lease_owner' | 'attempts_made'>;
+
 export type DeliveryWithAttempts = DeliveryRecord & { attempts: DeliveryAttemptRecord[] };
 
 /**
@@ -293,6 +296,11 @@ export interface DeliveryStore {
    */
   completeAttempts(completions: DeliveryCompletion[]): Promise<string[]>;
   get(id: string): Promise<DeliveryRecord | null>;
+  /**
+   * Who holds each of these deliveries now (status, lease owner, attempt number), in one read:
+   * the worker's last check before sending. Deliveries not found are left out.
+   */
+  readClaims(ids: readonly string[]): Promise<DeliveryClaimState[]>;
   /** A delivery's attempts: by attempt, then `started_at`, then webhook ID. */
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
   /** A campaign's deliveries with their attempts, oldest first (`created_at`, ties by `id`), as the operator reads them. */

@@ -162,6 +162,14 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
       const row = table.get(id);
       return row === undefined ? null : withoutAttempts(row);
     },
+    async readClaims(ids) {
+      return ids.flatMap((id) => {
+        const row = table.get(id);
+        return row === undefined
+          ? []
+          : [{ id, status: row.status, lease_owner: row.lease_owner, attempts_made: row.attempts_made }];
+      });
+    },
     async listAttempts(deliveryId) {
       return (table.get(deliveryId)?.attempts ?? []).sort(byAttempt);
     },

@@ -4,7 +4,7 @@
  * a completion is one statement, so its attempt rows and the delivery's move commit together.
  */
 import type { DeliveryAttemptRecord, DeliveryRecord } from '../records.ts';
-import type { DeliveryStore, DeliveryWithAttempts } from '../types.ts';
+import type { DeliveryClaimState, DeliveryStore, DeliveryWithAttempts } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { insertRow, selectPage } from './rows.ts';
 import { cancelledReason } from '../memory/deliveries.ts';
@@ -85,6 +85,14 @@ export function sqlDeliveries(client: SqlClient): DeliveryStore {
     async get(id) {
       const [row] = await client.query<DeliveryRecord>('select * from deliveries where id = $1', [id]);
       return row ?? null;
+    },
+    async readClaims(ids) {
+      if (ids.length === 0) return [];
+      // A primary-key lookup per ID, in one statement; the body stays in the table.
+      return client.query<DeliveryClaimState>(
+        'select id, status, lease_owner, attempts_made from deliveries where id = any($1::uuid[])',
+        [ids],
+      );
     },
     async listAttempts(deliveryId) {
       return client.query<DeliveryAttemptRecord>(
