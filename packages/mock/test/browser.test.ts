@@ -5,8 +5,9 @@
  * to a receiver mocked in the page); Playwright reads the results.
  *
  * Debian's Chromium, driven by playwright-core (no browser download). CI installs it
- * (`.ci/run`); without it this test fails on purpose: a browser test that skips itself
- * would prove nothing. `CHROMIUM_PATH` overrides the path.
+ * (`.ci/run`); without it this test fails on purpose, with one line saying what to install:
+ * a browser test that skips itself would prove nothing. `CHROMIUM_PATH` overrides the path
+ * (scripts/test-support/chromium.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,32 +17,18 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
+import { closeServer } from '../../../scripts/test-support/close-server.ts';
 import type { PageResult } from './browser/page.ts';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const require = createRequire(import.meta.url);
 
 let browser: Browser;
-let server: Server;
+let server: Server | undefined;
 let pageUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(
-      `Chromium not found at ${executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH. ` +
-        'The browser test does not skip itself.',
-    );
-  }
+  const executablePath = requireChromium();
   if (!existsSync(join(import.meta.dirname, '..', 'dist', 'browser', 'index.js'))) {
     throw new Error('dist/ is missing: run `npm run build -w @ocs/mock` (its test script builds first).');
   }
@@ -67,14 +54,15 @@ beforeAll(async () => {
         .end('<!doctype html><script type="module" src="/page.js"></script>');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const listening = server;
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  pageUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/`;
   browser = await chromium.launch({ executablePath, args: chromiumArgs });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await closeServer(server);
 });
 
 it('creates, lists, fails, verifies a webhook and runs the sandbox through the service worker', async () => {

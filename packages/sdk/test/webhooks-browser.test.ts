@@ -3,41 +3,26 @@
  * page is served from 127.0.0.1 (a secure context, so `crypto.subtle` exists) and runs the
  * same known-answer vectors as Node, plus verifyAndParse of signed Requests.
  *
- * CI installs Chromium (`apt-get install chromium`); without it this test fails, on purpose:
- * a browser test that skips itself would prove nothing. `CHROMIUM_PATH` overrides the path.
+ * CI installs Chromium (`apt-get install chromium`); without it this test fails, on purpose,
+ * with one line saying what to install: a browser test that skips itself would prove nothing.
+ * `CHROMIUM_PATH` overrides the path (scripts/test-support/chromium.ts).
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
+import { closeServer } from '../../../scripts/test-support/close-server.ts';
 import type { WebCheck, WebChecksInput } from './support/web-checks.ts';
 import { bundleWebChecks, expectedCheckCount, webChecksInput } from './support/web-checks-harness.ts';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('webhooks in Chromium', () => {
   let browser: Browser;
-  let server: Server;
+  let server: Server | undefined;
   let pageUrl: string;
 
   beforeAll(async () => {
-    if (!existsSync(executablePath)) {
-      throw new Error(
-        `Chromium not found at ${executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH. ` +
-          'The browser test does not skip itself.',
-      );
-    }
+    const executablePath = requireChromium();
     const script = await bundleWebChecks();
     server = createServer((request, response) => {
       if (request.url === '/checks.js') {
@@ -48,14 +33,15 @@ describe('webhooks in Chromium', () => {
           .end('<!doctype html><script src="/checks.js"></script>');
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const listening = server;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    pageUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/`;
     browser = await chromium.launch({ executablePath, args: chromiumArgs });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await closeServer(server);
   });
 
   it('passes the known-answer vectors and parses signed Requests', async () => {
