@@ -8,6 +8,10 @@
  * `RateLimit-*`, deprecation) on every answer; the error envelope; authentication; rate
  * limit; scope; JSON body (413 past 1 MB, 415 for another media type); validation;
  * idempotency where the operation declares it; the handler.
+ *
+ * With `cors`, CORS wraps all of it (`http/middleware/cors.ts`): a preflight under `/v1`
+ * answers before routing, needing no key and counting against no budget, and every answer
+ * under `/v1`, errors and 404s included, carries the headers a browser needs to read it.
  */
 import { Hono } from 'hono';
 import { type Clock, SandboxClock, systemClock, wallClockOf } from './domain/clock.ts';
@@ -23,6 +27,7 @@ import { type Logger, silentLogger } from './http/logger.ts';
 import { accessLog } from './http/middleware/access-log.ts';
 import { authenticate } from './http/middleware/authenticate.ts';
 import { compose } from './http/middleware/compose.ts';
+import { cors, type CorsPolicy } from './http/middleware/cors.ts';
 import type { AnyHandler, RequestContext } from './http/middleware/context.ts';
 import { errorEnvelope } from './http/middleware/error-envelope.ts';
 import { idempotency } from './http/middleware/idempotency.ts';
@@ -80,6 +85,8 @@ export interface AppOptions {
   channel?: OutboundChannel;
   /** Resolves webhook hosts at registration (`AppServices.checkWebhookHost`); the Node server passes one. */
   checkWebhookHost?: WebhookHostCheck;
+  /** Which origins a browser may call `/v1` from; without it, no CORS header is sent. */
+  cors?: CorsPolicy;
 }
 
 export interface App {
@@ -204,7 +211,9 @@ export function createApp(options: AppOptions): App {
     return jsonResponse(answer.status, answer.body, answer.headers);
   }
 
-  return { fetch: async (request) => hono.fetch(request), services, authenticator, rateLimiter, engine };
+  const route = async (request: Request) => hono.fetch(request);
+  const fetch = options.cors ? cors(withRefusalLog(options.cors, logger))(route) : route;
+  return { fetch, services, authenticator, rateLimiter, engine };
 }
 
 /**
@@ -214,6 +223,14 @@ export function createApp(options: AppOptions): App {
 function serviceClock(given: Clock | undefined, sandbox: boolean): Clock {
   if (!sandbox) return given ?? systemClock;
   return given instanceof SandboxClock ? given : new SandboxClock(given ?? systemClock);
+}
+
+/** A refused preflight is logged (unless the policy says where else to tell it): the operator sees which origin to allow. */
+function withRefusalLog(policy: CorsPolicy, logger: Logger): CorsPolicy {
+  return {
+    onRefused: (origin) => logger.log({ level: 'warn', message: 'CORS preflight refused: origin not allowed', origin }),
+    ...policy,
+  };
 }
 
 function paramCount(path: string): number {

@@ -24,6 +24,8 @@ export {
   type RateLimitState,
 } from './http/rate-limit.ts';
 export { requestIdFor } from './http/request-id.ts';
+// For @ocs/mock: the same CORS wrapper around the standalone mock's answers (scenarios included).
+export { cors, type CorsPolicy, corsHeaders, parseCorsOrigins } from './http/middleware/cors.ts';
 export { RequestValidator } from './http/validation.ts';
 export { errorBody, jsonResponse } from './http/responses.ts';
 export type { OperationInfo } from './openapi/document.ts';

@@ -3,6 +3,7 @@
  * machine-readable output, and `--data-dir` / `--database-url` to choose the store.
  *
  *   ocs-server serve [--port 4010] [--host 127.0.0.1] [--no-sandbox] [--allow-insecure-webhooks]
+ *                    [--cors-origin <origin>]...
  *   ocs-server migrate
  *   ocs-server org create --name <name> [--owner-email <email>] [--owner-name <name>]
  *   ocs-server org list
@@ -61,6 +62,7 @@ import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
 import { type RunningServer, serve } from './serve.ts';
 import { jsonLineLogger } from '../http/logger.ts';
+import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
 
 const usage = `Usage: ocs-server <command> [options]
@@ -88,6 +90,9 @@ Options:
                         serve: where to listen (or PORT, HOST; default 4010, 127.0.0.1; port 0 picks one)
   --no-sandbox          serve: turn sandbox mode off
   --allow-insecure-webhooks  serve: allow http:// and loopback webhook receivers (development)
+  --cors-origin <origin>
+                        serve: let pages from this origin call /v1 in a browser (repeat it, or
+                        separate with commas; or OCS_CORS_ORIGIN; * for any). Default: none
   --rate-limit-per-endpoint <n>, --rate-limit-total <n>
                         serve: per-key limits per minute (default 100 and 600, as section 8 says)
   --debug               print the stack of an internal error (or OCS_DEBUG=1)
@@ -100,7 +105,15 @@ const seeHelp = 'Run ocs-server --help for usage.';
 const globalOptions = ['json', 'data-dir', 'database-url', 'debug', 'help', 'version'];
 /** The options of each command besides the global ones. */
 const commandOptions: Record<string, string[]> = {
-  serve: ['port', 'host', 'no-sandbox', 'allow-insecure-webhooks', 'rate-limit-per-endpoint', 'rate-limit-total'],
+  serve: [
+    'port',
+    'host',
+    'no-sandbox',
+    'allow-insecure-webhooks',
+    'rate-limit-per-endpoint',
+    'rate-limit-total',
+    'cors-origin',
+  ],
   migrate: [],
   seed: [],
   'org create': ['name', 'owner-email', 'owner-name'],
@@ -137,6 +150,7 @@ function parse(argv: string[]) {
         'allow-insecure-webhooks': { type: 'boolean', default: false },
         'rate-limit-per-endpoint': { type: 'string' },
         'rate-limit-total': { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true },
         name: { type: 'string' },
         'owner-email': { type: 'string' },
         'owner-name': { type: 'string' },
@@ -367,6 +381,7 @@ async function serveCommand(
   const port = numbers.port ?? integerOption('PORT', process.env.PORT, 0, 65535) ?? 4010;
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   const { perEndpoint, total } = numbers;
+  const corsOrigins = corsOriginsOf(values['cors-origin']);
 
   let lock: DataDirLock | undefined;
   let channel: AdminChannel | undefined;
@@ -408,10 +423,12 @@ async function serveCommand(
       host,
       config: { sandbox: !values['no-sandbox'], allowInsecureWebhooks: values['allow-insecure-webhooks'] },
       rateLimits: { ...(perEndpoint ? { perEndpoint } : {}), ...(total ? { total } : {}) },
+      ...(corsOrigins ? { cors: { origins: corsOrigins } } : {}),
     }).catch((error: unknown) => {
       throw listenProblem(error, port, host);
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
+    process.stderr.write(`${describeCors(corsOrigins)}\n`);
     await new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
     });
@@ -426,6 +443,25 @@ async function serveCommand(
     await store?.close();
     lock?.release();
   }
+}
+
+/** `--cors-origin` (repeated or comma-separated), else `OCS_CORS_ORIGIN`; undefined when neither. */
+function corsOriginsOf(flags: string[] | undefined): '*' | string[] | undefined {
+  const given = flags ?? (process.env.OCS_CORS_ORIGIN ? [process.env.OCS_CORS_ORIGIN] : []);
+  if (given.length === 0) return undefined;
+  const label = flags ? '--cors-origin' : 'OCS_CORS_ORIGIN';
+  try {
+    const origins = parseCorsOrigins(given);
+    return origins.length === 0 ? undefined : origins;
+  } catch (error) {
+    throw new UsageError(`${label}: ${firstLine(error)}`);
+  }
+}
+
+function describeCors(origins: '*' | string[] | undefined): string {
+  if (origins === undefined) return 'CORS: off; pages on other origins cannot call /v1 (allow one with --cors-origin).';
+  if (origins === '*') return 'CORS: pages on any origin may call /v1.';
+  return `CORS: pages on ${origins.join(', ')} may call /v1.`;
 }
 
 function shellQuote(text: string): string {

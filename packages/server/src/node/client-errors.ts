@@ -14,6 +14,8 @@
  * budget. When the request line can be read and names a deprecated operation, the answer
  * carries `Deprecation` and a `Link` to the successor's path template (never a value the
  * caller sent). The caller's `X-Request-ID` is used when it can be read and is acceptable.
+ * With CORS on, an answer under `/v1` carries the CORS headers for the `Origin` read from the
+ * refused bytes, so that a page can read why (a browser can send headers too large).
  */
 import { maxHeaderSize, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -28,6 +30,8 @@ export interface ClientErrorOptions {
   /** The `RateLimit-*` headers of a request that was not counted. */
   rateLimitHeaders: () => Record<string, string>;
   logger?: Logger;
+  /** The CORS headers for a request from `origin` to `path` (`http/middleware/cors.ts`); none without. */
+  cors?: (origin: string | null, path: string) => Record<string, string>;
 }
 
 type ClientError = Error & { code?: string; rawPacket?: Buffer };
@@ -61,6 +65,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       'X-Request-ID': requestId,
       ...options.rateLimitHeaders(),
       ...(operation?.deprecated ? deprecationHeaders(operation, {}, {}) : {}),
+      ...(options.cors && head.path ? options.cors(head.origin, head.path) : {}),
       Connection: 'close',
     };
     writeRawAnswer(socket, failure.status, headers, failure.body);
@@ -109,14 +114,21 @@ function responseStarted(socket: Duplex): boolean {
   return current?.headersSent === true;
 }
 
-/** What can be read of the request from the bytes the parser refused: request line and X-Request-ID. */
-function readHead(raw: Buffer | undefined): { method?: string; path?: string; requestId: string | null } {
-  if (!raw) return { requestId: null };
+/** What can be read of the request from the bytes the parser refused: request line, X-Request-ID and Origin. */
+function readHead(raw: Buffer | undefined): {
+  method?: string;
+  path?: string;
+  requestId: string | null;
+  origin: string | null;
+} {
+  if (!raw) return { requestId: null, origin: null };
   // Only the head matters; an overflowing one is at most a few tens of kilobytes.
   const text = raw.subarray(0, 128 * 1024).toString('latin1');
   const line = /^([A-Z]{3,7}) (\/[^\s?#]*)(?:\?\S*)? HTTP\/1\.[01]\r?\n/.exec(text);
   const requestId = /\r?\nx-request-id:[ \t]*([^\r\n]*?)[ \t]*\r?\n/i.exec(text)?.[1] ?? null;
-  return { method: line?.[1], path: line?.[2], requestId };
+  // Only a complete Origin line counts (one cut off by the overflow is no origin).
+  const origin = /\r?\norigin:[ \t]*([^\r\n]*?)[ \t]*\r?\n/i.exec(text)?.[1] ?? null;
+  return { method: line?.[1], path: line?.[2], requestId, origin };
 }
 
 /** Static segments first, as in the application's router. */

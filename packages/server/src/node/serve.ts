@@ -10,6 +10,7 @@ import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { jsonLineLogger } from '../http/logger.ts';
+import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
 import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
 import { RequestValidator } from '../http/validation.ts';
 import type { ServerConfig } from '../services.ts';
@@ -27,6 +28,8 @@ export interface ServeOptions {
   /** How often the engine looks for due steps (default 1 s). */
   engineIntervalMs?: number;
   /** How often the delivery worker looks for due retries (default 1 s); new replies wake it at once. */
+  /** Origins a browser may call `/v1` from (`--cors-origin`); without it, no CORS header. */
+  cors?: CorsPolicy;
   deliveryPollMs?: number;
 }
 
@@ -52,6 +55,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     webhookTransport,
     // The bundled document's schemas are checked against JSON Schema's meta-schema by the
     // lint and the tests (every createApp with the default validator): checking them again
+    ...(options.cors ? { cors: options.cors } : {}),
     // at every start cost about 0.3 s of CPU before the first answer.
     validator: new RequestValidator({ checkSchemas: false }),
     // Registration resolves the host too, so a name pointing inside answers 400 at once
@@ -59,6 +63,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     checkWebhookHost: webhookHostCheck(resolveWithSystemDns, { allowInsecure: insecure }),
   });
   // The engine runs due steps every second; the delivery worker drains the outbox at once
+  // The listener's own error answers are readable by an allowed page too.
+  const policy = options.cors;
+  const cors = policy ? (origin: string | null, path: string) => corsHeaders(policy, origin, path) : undefined;
   // when a reply is enqueued and polls for retries (and for work of a process that died).
   // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
   await app.engine.syncClock();
@@ -88,8 +95,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     });
     // Requests Node's parser refuses (431, malformed HTTP), and those it parses but would
     // answer bare (Expect, CONNECT), answer in the API's error body.
-    answerClientErrors(server, { rateLimitHeaders: untouchedBudget, logger });
-    answerUnservableRequests(server, { rateLimitHeaders: untouchedBudget });
+    answerClientErrors(server, { rateLimitHeaders: untouchedBudget, logger, cors });
+    answerUnservableRequests(server, { rateLimitHeaders: untouchedBudget, cors });
     // Not listening (port in use, no such interface): stop what started and say so.
     const failed = (error: Error) => {
       void app.engine.stop().finally(() => {

@@ -10,6 +10,8 @@
  *
  * Each is `400 VALIDATION_ERROR` with one issue of type `malformed_http`, as for requests
  * Node's parser refuses (`client-errors.ts`), and the connection closes after a CONNECT.
+ * With CORS on, the answer to an `Expect` under `/v1` carries the CORS headers; the other two
+ * are requests no browser page can make, so they carry none.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -20,6 +22,8 @@ import { malformedHttp, writeRawAnswer } from './client-errors.ts';
 export interface UnservableOptions {
   /** The `RateLimit-*` headers of a request that was not counted. */
   rateLimitHeaders: () => Record<string, string>;
+  /** The CORS headers for a request from `origin` to `path` (`http/middleware/cors.ts`); none without. */
+  cors?: (origin: string | null, path: string) => Record<string, string>;
 }
 
 /** The answer for a request whose URL the adapter could not build (its `errorHandler`). */
@@ -50,6 +54,7 @@ export function answerUnservableRequests(server: Server, options: UnservableOpti
       'Content-Type': 'application/json',
       'X-Request-ID': requestId,
       ...options.rateLimitHeaders(),
+      ...(options.cors ? options.cors(headerOf(request, 'origin'), pathOf(request)) : {}),
       Connection: 'close',
     });
     response.end(failure.body);
@@ -73,6 +78,10 @@ export function answerUnservableRequests(server: Server, options: UnservableOpti
       failure.body,
     );
   });
+}
+
+function pathOf(request: IncomingMessage): string {
+  return (request.url ?? '').replace(/[?#].*$/, '');
 }
 
 function headerOf(request: IncomingMessage, name: string): string | null {

@@ -1,0 +1,162 @@
+/**
+ * Cross-origin access to the API (`/v1` only), so that a front end served from another
+ * origin can call the service and read its answers, errors included.
+ *
+ * - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) under `/v1`
+ *   answers `204` at once: it needs no API key and counts against no rate limit. An allowed
+ *   origin gets the methods, the request headers the API reads and a max age; another one
+ *   gets no `Access-Control-Allow-*` header, so the browser refuses the call.
+ * - Every other answer under `/v1` to an allowed origin carries `Access-Control-Allow-Origin`
+ *   and `Access-Control-Expose-Headers` (the request ID, the rate-limit budget, `Retry-After`
+ *   and the deprecation headers), whatever its status: a browser reads a 401 or a 429 too.
+ * - Answers under `/v1` carry `Vary: Origin`, since they differ by origin.
+ *
+ * It wraps the whole fetch handler rather than running inside the per-operation pipeline: a
+ * preflight names no operation, and answers given before the pipeline (404 for an unknown
+ * path, the mock's scenarios) need the headers too. The listener's own error answers, written
+ * on the socket, take theirs from `corsHeaders` (see `node/client-errors.ts`).
+ *
+ * No `Access-Control-Allow-Credentials`: the API authenticates with a bearer key, never a
+ * cookie, so a page has no reason to send credentials.
+ */
+
+/** Which origins may call the API from a browser. */
+export interface CorsPolicy {
+  /** `'*'`: any origin; otherwise exact origins such as `https://app.example.com` (no path). */
+  origins: '*' | readonly string[];
+  /** Told of each preflight refused, so that an operator sees which origin to allow. */
+  onRefused?: (origin: string) => void;
+}
+
+/** The request headers the API reads (section 5: authentication, idempotency, request IDs). */
+export const corsAllowedHeaders = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'X-Request-ID',
+  'X-OCS-Client',
+] as const;
+
+/** The response headers a page may read beyond the safelisted ones: exactly those the API sends. */
+export const corsExposedHeaders = [
+  'X-Request-ID',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Deprecation',
+  'Link',
+] as const;
+
+const allowedMethods = 'GET, POST, PUT, PATCH, DELETE';
+/** Seconds a browser may reuse a preflight (Chromium caps it at 7200). */
+const preflightMaxAge = '600';
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Whether a path is the API's (`/v1` and below): the only paths CORS applies to. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/v1' || pathname.startsWith('/v1/');
+}
+
+/**
+ * The CORS headers of an answer (not a preflight) under `/v1` to a request from `origin`:
+ * empty for a path outside `/v1`, `Vary` only for a request without `Origin` or from an
+ * origin not allowed.
+ */
+export function corsHeaders(policy: CorsPolicy, origin: string | null, pathname: string): Record<string, string> {
+  if (!isApiPath(pathname)) return {};
+  if (origin === null || !allows(policy, origin)) return { Vary: 'Origin' };
+  return {
+    'Access-Control-Allow-Origin': policy.origins === '*' ? '*' : origin,
+    'Access-Control-Expose-Headers': corsExposedHeaders.join(', '),
+    Vary: 'Origin',
+  };
+}
+
+/** Wraps a fetch handler: preflights under `/v1` are answered, other answers there get the headers. */
+export function cors(policy: CorsPolicy): (handler: FetchHandler) => FetchHandler {
+  return (handler) => async (request) => {
+    const { pathname } = new URL(request.url);
+    if (!isApiPath(pathname)) return handler(request);
+    const origin = request.headers.get('Origin');
+    if (origin !== null && request.method === 'OPTIONS' && request.headers.has('Access-Control-Request-Method')) {
+      return preflight(policy, origin);
+    }
+    const response = await handler(request);
+    return withHeaders(response, corsHeaders(policy, origin, pathname));
+  };
+}
+
+function preflight(policy: CorsPolicy, origin: string): Response {
+  if (!allows(policy, origin)) {
+    policy.onRefused?.(origin);
+    return new Response(null, { status: 204, headers: { Vary: 'Origin' } });
+  }
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': policy.origins === '*' ? '*' : origin,
+      'Access-Control-Allow-Methods': allowedMethods,
+      'Access-Control-Allow-Headers': corsAllowedHeaders.join(', '),
+      'Access-Control-Max-Age': preflightMaxAge,
+      Vary: 'Origin',
+    },
+  });
+}
+
+function allows(policy: CorsPolicy, origin: string): boolean {
+  return policy.origins === '*' || policy.origins.includes(origin);
+}
+
+/** The answer with `headers` added (`Vary` appended to any the answer has). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const names = Object.keys(headers);
+  if (names.length === 0) return response;
+  // A Response from fetch() or Response.error() has immutable headers: copy it then.
+  let target = response;
+  try {
+    applyHeaders(target.headers, headers);
+  } catch {
+    target = new Response(response.body, response);
+    applyHeaders(target.headers, headers);
+  }
+  return target;
+}
+
+function applyHeaders(target: Headers, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'Vary') target.append(name, value);
+    else target.set(name, value);
+  }
+}
+
+/**
+ * Origins as given on a command line or in an environment variable: repeated and/or
+ * comma-separated, each `scheme://host[:port]` without a path, or `*` for any. Throws a
+ * `TypeError` naming the value that is no origin.
+ */
+export function parseCorsOrigins(values: readonly string[]): '*' | string[] {
+  const origins = values.flatMap((value) => value.split(',')).map((value) => value.trim());
+  if (origins.includes('*')) return '*';
+  return [
+    ...new Set(
+      origins
+        .filter((value) => value !== '')
+        .map((value) => {
+          let url: URL | undefined;
+          try {
+            url = new URL(value);
+          } catch {
+            url = undefined;
+          }
+          // Nothing after the authority but an optional `/`: a path would never match an Origin.
+          const rest = value.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+          if (!url || !/^https?:$/.test(url.protocol) || url.username || (rest !== '' && rest !== '/')) {
+            throw new TypeError(`'${value}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173.`);
+          }
+          return url.origin;
+        }),
+    ),
+  ];
+}
