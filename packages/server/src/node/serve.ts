@@ -28,9 +28,9 @@ export interface ServeOptions {
   /** How often the engine looks for due steps (default 1 s). */
   engineIntervalMs?: number;
   /** How often the delivery worker looks for due retries (default 1 s); new replies wake it at once. */
+  deliveryPollMs?: number;
   /** Origins a browser may call `/v1` from (`--cors-origin`); without it, no CORS header. */
   cors?: CorsPolicy;
-  deliveryPollMs?: number;
 }
 
 export interface RunningServer {
@@ -55,22 +55,22 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     webhookTransport,
     // The bundled document's schemas are checked against JSON Schema's meta-schema by the
     // lint and the tests (every createApp with the default validator): checking them again
-    ...(options.cors ? { cors: options.cors } : {}),
     // at every start cost about 0.3 s of CPU before the first answer.
     validator: new RequestValidator({ checkSchemas: false }),
     // Registration resolves the host too, so a name pointing inside answers 400 at once
     // rather than failing every delivery later.
     checkWebhookHost: webhookHostCheck(resolveWithSystemDns, { allowInsecure: insecure }),
+    ...(options.cors ? { cors: options.cors } : {}),
   });
   // The engine runs due steps every second; the delivery worker drains the outbox at once
-  // The listener's own error answers are readable by an allowed page too.
-  const policy = options.cors;
-  const cors = policy ? (origin: string | null, path: string) => corsHeaders(policy, origin, path) : undefined;
   // when a reply is enqueued and polls for retries (and for work of a process that died).
   // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
   await app.engine.syncClock();
   app.engine.start({ intervalMs: options.engineIntervalMs, deliveryPollMs: options.deliveryPollMs });
   const untouchedBudget = () => rateLimitHeaders(app.rateLimiter.untouched());
+  // The listener's own error answers are readable by an allowed page too.
+  const policy = options.cors;
+  const cors = policy ? (origin: string | null, path: string) => corsHeaders(policy, origin, path) : undefined;
   // Node would answer an HTTP/1.1 request without Host with an empty 400 itself; the adapter's
   // error handler answers it (and a target that is not a path) in the API's error body.
   const server = createServer(
