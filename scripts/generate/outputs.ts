@@ -11,6 +11,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
 import { extensibleEnumType } from './extensible-enum.ts';
 import { generateOperationsModule } from './operations.ts';
+import { generateValidatorsModule, validatorsModulePath } from './validators.ts';
 import { generateZodModule } from './zod.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -63,5 +64,7 @@ export async function generateOutputs(): Promise<Map<string, string>> {
     [`${generatedDir}/openapi.ts`, `${header('//')}${types}`],
     [`${generatedDir}/operations.ts`, `${header('//')}${generateOperationsModule(document)}`],
     [`${generatedDir}/zod.ts`, `${header('//')}${generateZodModule(document)}`],
+    // The server's request validators, precompiled (the mock runs the same code).
+    [validatorsModulePath, `${header('//')}${generateValidatorsModule(document)}`],
   ]);
 }

@@ -16,7 +16,6 @@ import {
   createMemoryStore,
   type MemoryStore,
   type RateLimitPolicy,
-  RequestValidator,
   SandboxClock,
 } from '@ocs/server';
 import { type BaseUrl, parseBaseUrl } from './base-url.ts';
@@ -59,10 +58,6 @@ export interface Engine {
 
 const systemClock: Clock = { now: () => new Date() };
 
-// One validator for every mock of the process: it holds only the document's compiled
-// schemas, so the second mock of a test run skips Ajv's set-up and compilation.
-let validator: RequestValidator | undefined;
-
 export async function createEngine(options: OcsMockOptions = {}): Promise<Engine> {
   const base = parseBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
@@ -76,9 +71,6 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     config: { sandbox: true, allowInsecureWebhooks: options.allowInsecureWebhooks ?? false },
     // No API operation revokes keys, so a looked-up key stays valid; reset() forgets it.
     authCacheTtlMs: 60_000,
-    // The bundled document is checked by the lint and the server's tests: skipping Ajv's
-    // meta-schema checks of its schemas saves most of the cost of the first requests.
-    validator: (validator ??= new RequestValidator({ checkSchemas: false })),
     // The global fetch at call time: a receiver mocked with MSW (in Node or the page) gets the events.
     webhookTransport: createFetchTransport(),
   });

@@ -9,12 +9,15 @@
  * UTF-16 surrogates. They answer `400 VALIDATION_ERROR` (`type: unsupported_character`) on
  * every store, so the memory store (the mock) answers as PGlite and PostgreSQL do.
  *
- * Schemas are compiled on first use of each operation, so start-up costs nothing and the
- * in-process mock answers its first request quickly.
+ * The schemas are compiled by `npm run generate` into src/generated/validators.ts (Ajv's
+ * standalone code), so neither the server nor the mock compiles anything at start or on a
+ * first request; a test fails when they drift from the document.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { type OperationInfo, type OperationParameter, openApiDocument } from '../openapi/document.ts';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { validators } from '../generated/validators.ts';
+import { type OperationInfo, type OperationParameter, operationTable } from '../openapi/document.ts';
+import { bodyKey, parameterKey, unvalidatedHeaders, validatorSchemas } from '../openapi/validator-schemas.ts';
+import type { PrecompiledValidator } from '../openapi/validator-runtime.ts';
 import { notFound, type ValidationIssue, validationError } from './api-error.ts';
 
 export interface ValidatedInput {
@@ -24,39 +27,19 @@ export interface ValidatedInput {
   body: unknown;
 }
 
-const documentId = 'urn:ocs:openapi';
-// ajv-formats is CommonJS with a default export; its typing does not survive ESM interop.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-
-/** Headers the service reads but never refuses (NOTES.md: a bad X-Request-ID is ignored). */
-const unvalidatedHeaders = new Set(['x-request-id']);
-
 export class RequestValidator {
-  private readonly ajv: Ajv2020;
-  private readonly compiled = new Map<string, ValidateFunction>();
-
   /**
-   * `checkSchemas: false` skips checking the document's schemas against JSON Schema's
-   * meta-schema (compiling the meta-schema, then checking the whole document when it is
-   * added and each schema when it is compiled): most of the cost of a first request. The
-   * mock passes it to start fast; the bundled document is checked by the lint and by every
-   * server started with the default.
+   * Refuses to start when a schema of the document has no precompiled validator: the
+   * document changed and `npm run generate` was not run since.
    */
-  constructor(options: { checkSchemas?: boolean } = {}) {
-    // OpenAPI adds keywords of its own (`example`, `x-*`); strict mode would refuse them.
-    // `verbose` puts each failing schema and value on its error: the union handling reads them.
-    this.ajv = new Ajv2020({
-      strict: false,
-      allErrors: true,
-      validateFormats: true,
-      verbose: true,
-      validateSchema: options.checkSchemas ?? true,
-      // The meta-schemas are needed only to check schemas: without the check, adding them
-      // (a third of the validator's set-up) is skipped too.
-      meta: options.checkSchemas ?? true,
-    });
-    addFormats(this.ajv);
-    this.ajv.addSchema({ ...openApiDocument, $id: documentId } as object);
+  constructor() {
+    for (const key of validatorSchemas(operationTable).keys()) {
+      if (!validators[key]) {
+        throw new Error(
+          `The request validators are older than the OpenAPI document (none for ${key}): run \`npm run generate\`.`,
+        );
+      }
+    }
   }
 
   validate(
@@ -68,10 +51,10 @@ export class RequestValidator {
     // A body nested too deep is refused before any schema walks it.
     if (issues.some((issue) => issue.type === 'json_too_deep')) throw validationError(issues);
     for (const parameter of operation.parameters) {
-      const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
+      const key = parameterKey(operation, parameter);
       if (parameter.in === 'path') {
         const value = coerce(raw.path[parameter.name] ?? '', parameter);
-        if (!this.run(key, parameter.schema, value).valid) {
+        if (!run(key, value).valid) {
           throw notFound(`Not found: ${parameter.name} must be ${describeExpected(parameter)}.`);
         }
         result.path[parameter.name] = value as string | number;
@@ -94,7 +77,7 @@ export class RequestValidator {
         continue;
       }
       const value = coerce(values[0] as string, parameter);
-      const check = this.run(key, parameter.schema, value);
+      const check = run(key, value);
       if (!check.valid) issues.push(...toIssues(check.errors, field));
       else if (parameter.in === 'query') result.query[parameter.name] = value;
       else result.headers[parameter.name] = value as string;
@@ -103,8 +86,7 @@ export class RequestValidator {
       if (raw.body === undefined) {
         if (operation.bodyRequired) issues.push({ field: 'body', message: 'is required', type: 'required' });
       } else {
-        const pointer = `${operation.pointer}/requestBody/content/application~1json/schema`;
-        const check = this.run(pointer, { $ref: `${documentId}${pointer}` }, raw.body);
+        const check = run(bodyKey(operation), raw.body);
         if (!check.valid) issues.push(...toIssues(check.errors, 'body'));
       }
     }
@@ -118,24 +100,19 @@ export class RequestValidator {
     for (const parameter of operation.parameters) {
       if (parameter.in !== 'path') continue;
       const value = path[parameter.name];
-      const key = `${String(operation.operationId)} ${parameter.in} ${parameter.name}`;
-      if (value !== undefined && this.run(key, parameter.schema, coerce(value, parameter)).valid) {
+      if (value !== undefined && run(parameterKey(operation, parameter), coerce(value, parameter)).valid) {
         valid[parameter.name] = value;
       }
     }
     return valid;
   }
+}
 
-  /** Validates against `schema` (compiled once per `key`); local `$ref`s point into the document. */
-  private run(key: string, schema: Record<string, unknown>, value: unknown): { valid: boolean; errors: ErrorObject[] } {
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      validate = this.ajv.compile(rebase(schema) as object);
-      this.compiled.set(key, validate);
-    }
-    const valid = validate(value) as boolean;
-    return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
-  }
+/** Validates `value` with the precompiled validator of `key` (validator-schemas.ts). */
+function run(key: string, value: unknown): { valid: boolean; errors: ErrorObject[] } {
+  const validate = validators[key] as PrecompiledValidator;
+  const valid = validate(value);
+  return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
 }
 
 /** U+0000, a high surrogate not followed by a low one, or a low one not after a high one. */
@@ -196,17 +173,6 @@ export function unstorableText(
     }
   }
   return issues;
-}
-
-function rebase(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rebase);
-  if (!node || typeof node !== 'object') return node;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    copy[key] =
-      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${documentId}${value}` : rebase(value);
-  }
-  return copy;
 }
 
 /**

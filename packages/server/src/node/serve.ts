@@ -12,7 +12,6 @@ import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { jsonLineLogger } from '../http/logger.ts';
 import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
 import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
-import { RequestValidator } from '../http/validation.ts';
 import type { ServerConfig } from '../services.ts';
 import type { Store } from '../store/types.ts';
 
@@ -53,10 +52,6 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     rateLimits: options.rateLimits,
     authCacheTtlMs: options.authCacheTtlMs ?? 1000,
     webhookTransport,
-    // The bundled document's schemas are checked against JSON Schema's meta-schema by the
-    // lint and the tests (every createApp with the default validator): checking them again
-    // at every start cost about 0.3 s of CPU before the first answer.
-    validator: new RequestValidator({ checkSchemas: false }),
     // Registration resolves the host too, so a name pointing inside answers 400 at once
     // rather than failing every delivery later.
     checkWebhookHost: webhookHostCheck(resolveWithSystemDns, { allowInsecure: insecure }),

@@ -4,86 +4,14 @@
  * the document stays the one source of truth.
  */
 import document from '@ocs/sdk/openapi.json' with { type: 'json' };
+import { buildOperationTable, type OpenApiDocument, type OperationInfo } from './operation-table.ts';
 import type { OperationId } from './types.ts';
 
-export type JsonSchema = Record<string, unknown>;
-export type OpenApiDocument = { paths: Record<string, unknown>; components: Record<string, unknown> } & Record<
-  string,
-  unknown
->;
-
-export interface OperationParameter {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required: boolean;
-  schema: JsonSchema;
-}
-
-export interface OperationInfo {
-  operationId: OperationId;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path template relative to `/v1`, as in the document: `/campaigns/{campaign_id}`. */
-  path: string;
-  /** JSON pointer of the operation in the document. */
-  pointer: string;
-  scope: string | null;
-  deprecated: boolean;
-  /** For deprecated operations: the successor's path template (`/webhooks/examples`). */
-  successorPath: string | null;
-  parameters: OperationParameter[];
-  hasBody: boolean;
-  bodyRequired: boolean;
-}
+export type { JsonSchema, OpenApiDocument, OperationInfo, OperationParameter } from './operation-table.ts';
 
 export const openApiDocument = document as unknown as OpenApiDocument;
 
-const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-function resolveRef<T>(node: unknown): T {
-  let current = node as { $ref?: string };
-  while (current && typeof current.$ref === 'string') {
-    let target: unknown = openApiDocument;
-    for (const segment of current.$ref.slice(2).split('/')) {
-      target = (target as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
-    }
-    current = target as { $ref?: string };
-  }
-  return current as T;
-}
-
-function escape(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-function buildOperationTable(): OperationInfo[] {
-  const table: OperationInfo[] = [];
-  for (const [path, item] of Object.entries(openApiDocument.paths as Record<string, Record<string, unknown>>)) {
-    for (const method of methods) {
-      const operation = item[method] as Record<string, unknown> | undefined;
-      if (!operation) continue;
-      const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])]
-        .map((parameter) => resolveRef<OperationParameter>(parameter))
-        .map((p) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: p.schema }));
-      const body = operation.requestBody ? resolveRef<{ required?: boolean }>(operation.requestBody) : undefined;
-      const successor = operation['x-successor'] as { path?: string } | undefined;
-      table.push({
-        operationId: operation.operationId as OperationId,
-        method: method.toUpperCase() as OperationInfo['method'],
-        path,
-        pointer: `#/paths/${escape(path)}/${method}`,
-        scope: (operation['x-required-scope'] as string | null | undefined) ?? null,
-        deprecated: Boolean(operation.deprecated),
-        successorPath: successor?.path ?? null,
-        parameters,
-        hasBody: Boolean(body),
-        bodyRequired: Boolean(body?.required),
-      });
-    }
-  }
-  return table;
-}
-
-export const operationTable: readonly OperationInfo[] = buildOperationTable();
+export const operationTable: readonly OperationInfo[] = buildOperationTable(openApiDocument);
 
 export const operationsById: ReadonlyMap<OperationId, OperationInfo> = new Map(
   operationTable.map((op) => [op.operationId, op]),

@@ -1,0 +1,84 @@
+/**
+ * The operation table of an OpenAPI document: one entry per operation, with its parameters
+ * resolved. A pure function of the document, so that `npm run generate` derives the
+ * precompiled validators from the document it is generating, with the same table the server
+ * reads at run time.
+ */
+import type { OperationId } from './types.ts';
+
+export type JsonSchema = Record<string, unknown>;
+export type OpenApiDocument = { paths: Record<string, unknown>; components: Record<string, unknown> } & Record<
+  string,
+  unknown
+>;
+
+export interface OperationParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface OperationInfo {
+  operationId: OperationId;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path template relative to `/v1`, as in the document: `/campaigns/{campaign_id}`. */
+  path: string;
+  /** JSON pointer of the operation in the document. */
+  pointer: string;
+  scope: string | null;
+  deprecated: boolean;
+  /** For deprecated operations: the successor's path template (`/webhooks/examples`). */
+  successorPath: string | null;
+  parameters: OperationParameter[];
+  hasBody: boolean;
+  bodyRequired: boolean;
+}
+
+const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+export function buildOperationTable(document: OpenApiDocument): OperationInfo[] {
+  const table: OperationInfo[] = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
+    for (const method of methods) {
+      const operation = item[method] as Record<string, unknown> | undefined;
+      if (!operation) continue;
+      const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])]
+        .map((parameter) => resolveRef<OperationParameter>(document, parameter))
+        .map((p) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: p.schema }));
+      const body = operation.requestBody
+        ? resolveRef<{ required?: boolean }>(document, operation.requestBody)
+        : undefined;
+      const successor = operation['x-successor'] as { path?: string } | undefined;
+      table.push({
+        operationId: operation.operationId as OperationId,
+        method: method.toUpperCase() as OperationInfo['method'],
+        path,
+        pointer: `#/paths/${escape(path)}/${method}`,
+        scope: (operation['x-required-scope'] as string | null | undefined) ?? null,
+        deprecated: Boolean(operation.deprecated),
+        successorPath: successor?.path ?? null,
+        parameters,
+        hasBody: Boolean(body),
+        bodyRequired: Boolean(body?.required),
+      });
+    }
+  }
+  return table;
+}
+
+function resolveRef<T>(document: OpenApiDocument, node: unknown): T {
+  let current = node as { $ref?: string };
+  while (current && typeof current.$ref === 'string') {
+    let target: unknown = document;
+    for (const segment of current.$ref.slice(2).split('/')) {
+      target = (target as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
+    }
+    current = target as { $ref?: string };
+  }
+  return current as T;
+}
+
+function escape(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}
