@@ -2,20 +2,18 @@
  * One deadline per call, across every attempt and every wait between them, and the
  * caller's AbortSignal.
  *
- * The caller's signal is handed to fetch as is, so that aborting stops the current
- * attempt at once. The deadline, though, is a race rather than a signal of the SDK's
- * own: giving undici's fetch a signal costs a WeakRef, a FinalizationRegistry entry and
- * listener bookkeeping on every request, about 10% of a call on loopback (bench/). At the
- * deadline (read from the shared clock of src/clock.ts) the call rejects with
- * OcsTimeoutError; an attempt still waiting for its answer is left to finish, and that
- * answer's body is cancelled when it comes.
+ * Each call has one AbortController of its own, whose signal every attempt's fetch gets:
+ * at the deadline (read from the shared clock of src/clock.ts) or when the caller's signal
+ * aborts, the controller aborts too, so that the request in flight, or the body being
+ * read, is torn down and its socket freed, rather than left open until the server answers.
+ * The call then rejects with OcsTimeoutError or OcsAbortError.
  */
 import { unwatch, watch } from './clock.ts';
 import { OcsAbortError, OcsTimeoutError, type OcsError } from './errors.ts';
 
 export interface Deadline {
-  /** The caller's signal, for fetch. */
-  readonly signal: AbortSignal | null | undefined;
+  /** Aborts at the deadline or with the caller's signal: for every fetch of the call. */
+  readonly signal: AbortSignal;
   /** Epoch ms of the deadline. */
   readonly at: number;
   /** Settles like `promise`, or rejects with OcsTimeoutError or OcsAbortError first. */
@@ -24,7 +22,7 @@ export interface Deadline {
   stopped(): OcsError | undefined;
   /** Resolves after `ms`, or rejects at the deadline or on abort. */
   sleep(ms: number): Promise<void>;
-  /** Stops watching the clock and the signal. */
+  /** Stops watching the clock and the caller's signal. */
   done(): void;
 }
 
@@ -33,8 +31,13 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   let reject!: (error: OcsError) => void;
   const stopped = new Promise<never>((_, fail) => (reject = fail));
   stopped.catch(() => {}); // only races observe it
+  const controller = new AbortController();
   const at = Date.now() + timeoutMs;
-  const fire = (error: OcsError) => reject((stop ??= error));
+  const fire = (error: OcsError) => {
+    if (stop) return;
+    reject((stop = error));
+    controller.abort(error);
+  };
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
   const check = (now: number) => {
     if (now < at) return;
@@ -46,7 +49,7 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   if (signal?.aborted) abort();
   const race = <T>(promise: Promise<T>) => Promise.race([promise, stopped]);
   return {
-    signal,
+    signal: controller.signal,
     at,
     race,
     stopped: () => stop,

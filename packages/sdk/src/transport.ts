@@ -27,7 +27,7 @@ export type Send = (input: Request | string, init: RequestInit, call: Call) => P
 
 export function createTransport(settings: TransportSettings): Send {
   return async (input, init, { deadline, maxRetries, retryable, route }) => {
-    if (deadline.signal) init.signal = deadline.signal;
+    init.signal = deadline.signal;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       // A Request's body can be read once: a retryable one sends a copy each time.
@@ -38,15 +38,9 @@ export function createTransport(settings: TransportSettings): Send {
       try {
         response = await deadline.race(pending);
       } catch (error) {
+        // Past the deadline or aborted: the deadline's signal has torn the request down.
         const stopped = deadline.stopped();
-        if (stopped) {
-          // Past the deadline: free the connection of an answer that comes late.
-          pending.then(
-            (late) => late.body?.cancel().catch(() => {}),
-            () => {},
-          );
-          throw stopped;
-        }
+        if (stopped) throw stopped;
         const ms = backoff(attempt);
         if (!retryable || attempt >= maxRetries || Date.now() + ms > deadline.at) {
           throw new OcsConnectionError(
