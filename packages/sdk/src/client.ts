@@ -21,7 +21,8 @@ export interface ClientOptions {
   apiKey?: string;
   /**
    * Base URL, with or without the trailing `/v1`. Default: `process.env.OCS_BASE_URL`,
-   * else `http://127.0.0.1:4010` (the local mock and reference server).
+   * else `http://127.0.0.1:4011`, where `npx ocs-mock` (@ocs/mock's standalone mock) listens.
+   * The repository's reference server listens at `http://127.0.0.1:4010`: pass it explicitly.
    */
   baseUrl?: string;
   /** Deadline of a call in ms, across every attempt and wait. Default 60,000. */

@@ -19,8 +19,12 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
   return `Bearer ${apiKey}`;
 }
 
-/** The base URL ending in `/v1`, whether or not it was given with it. */
-export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4010'): string {
+/**
+ * The base URL ending in `/v1`, whether or not it was given with it. The default is where
+ * `npx ocs-mock` (from @ocs/mock) listens, the one local server an SDK user can install
+ * (docs/decisions/0008-ports-and-names.md); the reference server is at 4010.
+ */
+export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): string {
   const trimmed = url.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/\s]+(\/\S*)?$/i.test(trimmed)) {
     throw new OcsError(`Invalid baseUrl "${url}": expected an absolute http(s) URL.`);

@@ -78,11 +78,11 @@ describe('construction', () => {
     expect(seen[0]?.url.href).toBe(campaignUrl);
   });
 
-  it('defaults to the local mock at http://127.0.0.1:4010/v1', async () => {
+  it("defaults to ocs-mock's address, http://127.0.0.1:4011/v1", async () => {
     vi.stubEnv('OCS_BASE_URL', undefined);
-    server.use(http.get('http://127.0.0.1:4010/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
+    server.use(http.get('http://127.0.0.1:4011/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
     await getCampaign(createClient({ apiKey }), { campaign_id });
-    expect(seen[0]?.url.origin).toBe('http://127.0.0.1:4010');
+    expect(seen[0]?.url.origin).toBe('http://127.0.0.1:4011');
   });
 });
 

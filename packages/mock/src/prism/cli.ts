@@ -1,10 +1,11 @@
 /**
  * `npm run mock`: Prism serving the static examples of the OpenAPI document on
- * http://127.0.0.1:4010/v1 (`PORT` and `HOST` override).
+ * http://127.0.0.1:4012/v1 (`PORT` and `HOST` override); 4010 is the reference server's
+ * port and 4011 ocs-mock's.
  */
 import { startPrism } from './start-prism.ts';
 
-const port = Number(process.env.PORT ?? 4010);
+const port = Number(process.env.PORT ?? 4012);
 const host = process.env.HOST ?? '127.0.0.1';
 const mock = await startPrism({ port, host, log: (line) => console.log(line) });
 console.log(

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { withVersionedPaths } from './versioned-document.ts';
 
 export interface PrismOptions {
-  /** Port to listen on; 0 picks a free one. Default 4010. */
+  /** Port to listen on; 0 picks a free one. Default 4012 (the reference server has 4010, ocs-mock 4011). */
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
@@ -39,7 +39,7 @@ function prismBin(): string {
 
 export async function startPrism(options: PrismOptions = {}): Promise<PrismMock> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port === 0 ? await freePort(host) : (options.port ?? 4010);
+  const port = options.port === 0 ? await freePort(host) : (options.port ?? 4012);
   const dir = mkdtempSync(join(tmpdir(), 'ocs-prism-'));
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `http://${host}:${port}`)));

@@ -1,5 +1,6 @@
 /**
- * `npx ocs-mock [--port 4010] [--host 127.0.0.1] [--seed N]`: the standalone stateful mock.
+ * `npx ocs-mock [--port 4011] [--host 127.0.0.1] [--seed N] [--cors-origin <origin>]`: the
+ * standalone stateful mock.
  * Prints the base URL and the API key, then serves until SIGINT or SIGTERM.
  *
  * `--help` and `--version` exit 0. A mistake is one line on stderr and exit code 2; a failure
@@ -17,20 +18,24 @@ import {
   parseArgsProblem,
   UsageError,
 } from '@ocs/server/cli-kit';
-import { startMockServer } from './start-mock-server.ts';
+import { defaultMockPort, startMockServer } from './start-mock-server.ts';
+import { parseCorsOrigins } from '@ocs/server';
 
 const usage = `Usage: ocs-mock [options]
 
 The stateful mock of the Outreach Campaign Service API (the reference server's application,
-seeded, in memory) on HTTP.
+seeded, in memory) on HTTP. The reference server (ocs-server) defaults to port 4010, this
+mock to 4011 and Prism (npm run mock) to 4012, so that they run side by side.
 
 Options:
-  --port <n>                     port, 0 to 65535 (default PORT, else 4010; 0 picks a free one)
+  --port <n>                     port, 0 to 65535 (default PORT, else 4011; 0 picks a free one)
   --host <address>               interface (default HOST, else 127.0.0.1)
   --seed <n>                     seed of the generated data (default 1)
   --rate-limit-per-endpoint <n>  requests per minute per endpoint (default 100)
   --rate-limit-total <n>         requests per minute in total (default 600)
   --allow-insecure-webhooks      accept http:// and loopback webhook URLs
+  --cors-origin <origin>         only pages from this origin may call /v1 from a browser
+                                 (repeat it, or separate with commas; default: any origin)
   --json                         print the start-up line as JSON
   --debug                        print the stack of an internal error (or OCS_DEBUG=1)
   -h, --help                     this help
@@ -51,6 +56,7 @@ async function main(argv: string[]): Promise<void> {
         'rate-limit-per-endpoint': { type: 'string' },
         'rate-limit-total': { type: 'string' },
         'allow-insecure-webhooks': { type: 'boolean', default: false },
+        'cors-origin': { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -73,7 +79,9 @@ async function main(argv: string[]): Promise<void> {
 
   // A flag beats the environment; the environment is checked only when it is used.
   const port =
-    integerOption('--port', values.port, 0, 65535) ?? integerOption('PORT', process.env.PORT, 0, 65535) ?? 4010;
+    integerOption('--port', values.port, 0, 65535) ??
+    integerOption('PORT', process.env.PORT, 0, 65535) ??
+    defaultMockPort;
   const host = values.host ?? (process.env.HOST || undefined) ?? '127.0.0.1';
   const seed = integerOption('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER) ?? 1;
   const perEndpoint = integerOption(
@@ -83,6 +91,7 @@ async function main(argv: string[]): Promise<void> {
     Number.MAX_SAFE_INTEGER,
   );
   const total = integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
+  const corsOrigins = corsOriginsOf(values['cors-origin']);
 
   const server = await startMockServer({
     port,
@@ -90,6 +99,7 @@ async function main(argv: string[]): Promise<void> {
     seed,
     rateLimits: { perEndpoint, total },
     allowInsecureWebhooks: values['allow-insecure-webhooks'],
+    corsOrigins,
   }).catch((error: unknown) => {
     throw listenProblem(error, port, host);
   });
@@ -102,7 +112,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(`OCS mock (stateful, in memory) at ${server.url}
 API key: ${server.apiKey}
 Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/campaigns
-Reset: curl -X POST ${server.url.replace(/\/v1$/, '')}/__ocs-mock/reset`);
+Reset: curl -X POST ${server.url.replace(/\/v1$/, '')}/__ocs-mock/reset
+CORS: ${corsOrigins === '*' ? 'pages on any origin may call /v1' : `pages on ${corsOrigins.join(', ') || 'no origin'} may call /v1`}`);
   }
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -112,6 +123,16 @@ Reset: curl -X POST ${server.url.replace(/\/v1$/, '')}/__ocs-mock/reset`);
         (error: unknown) => fail(error),
       );
     });
+  }
+}
+
+/** `--cors-origin`, repeated or comma-separated; any origin when not given. */
+function corsOriginsOf(flags: string[] | undefined): '*' | string[] {
+  if (!flags) return '*';
+  try {
+    return parseCorsOrigins(flags);
+  } catch (error) {
+    throw new UsageError(`--cors-origin: ${firstLine(error)}`);
   }
 }
 

@@ -2,8 +2,13 @@
  * The standalone mock: the same engine as `createOcsMock` (the reference server's
  * application, seeded, in memory) listening on HTTP, for integrations not written in
  * JavaScript and for tools that need a real socket. `npx ocs-mock` runs it.
+ *
+ * A page on any origin may call `/v1` by default (CORS, the reference server's own wrapper,
+ * around every answer, scenarios' included); the control routes never answer a browser on
+ * another origin.
  */
 import { serve } from '@hono/node-server';
+import { cors } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
 import type { OcsMockOptions } from '../core/options.ts';
 import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
@@ -13,11 +18,19 @@ import { mockWebhooks, type OcsMockWebhooks } from '../core/webhooks/trigger.ts'
 import { controlPath, controlRoutes } from './control.ts';
 
 export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
-  /** Port to listen on; 0 picks a free one. Default 4010 (the SDK's default base URL). */
+  /** Port to listen on; 0 picks a free one. Default 4011 (the SDK's default base URL). */
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Origins whose pages may call `/v1` from a browser: `'*'` (the default) for any, or exact
+   * origins such as `'http://localhost:5173'`; `[]` for none.
+   */
+  corsOrigins?: '*' | readonly string[];
 }
+
+/** The standalone mock's default port: the reference server has 4010, Prism 4012 (docs/decisions/0008-ports-and-names.md). */
+export const defaultMockPort = 4011;
 
 export interface MockServer {
   /** The API's base URL, ending in `/v1`. */
@@ -47,13 +60,22 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? 4010;
+  const port = options.port ?? defaultMockPort;
   // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
   const origin = `http://${host.includes(':') ? `[${host}]` : host}`;
   // The engine reads only the path of its base URL here; the listener gives the origin.
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
-  const fetch = (request: Request) => (request.url.includes(controlPath) ? control(request) : engine.fetch(request));
+  const api = cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request));
+  const fetch = (request: Request) => {
+    if (!request.url.includes(controlPath)) return api(request);
+    // The control routes are for test suites, not pages: a page on another origin could still
+    // send a "simple" POST (CORS only hides the answer), so one carrying a foreign Origin is
+    // refused before it resets anything.
+    const from = request.headers.get('Origin');
+    if (from !== null && from !== new URL(request.url).origin) return Promise.resolve(foreignOrigin(from));
+    return control(request);
+  };
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: host }, (info) => {
       resolve({
@@ -79,4 +101,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
     server.once('error', reject);
   });
+}
+
+function foreignOrigin(origin: string): Response {
+  return new Response(
+    JSON.stringify({ error: `The control routes do not answer pages on other origins (${origin}).` }),
+    { status: 403, headers: { 'Content-Type': 'application/json' } },
+  );
 }

@@ -1,0 +1,46 @@
+/**
+ * The page of the CORS browser test's in-process case: @ocs/mock/browser behind MSW's service
+ * worker, answering for `https://api.ocs.test` while the page is served from 127.0.0.1.
+ */
+import { createOcsMock } from '@ocs/mock/browser';
+import { setupWorker } from 'msw/browser';
+
+export interface CrossOriginResult {
+  pageOrigin: string;
+  apiOrigin: string;
+  status: number;
+  requestId: string | null;
+  rateLimitLimit: string | null;
+  /** The `Access-Control-*` headers of the answer: the worker's answers need none. */
+  accessControl: string[];
+}
+
+async function callThroughWorker(): Promise<CrossOriginResult> {
+  const mock = await createOcsMock({ seed: 5 });
+  const worker = setupWorker(...mock.handlers);
+  await worker.start({ quiet: true, onUnhandledRequest: 'error' });
+  try {
+    const response = await fetch(`${mock.baseUrl}/campaigns`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${mock.apiKey}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({ name: 'Through the worker' }),
+    });
+    return {
+      pageOrigin: location.origin,
+      apiOrigin: new URL(mock.baseUrl).origin,
+      status: response.status,
+      requestId: response.headers.get('X-Request-ID'),
+      rateLimitLimit: response.headers.get('RateLimit-Limit'),
+      accessControl: [...response.headers.keys()].filter((name) => name.startsWith('access-control-')),
+    };
+  } finally {
+    worker.stop();
+  }
+}
+
+(globalThis as unknown as { callThroughWorker: () => Promise<string> }).callThroughWorker = async () =>
+  JSON.stringify(await callThroughWorker());

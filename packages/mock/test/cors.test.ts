@@ -1,0 +1,76 @@
+/**
+ * The standalone mock's CORS over real HTTP, without a browser: any origin by default,
+ * the origins given otherwise, headers on the scenarios' answers too, and the control routes
+ * untouched (no CORS header, and a foreign Origin refused).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../src/node/index.ts';
+
+const page = 'http://localhost:5173';
+let mock: MockServer;
+let control: string;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, seed: 2 });
+  control = mock.url.replace(/\/v1$/, '/__ocs-mock');
+});
+afterAll(() => mock.close());
+
+const preflight = (url: string, origin = page) =>
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization',
+    },
+  });
+
+const accessControl = (response: Response) =>
+  [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
+
+describe('the standalone mock', () => {
+  it('answers a preflight under /v1 from any origin by default', async () => {
+    const response = await preflight(`${mock.url}/campaigns`);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(response.headers.get('Access-Control-Allow-Headers')).toContain('Idempotency-Key');
+  });
+
+  it("puts the headers on a scenario's answer, given before the application", async () => {
+    mock.scenarios.unavailable({ times: 1 });
+    const response = await fetch(`${mock.url}/campaigns`, {
+      headers: { Origin: page, Authorization: `Bearer ${mock.apiKey}` },
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(response.headers.get('Access-Control-Expose-Headers')).toContain('Retry-After');
+  });
+
+  it('leaves the control routes alone: no preflight answer, no CORS header', async () => {
+    const answer = await preflight(`${control}/reset`);
+    expect(answer.status).toBe(403);
+    expect(accessControl(answer)).toEqual([]);
+    const data = await fetch(`${control}/data`);
+    expect(data.status).toBe(200);
+    expect(accessControl(data)).toEqual([]);
+  });
+
+  it('refuses a control request from a page on another origin, and serves one without Origin', async () => {
+    const foreign = await fetch(`${control}/reset`, { method: 'POST', headers: { Origin: page } });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: string }).error).toContain(page);
+    expect((await fetch(`${control}/reset`, { method: 'POST' })).status).toBe(204);
+  });
+
+  it('allows only the origins given with corsOrigins', async () => {
+    const strict = await startMockServer({ port: 0, seed: 2, corsOrigins: [page] });
+    try {
+      expect((await preflight(`${strict.url}/leads`)).headers.get('Access-Control-Allow-Origin')).toBe(page);
+      const refused = await preflight(`${strict.url}/leads`, 'https://evil.example');
+      expect(accessControl(refused)).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
