@@ -1,59 +1,75 @@
 /**
  * The test step of `npm test`: every workspace's Vitest suite in turn (all of them, even
- * after one fails, so that one run shows every failure), then one line that sums them,
+ * after one fails, so that one run shows every failure), then the release dry run
+ * (scripts/release-dry-run.ts), then one line that sums them,
  * `tests: N passed, N failed, N skipped`, so that a person and CI see the result without
- * scrolling. Exits 1 when any suite failed or gave no report.
+ * scrolling. Above it, the release figures and, when Chromium is missing, the one line
+ * that says what to install. Exits 1 when any suite failed or gave no report.
+ *
+ * `tsx scripts/test-workspaces.ts [workspace dir...] [-- vitest filter...]` runs only those
+ * workspaces' suites (all when none is named), passing the filters to Vitest.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumPath, chromiumProblem } from './test-support/chromium.ts';
+import { readManifest, root, workspaceDirs } from './workspaces.ts';
 
-interface Manifest {
-  name: string;
-  workspaces?: string[];
-  scripts?: Record<string, string>;
-}
-
-/** What Vitest's JSON reporter writes that this sums. */
-interface VitestReport {
+/** What Vitest's JSON reporter writes that this sums (the release dry run writes the same). */
+interface SuiteReport {
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
+  /** The release dry run's packed sizes and file counts. */
+  figuresLine?: string;
 }
 
-const root = join(import.meta.dirname, '..');
-const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+const argv = process.argv.slice(2);
+const separator = argv.includes('--') ? argv.indexOf('--') : argv.length;
+const onlyDirs = argv.slice(0, separator);
+const vitestFilters = argv.slice(separator + 1);
 
-/** The workspace folders in the root manifest's order, `examples/*` expanded. */
-function workspaceDirs(): string[] {
-  return (readManifest(root).workspaces ?? []).flatMap((pattern) => {
-    if (!pattern.endsWith('/*')) return [pattern];
-    const parent = pattern.slice(0, -2);
-    return readdirSync(join(root, parent), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && existsSync(join(root, parent, entry.name, 'package.json')))
-      .map((entry) => `${parent}/${entry.name}`)
-      .sort();
-  });
-}
+const chromium = chromiumProblem();
+process.stdout.write(chromium ? `${chromium}\n` : `Browser tests: Chromium at ${chromiumPath()}\n`);
 
 const reports = mkdtempSync(join(tmpdir(), 'ocs-test-reports-'));
-const rows: Array<{ name: string; report: VitestReport | null; code: number }> = [];
+const rows: Array<{ name: string; report: SuiteReport | null; code: number }> = [];
+
+/** Runs one suite, which writes its report to `output`, and keeps its row. */
+function runSuite(name: string, output: string, command: string, args: string[]) {
+  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const report = existsSync(output) ? (JSON.parse(readFileSync(output, 'utf8')) as SuiteReport) : null;
+  rows.push({ name, report, code: run.status ?? 1 });
+}
+
 try {
-  for (const dir of workspaceDirs()) {
+  for (const dir of workspaceDirs().filter((dir) => onlyDirs.length === 0 || onlyDirs.includes(dir))) {
     const manifest = readManifest(join(root, dir));
     if (!manifest.scripts?.test) continue;
     const output = join(reports, `${manifest.name.replace(/\W+/g, '_')}.json`);
     // The reporters are appended to the script, whose last command is `vitest run`.
-    const run = spawnSync(
-      'npm',
-      ['run', 'test', '-w', dir, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
-      { cwd: root, stdio: 'inherit' },
-    );
-    const report = existsSync(output) ? (JSON.parse(readFileSync(output, 'utf8')) as VitestReport) : null;
-    rows.push({ name: manifest.name, report, code: run.status ?? 1 });
+    runSuite(manifest.name, output, 'npm', [
+      'run',
+      'test',
+      '-w',
+      dir,
+      '--',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${output}`,
+      ...vitestFilters,
+    ]);
   }
+  const release = join(reports, 'release.json');
+  runSuite('release dry run', release, process.execPath, [
+    '--import',
+    'tsx',
+    join(root, 'scripts', 'release-dry-run.ts'),
+    '--report',
+    release,
+  ]);
 } finally {
   rmSync(reports, { recursive: true, force: true });
 }
@@ -74,8 +90,12 @@ for (const { name, report, code } of rows) {
     `  ${name.padEnd(34)} ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped${mark}\n`,
   );
 }
+const figures = rows.find((row) => row.report?.figuresLine)?.report?.figuresLine;
+if (figures) process.stdout.write(`\n${figures}\n`);
 const broken = rows.filter((row) => row.code !== 0 || row.report === null).length;
 if (broken > 0) process.stdout.write(`\n${broken} of ${rows.length} suites did not pass`);
+// Said again here, where it is read: the browser tests above failed for this.
+if (chromium) process.stdout.write(`\n${chromium}`);
 // Last, alone on its line: the sum a person and CI read.
 process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
 process.exit(broken > 0 ? 1 : 0);
