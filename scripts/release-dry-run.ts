@@ -6,9 +6,9 @@
  * - `changeset status`: the pending changesets and the bumps they make;
  * - `changeset version` on a throwaway copy: the new versions and the CHANGELOG sections it
  *   would write (scripts/release/changelog-preview.ts);
- * - for each published package, `npm pack --dry-run`: every file of `exports` (JavaScript
- *   and `.d.ts`), the bins, README and LICENSE are in the tarball
- *   (scripts/release/packed-files.ts); publint; attw.
+ * - for each published package: its manifest's metadata (scripts/release/manifest-fields.ts);
+ *   `npm pack --dry-run`, whose tarball must hold every file of `exports` (JavaScript and
+ *   `.d.ts`), the bins, README and LICENSE (scripts/release/packed-files.ts); publint; attw.
  *
  * Runs on the build that `npm test` makes first: the packs skip the packages' `prepack`
  * build (`--ignore-scripts`), which would only build again.
@@ -25,8 +25,9 @@ import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { previewChangelogs } from './release/changelog-preview.ts';
+import { manifestProblems, type PublishedManifest } from './release/manifest-fields.ts';
 import { exportedTypes, missingFromPack } from './release/packed-files.ts';
-import { publishedWorkspaces, root } from './workspaces.ts';
+import { publishedWorkspaces, readManifest, root } from './workspaces.ts';
 
 const { values: options } = parseArgs({
   options: { verbose: { type: 'boolean', default: false }, report: { type: 'string' } },
@@ -130,6 +131,12 @@ await check('changeset version, on a throwaway copy', () => {
 for (const { dir, manifest } of publishedWorkspaces()) {
   const pkgDir = join(root, dir);
   const { name } = manifest;
+
+  await check(`${name}: license, repository, homepage, bugs, the root's engines, prepack`, () => {
+    const problems = manifestProblems(dir, pkgDir, manifest, readManifest(root) as PublishedManifest);
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+    return '';
+  });
 
   await check(`${name}: npm pack --dry-run holds every exports file (.d.ts included), bins, README, LICENSE`, () => {
     const [pack] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], pkgDir)) as PackResult[];
