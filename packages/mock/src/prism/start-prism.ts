@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withVersionedPaths } from './versioned-document.ts';
 
+/** Prism's default port: the reference server has 4010, ocs-mock 4011 (docs/decisions/0008-ports-and-names.md). */
+export const defaultPrismPort = 4012;
+
 export interface PrismOptions {
   /** Port to listen on; 0 picks a free one. Default 4012 (the reference server has 4010, ocs-mock 4011). */
   port?: number;
@@ -39,7 +42,7 @@ function prismBin(): string {
 
 export async function startPrism(options: PrismOptions = {}): Promise<PrismMock> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port === 0 ? await freePort(host) : (options.port ?? 4012);
+  const port = options.port === 0 ? await freePort(host) : (options.port ?? defaultPrismPort);
   const dir = mkdtempSync(join(tmpdir(), 'ocs-prism-'));
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `http://${host}:${port}`)));

@@ -29,6 +29,7 @@ import {
 } from './cli-kit.ts';
 import { environmentProblem } from './environment-problems.ts';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -382,6 +383,9 @@ async function serveCommand(
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   const { perEndpoint, total } = numbers;
   const corsOrigins = corsOriginsOf(values['cors-origin']);
+  // A port in use is said at once: before the store opens (seconds on PGlite), and before a
+  // first start prints the demo key of a server that would not start.
+  await ensurePortFree(port, host);
 
   let lock: DataDirLock | undefined;
   let channel: AdminChannel | undefined;
@@ -443,6 +447,18 @@ async function serveCommand(
     await store?.close();
     lock?.release();
   }
+}
+
+/** Fails as listening would (one line saying what to do) when `port` on `host` is taken; 0 is always free. */
+async function ensurePortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  }).catch((error: unknown) => {
+    throw listenProblem(error, port, host);
+  });
 }
 
 /** `--cors-origin` (repeated or comma-separated), else `OCS_CORS_ORIGIN`; undefined when neither. */
