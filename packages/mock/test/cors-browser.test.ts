@@ -7,7 +7,8 @@
  * POST never runs; the mock's control routes refuse a page. The in-process mock behind MSW's
  * service worker needs no CORS header at all: the worker answers before any network.
  *
- * Debian's Chromium through playwright-core, as in browser.test.ts (it fails without it).
+ * Debian's Chromium through playwright-core, as in browser.test.ts (it fails without it, with
+ * one line saying what to install; `CHROMIUM_PATH` overrides the path).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,10 +20,11 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
+import { closeServer } from '../../../scripts/test-support/close-server.ts';
 import { type MockServer, startMockServer } from '../src/node/index.ts';
 import type { CrossOriginResult } from './browser/cors-page.ts';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const require = createRequire(import.meta.url);
 const serverBin = join(import.meta.dirname, '..', '..', 'server', 'bin', 'ocs-server.js');
 
@@ -109,11 +111,7 @@ async function startReferenceServer(args: string[]): Promise<ReferenceServer> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(
-      `Chromium not found at ${executablePath}: install it or set CHROMIUM_PATH. This test does not skip.`,
-    );
-  }
+  const executablePath = requireChromium();
   for (const built of [
     join(import.meta.dirname, '..', 'dist', 'browser', 'index.js'),
     join(import.meta.dirname, '..', '..', 'server', 'dist', 'node', 'bin.js'),
@@ -143,13 +141,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath, args: chromiumArgs });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   for (const cleanup of cleanups.reverse()) await cleanup();
-  await new Promise((resolve) => pageServer?.close(resolve));
+  await closeServer(pageServer);
 }, 60_000);
 
 /** A fresh page of the test's origin, in a context of its own (no service worker carried over). */
