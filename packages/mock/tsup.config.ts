@@ -1,36 +1,63 @@
+import { writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 // @ocs/server is private, so its source (and the OpenAPI document it imports as JSON) is
-// bundled in; its runtime dependencies (hono, ajv...) and @ocs/sdk stay dependencies, and
-// msw a peer dependency.
+// bundled in; its runtime dependencies (hono, ajv's run-time helpers...) and @ocs/sdk stay
+// dependencies, msw a peer dependency. No source maps: the bundle is plain, readable
+// JavaScript, and maps of the whole server (sources included) would be most of the tarball.
 const shared: Options = {
-  sourcemap: true,
+  sourcemap: false,
   target: 'es2022',
   noExternal: ['@ocs/server', '@ocs/sdk/openapi.json'],
   external: [/^node:/, 'msw', /^msw\//, '@hono/node-server', 'yaml'],
   removeNodeProtocol: false,
 };
 
+/** The ESM entries that hold the engine, and their CommonJS twins. */
+const engineEntries = { 'node/index': 'src/node/index.ts', 'browser/index': 'src/browser/index.ts' };
+
+/**
+ * A CommonJS entry is one line: it loads the ESM entry with require(), which Node does from
+ * 20.19 (the package's engines) and bundlers always did, so the engine ships once.
+ */
+function writeCommonJsTwins(): void {
+  for (const entry of Object.keys(engineEntries)) {
+    writeFileSync(
+      `dist/${entry}.cjs`,
+      `'use strict';\n// The ES module, loaded with require() (Node >= 20.19): one copy of the engine for both.\nmodule.exports = require('./index.js');\n`,
+    );
+  }
+}
+
 export default defineConfig([
-  // The library entries: ESM and CJS with declarations.
+  // Every entry as ESM in one build: the engine (the reference server's application) is one
+  // shared chunk, whichever entry or program loads it.
   {
     ...shared,
     entry: {
-      'node/index': 'src/node/index.ts',
-      'browser/index': 'src/browser/index.ts',
+      ...engineEntries,
+      'wrong-env/node-in-browser': 'src/wrong-env/node-in-browser.ts',
+      'wrong-env/browser-in-node': 'src/wrong-env/browser-in-node.ts',
+      // Node-only programs: the CLI (top-level await, so never require()d) and the Prism launcher.
+      'server/cli': 'src/server/cli.ts',
+      'prism/start-prism': 'src/prism/start-prism.ts',
+    },
+    format: ['esm'],
+    splitting: true,
+    dts: { entry: { ...engineEntries, 'prism/start-prism': 'src/prism/start-prism.ts' } },
+    platform: 'neutral',
+    onSuccess: async () => writeCommonJsTwins(),
+  },
+  // The wrong-environment errors for require() (no engine in them).
+  {
+    ...shared,
+    entry: {
       'wrong-env/node-in-browser': 'src/wrong-env/node-in-browser.ts',
       'wrong-env/browser-in-node': 'src/wrong-env/browser-in-node.ts',
     },
-    format: ['esm', 'cjs'],
-    dts: { entry: { 'node/index': 'src/node/index.ts', 'browser/index': 'src/browser/index.ts' } },
+    format: ['cjs'],
     platform: 'neutral',
   },
-  // Node-only programs: the CLI (top-level await) and the Prism launcher (import.meta.url).
-  {
-    ...shared,
-    entry: { 'server/cli': 'src/server/cli.ts', 'prism/start-prism': 'src/prism/start-prism.ts' },
-    format: ['esm'],
-    dts: { entry: { 'prism/start-prism': 'src/prism/start-prism.ts' } },
-    platform: 'node',
-  },
+  // The CommonJS declarations (.d.cts) of the engine entries; their JavaScript is written above.
+  { ...shared, entry: engineEntries, format: ['cjs'], dts: { only: true }, platform: 'neutral' },
 ]);

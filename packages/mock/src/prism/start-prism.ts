@@ -36,17 +36,28 @@ function loadDocument() {
   return JSON.parse(readFileSync(require.resolve('@ocs/sdk/openapi.json'), 'utf8'));
 }
 
+/** What to install when Prism is missing: the optional peer dependency, in the range @ocs/mock declares. */
+export const prismMissing =
+  '@ocs/mock/prism runs Prism, an optional peer dependency that is not installed: npm install --save-dev @stoplight/prism-cli@^5.14.2';
+
 function prismBin(): string {
-  return join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+  let manifest: string;
+  try {
+    manifest = require.resolve('@stoplight/prism-cli/package.json');
+  } catch {
+    throw new Error(prismMissing);
+  }
+  return join(dirname(manifest), 'dist', 'index.js');
 }
 
 export async function startPrism(options: PrismOptions = {}): Promise<PrismMock> {
+  const bin = prismBin();
   const host = options.host ?? '127.0.0.1';
   const port = options.port === 0 ? await freePort(host) : (options.port ?? defaultPrismPort);
   const dir = mkdtempSync(join(tmpdir(), 'ocs-prism-'));
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `http://${host}:${port}`)));
-  const child = spawn(process.execPath, [prismBin(), 'mock', file, '--host', host, '--port', String(port)], {
+  const child = spawn(process.execPath, [bin, 'mock', file, '--host', host, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_NO_WARNINGS: '1', FORCE_COLOR: '0' },
   });
