@@ -1,7 +1,7 @@
 /**
  * The test step of `npm test`: every workspace's Vitest suite in turn (all of them, even
- * after one fails, so that one run shows every failure), then the release dry run
- * (scripts/release-dry-run.ts), then one line that sums them,
+ * after one fails, so that one run shows every failure), then the tests of scripts/ and the
+ * release dry run (scripts/release-dry-run.ts), then one line that sums them,
  * `tests: N passed, N failed, N skipped`, so that a person and CI see the result without
  * scrolling. Above it, the release figures and, when Chromium is missing, the one line
  * that says what to install. Exits 1 when any suite failed or gave no report.
@@ -62,6 +62,18 @@ try {
       ...vitestFilters,
     ]);
   }
+  // The root scripts' own tests (the release checks, the browser tests' helpers).
+  const scripts = join(reports, 'scripts.json');
+  runSuite('scripts', scripts, 'npx', [
+    'vitest',
+    'run',
+    '--config',
+    'scripts/vitest.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${scripts}`,
+    ...vitestFilters,
+  ]);
   const release = join(reports, 'release.json');
   runSuite('release dry run', release, process.execPath, [
     '--import',
