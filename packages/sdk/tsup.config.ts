@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
 
 // ESM and CJS with declarations for every entry. `node:crypto` and `node:buffer` stay
 // external, with their `node:` prefix (Deno and bundlers need it): only the Node build of
@@ -21,4 +24,6 @@ export default defineConfig({
   platform: 'neutral',
   external: ['node:crypto', 'node:buffer'],
   removeNodeProtocol: false,
+  // The version in the X-OCS-Client header (src/runtime.ts).
+  define: { __OCS_SDK_VERSION__: JSON.stringify(version) },
 });

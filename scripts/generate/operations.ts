@@ -81,7 +81,10 @@ function isObjectSchema(document: Json, schema: unknown): boolean {
   const node = resolve(document, schema);
   const type = node.type;
   if (type === 'object' || (Array.isArray(type) && type.includes('object'))) return true;
-  return (node.allOf as unknown[] | undefined)?.some((part) => isObjectSchema(document, part)) ?? false;
+  if ((node.allOf as unknown[] | undefined)?.some((part) => isObjectSchema(document, part))) return true;
+  // A body with several forms (`POST /leads`: one lead or a batch), each an object.
+  const forms = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  return forms !== undefined && forms.length > 0 && forms.every((part) => isObjectSchema(document, part));
 }
 
 /** The items key of a list response: `allOf: [PageEnvelope, { <key>: array }]`. */
@@ -444,6 +447,29 @@ export function generateOperationsModule(document: Record<string, unknown>): str
     '',
     '/** Operations that declare an `Idempotency-Key` header: retried on POST, with one key across attempts. */',
     `export type IdempotentOperationId = ${idempotent.map((operation) => `'${operation.id}'`).join(' | ') || 'never'};`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * `packages/sdk/src/generated/retry.ts`: the 500 codes the document lists besides
+ * `INTERNAL_ERROR`. Each names a state of the data (`ORG_HAS_NO_MEMBERS`: no one can own
+ * the campaign) that sending the same request again cannot change, so the client never
+ * retries them; a 500 `INTERNAL_ERROR`, or one without the API's body, is retried.
+ */
+export function generateRetryModule(document: Record<string, unknown>): string {
+  const permanent = new Set<string>();
+  for (const operation of collectOperations(document)) {
+    for (const code of operation.errors.get('500') ?? []) if (code !== 'INTERNAL_ERROR') permanent.add(code);
+  }
+  return [
+    '// The 500 codes that the document lists besides INTERNAL_ERROR: each names a state of the',
+    '// data that a repeat of the request cannot change, so the client never retries them',
+    '// (src/retry.ts).',
+    `export const permanentErrorCodes: readonly string[] = [${[...permanent]
+      .sort()
+      .map((code) => `'${code}'`)
+      .join(', ')}];`,
     '',
   ].join('\n');
 }

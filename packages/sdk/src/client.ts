@@ -6,13 +6,14 @@
  * from their row of the operation table and send through the same transport directly,
  * which keeps a named call within a few percent of a plain `fetch` (bench/).
  */
-import createFetchClient, { type Client } from 'openapi-fetch';
-import { authorization, baseUrl } from './config.ts';
+import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import { authorization, baseUrl, env } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
 import type { paths } from './generated/openapi.ts';
 import { parseRateLimit, type RateLimit } from './rate-limit.ts';
 import { isRetryable } from './retry.ts';
+import { clientHeaders } from './runtime.ts';
 import { createTransport, type Send } from './transport.ts';
 
 /** Options of {@link createClient}. */
@@ -34,7 +35,21 @@ export interface ClientOptions {
    * fails at once with the error, whose `retryAfter` says how long to wait. Default 60,000.
    */
   maxRetryAfterMs?: number;
-  /** Receives the one-time warning for each deprecated operation called. Default: `console`. */
+  /**
+   * Headers sent with every request, after the SDK's own (`X-OCS-Client`, `User-Agent`),
+   * which they may replace. `Authorization` always comes from `apiKey`.
+   */
+  headers?: Record<string, string>;
+  /**
+   * Debug logging: one line per attempt, answer (status, time, request ID) and retry (why,
+   * and after how long) to `logger.debug`. Headers are never printed, so neither is the API
+   * key. Default: on when the environment has `OCS_LOG=debug`.
+   */
+  debug?: boolean;
+  /**
+   * Receives the one-time warning for each deprecated operation called (`warn`) and the
+   * debug lines (`debug`, else `warn`). Default: `console`.
+   */
   logger?: Logger;
   /** The fetch to use. Default: the global `fetch`, looked up at each request. */
   fetch?: typeof fetch;
@@ -54,8 +69,10 @@ export interface ClientInternals {
   readonly send: Send;
   /** Base URL ending in `/v1`. */
   readonly baseUrl: string;
-  /** `Authorization: Bearer <key>`. */
+  /** `Authorization: Bearer <key>`, `X-OCS-Client` and the client's own headers. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The middlewares registered with `client.use()`, which the named operations run too. */
+  readonly hooks: ReadonlySet<Middleware>;
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly validate: ResponseValidator | undefined;
@@ -84,13 +101,17 @@ export interface OcsClient extends Client<paths, 'application/json'> {
  */
 export function createClient(options: ClientOptions = {}): OcsClient {
   const { timeoutMs = 60_000, maxRetries = 2, maxRetryAfterMs = 60_000, logger = console, validate } = options;
-  const headers = { Authorization: authorization(options.apiKey) };
+  const headers = { ...clientHeaders(), ...options.headers, Authorization: authorization(options.apiKey) };
   const base = baseUrl(options.baseUrl);
   const deprecated = createDeprecationLog(logger);
   let last: Headers | undefined;
   const send = createTransport({
     maxRetryAfterMs,
     fetch: options.fetch,
+    log:
+      (options.debug ?? env('OCS_LOG') === 'debug')
+        ? (line) => (logger.debug ? logger.debug(`[@ocs/sdk] ${line}`) : logger.warn(`[@ocs/sdk] ${line}`))
+        : undefined,
     onResponse(response, route) {
       last = response.headers;
       if (route) deprecated(route, response.headers);
@@ -113,9 +134,20 @@ export function createClient(options: ClientOptions = {}): OcsClient {
   client.use({
     onResponse: ({ request, response, schemaPath }) => deprecated(`${request.method} ${schemaPath}`, response.headers),
   });
+  // The user's middlewares, kept so that the named operations run them too (src/operation.ts).
+  const hooks = new Set<Middleware>();
+  const { use, eject } = client;
+  client.use = (...middlewares) => {
+    use(...middlewares);
+    for (const middleware of middlewares) hooks.add(middleware);
+  };
+  client.eject = (...middlewares) => {
+    eject(...middlewares);
+    for (const middleware of middlewares) hooks.delete(middleware);
+  };
   return Object.defineProperties(client, {
     // Parsed when read: most callers never look at it.
     rateLimit: { get: () => last && parseRateLimit(last) },
-    '~ocs': { value: { send, baseUrl: base, headers, timeoutMs, maxRetries, validate } },
+    '~ocs': { value: { send, baseUrl: base, headers, hooks, timeoutMs, maxRetries, validate } },
   }) as OcsClient;
 }

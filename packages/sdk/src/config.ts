@@ -5,7 +5,7 @@
 import { OcsError } from './errors.ts';
 
 // `process` is absent in browsers and web-standard runtimes.
-const env = (name: string): string | undefined => globalThis.process?.env?.[name];
+export const env = (name: string): string | undefined => globalThis.process?.env?.[name];
 
 /** `Bearer <key>` with exactly one space, after checking the key's shape. */
 export function authorization(apiKey = env('OCS_API_KEY')): string {

@@ -3,7 +3,8 @@
  * (`</v1/leads>; rel="successor-version"`). The client says so once per operation (method
  * and route template), not on every call.
  */
-export type Logger = { warn(message: string): void };
+/** Where the client writes: deprecation warnings to `warn`, debug lines to `debug` (else `warn`). */
+export type Logger = { warn(message: string): void; debug?(message: string): void };
 
 export function createDeprecationLog(logger: Logger) {
   const warned = new Set<string>();

@@ -60,8 +60,13 @@ export class OcsApiError extends OcsError {
   declare readonly idempotencyKey: string | undefined;
   /** The parsed response body (the text when it was not JSON). */
   declare readonly body: unknown;
+  /**
+   * How many times the request was sent (1 + the retries). A DELETE answered 404 with
+   * `attempts > 1` may have been carried out by an earlier attempt whose answer was lost.
+   */
+  declare readonly attempts: number;
 
-  constructor(response: Response, body: unknown, idempotencyKey?: string) {
+  constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1) {
     const api = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>;
     const status = response.status;
     const code = api.error ?? fallbackCodes[status] ?? (status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
@@ -84,6 +89,7 @@ export class OcsApiError extends OcsError {
       retryAfter: rateLimit.retryAfter,
       idempotencyKey,
       body,
+      attempts,
     });
   }
 }
@@ -147,8 +153,12 @@ const byStatus: Record<number, typeof OcsApiError> = {
 };
 
 /** The error for an error answer: the status family's class, else `OcsApiError` itself. */
-export const createApiError = (response: Response, body: unknown, idempotencyKey?: string): OcsApiError =>
-  new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey);
+export const createApiError = (
+  response: Response,
+  body: unknown,
+  idempotencyKey?: string,
+  attempts?: number,
+): OcsApiError => new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey, attempts);
 
 /** The API could not be reached (DNS, refused or reset connection...), after the retries allowed. */
 export class OcsConnectionError extends OcsError {

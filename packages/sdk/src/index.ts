@@ -7,6 +7,8 @@
  */
 export { createClient } from './client.ts';
 export type { ClientOptions, OcsClient, ResponseValidator } from './client.ts';
+export type { Logger } from './deprecation.ts';
+export type { Middleware } from 'openapi-fetch';
 export {
   OcsAbortError,
   OcsApiError,
@@ -30,6 +32,7 @@ export type { Ocs } from './ocs.ts';
 export type { Operation } from './operation.ts';
 export { paginate } from './pagination.ts';
 export { OcsResult } from './result.ts';
+export { asResponse, withResponse } from './response.ts';
 export type { ItemOf, Page, PaginateOptions, PaginateParams, Paginator } from './pagination.ts';
 export { parseRateLimit } from './rate-limit.ts';
 export type { RateLimit } from './rate-limit.ts';

@@ -10,7 +10,10 @@ export interface RateLimit {
   readonly remaining: number | undefined;
   /** Seconds until the endpoint's full limit is available again (`RateLimit-Reset`). */
   readonly reset: number | undefined;
-  /** Seconds to wait before retrying (`Retry-After`), sent with `429` and some `409`/`503`. */
+  /**
+   * Seconds to wait before retrying (`Retry-After`), sent with `429` and some `409`/`503`.
+   * An HTTP date is turned into the seconds left until it (0 once past).
+   */
   readonly retryAfter: number | undefined;
 }
 
@@ -20,9 +23,15 @@ const number = (value: string | null): number | undefined => {
   return parsed >= 0 && parsed < Infinity ? parsed : undefined;
 };
 
+/** `Retry-After`: seconds, or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) as seconds from now. */
+const retryAfter = (value: string | null): number | undefined => {
+  const at = value ? Date.parse(value) : NaN;
+  return number(value) ?? (at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined);
+};
+
 /**
  * Reads `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `Retry-After`,
- * all in seconds as the service sends them (an HTTP-date `Retry-After` reads as undefined).
+ * in seconds (a `Retry-After` given as an HTTP date becomes the seconds until it).
  *
  * @example
  * const { remaining, reset } = parseRateLimit(response.headers);
@@ -32,6 +41,6 @@ export function parseRateLimit(headers: Headers): RateLimit {
     limit: number(headers.get('ratelimit-limit')),
     remaining: number(headers.get('ratelimit-remaining')),
     reset: number(headers.get('ratelimit-reset')),
-    retryAfter: number(headers.get('retry-after')),
+    retryAfter: retryAfter(headers.get('retry-after')),
   };
 }

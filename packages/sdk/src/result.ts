@@ -41,3 +41,6 @@ export function toResult(body: object, answer: Response, idempotencyKey: string 
   if (idempotencyKey) Object.defineProperty(body, 'idempotencyKey', { value: idempotencyKey });
   return Object.setPrototypeOf(body, OcsResult.prototype);
 }
+
+/** The Response a named operation's result was read from (its body already read). */
+export const responseOf = (result: object): Response => (result as OcsResult)[response];

@@ -1,8 +1,9 @@
 /**
  * Sends a request, and sends it again when that is safe (src/retry.ts), within the
  * call's deadline; every answer goes to `onResponse` (rate-limit state, deprecation
- * warnings). Named operations call it with a URL and init; openapi-fetch (the path API)
- * calls it with a Request.
+ * warnings), and with debug logging on, every attempt, answer and retry goes to `log`.
+ * Named operations call it with a URL and init; openapi-fetch (the path API) calls it
+ * with a Request.
  */
 import type { Deadline } from './deadline.ts';
 import { OcsConnectionError } from './errors.ts';
@@ -15,51 +16,75 @@ export interface Call {
   retryable: boolean;
   /** `METHOD /route/{template}`, when known (named operations). */
   route?: string;
+  /** Set by the transport: how many times the request was sent. */
+  attempts?: number;
 }
 
 export interface TransportSettings {
   maxRetryAfterMs: number;
   fetch: typeof fetch | undefined;
   onResponse(response: Response, route: string | undefined): void;
+  /** Debug logging: one line per attempt, answer and retry (never a header, so never the key). */
+  log: ((line: string) => void) | undefined;
 }
 
 export type Send = (input: Request | string, init: RequestInit, call: Call) => Promise<Response>;
 
 export function createTransport(settings: TransportSettings): Send {
-  return async (input, init, { deadline, maxRetries, retryable, route }) => {
+  const { log } = settings;
+  return async (input, init, call) => {
+    const { deadline, maxRetries, retryable, route } = call;
+    const url = typeof input === 'string' ? input : input.url;
     init.signal = deadline.signal;
     for (let attempt = 0; ; attempt++) {
+      call.attempts = attempt + 1;
+      const started = Date.now();
+      /** Debug line of this attempt: what came back, how long it took, and the retry if any. */
+      const note = (outcome: string, wait?: number) =>
+        log?.(
+          `${init.method ?? (input as Request).method} ${url} attempt ${attempt + 1}: ${outcome} in ${Date.now() - started} ms${
+            wait === undefined ? '' : `; retry in ${Math.round(wait)} ms`
+          }`,
+        );
       let response: Response;
-      // A Request's body can be read once: a retryable one sends a copy each time.
-      const pending = (settings.fetch ?? fetch)(
-        typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
-        init,
-      );
       try {
-        response = await deadline.race(pending);
+        // A Request's body can be read once: a retryable one sends a copy each time.
+        response = await deadline.race(
+          (settings.fetch ?? fetch)(
+            typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
+            init,
+          ),
+        );
       } catch (error) {
         // Past the deadline or aborted: the deadline's signal has torn the request down.
         const stopped = deadline.stopped();
-        if (stopped) throw stopped;
+        if (stopped) {
+          note(stopped.name);
+          throw stopped;
+        }
+        // undici says "fetch failed" and puts the reason (ECONNREFUSED...) in `cause`.
+        const reason = (error as { cause?: Error })?.cause?.message ?? (error as Error)?.message;
         const ms = backoff(attempt);
         if (!retryable || attempt >= maxRetries || Date.now() + ms > deadline.at) {
-          throw new OcsConnectionError(
-            `${typeof input === 'string' ? input : input.url} failed ${attempt + 1}x: ${
-              // undici says "fetch failed" and puts the reason (ECONNREFUSED...) in `cause`.
-              (error as { cause?: Error })?.cause?.message ?? (error as Error)?.message
-            }. Check baseUrl and the network.`,
-            { cause: error },
-          );
+          note(reason);
+          throw new OcsConnectionError(`${url} failed ${attempt + 1}x: ${reason}. Check baseUrl and the network.`, {
+            cause: error,
+          });
         }
+        note(reason, ms);
         await deadline.sleep(ms);
         continue;
       }
       settings.onResponse(response, route);
-      if (response.ok || !retryable || attempt >= maxRetries) return response;
-      const ms = await retryWait(response, attempt, settings.maxRetryAfterMs);
+      let ms =
+        response.ok || !retryable || attempt >= maxRetries
+          ? undefined
+          : await retryWait(response, attempt, settings.maxRetryAfterMs);
       // Answer now rather than wait past the cap or the deadline: the caller gets the
       // error (with `retryAfter`) at once and decides.
-      if (ms === undefined || Date.now() + ms > deadline.at) return response;
+      if (ms !== undefined && Date.now() + ms > deadline.at) ms = undefined;
+      note(`HTTP ${response.status} (request ${response.headers.get('x-request-id')})`, ms);
+      if (ms === undefined) return response;
       // Free the connection; not awaited, as a cancelled stream need not settle.
       response.body?.cancel().catch(() => {});
       await deadline.sleep(ms);

@@ -27,7 +27,7 @@ type Body<Id extends OperationId> = undefined extends operations[Id]['requestBod
   ? Partial<RequestBody<Id>>
   : RequestBody<Id>;
 type Responses<Id extends OperationId> = operations[Id]['responses'];
-type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206;
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207;
 
 /**
  * The one `params` object of a named operation: its path parameters, query parameters and
@@ -76,6 +76,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Retries after the first attempt (default: the client's, 2). */
   maxRetries?: number;
+  /** Headers of this call, after the client's (which they may replace). */
+  headers?: Record<string, string>;
   /**
    * Your own correlation ID, sent as `X-Request-ID` (the service uses it when it matches
    * `^[A-Za-z0-9._:-]{1,128}$`).

@@ -5,8 +5,8 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  createAccountConnectLink,
   createCampaign,
-  createLead,
   deleteLead,
   getCampaign,
   OcsConflictError,
@@ -129,17 +129,33 @@ describe('503 and 500', () => {
     expect(seen).toHaveLength(3);
   });
 
-  it('does not retry a 503 whose body is not a retryable code', async () => {
+  it("retries a 503 whatever its body (a proxy's page too), and gives up with it", async () => {
     server.use(http.get(campaignUrl, () => new HttpResponse('<html>maintenance</html>', { status: 503 })));
     const error = await getCampaign(testClient(), { campaign_id }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OcsServiceUnavailableError);
     expect((error as OcsServiceUnavailableError).body).toBe('<html>maintenance</html>');
-    expect(seen).toHaveLength(1);
+    expect((error as OcsServiceUnavailableError).attempts).toBe(3);
+    expect(seen).toHaveLength(3);
   });
 
-  it('does not retry 500', async () => {
-    server.use(http.get(campaignUrl, () => HttpResponse.json(errorBody('INTERNAL_ERROR'), { status: 500 })));
-    await expect(getCampaign(testClient(), { campaign_id })).rejects.toBeInstanceOf(OcsInternalServerError);
+  it('retries 500 INTERNAL_ERROR', async () => {
+    server.use(
+      http.get(
+        campaignUrl,
+        sequence(() => HttpResponse.json(errorBody('INTERNAL_ERROR'), { status: 500 }), okCampaign),
+      ),
+    );
+    expect((await getCampaign(testClient(), { campaign_id })).status).toBe(200);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('never retries a 500 whose code the document lists as permanent (ORG_HAS_NO_MEMBERS)', async () => {
+    server.use(
+      http.post(`${baseUrl}/campaigns`, () => HttpResponse.json(errorBody('ORG_HAS_NO_MEMBERS'), { status: 500 })),
+    );
+    const error = await createCampaign(testClient(), { name: 'Q4' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsInternalServerError);
+    expect((error as OcsInternalServerError).code).toBe('ORG_HAS_NO_MEMBERS');
     expect(seen).toHaveLength(1);
   });
 });
@@ -149,10 +165,17 @@ describe('writes', () => {
   const limited = () => HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '0' } });
 
   it.each([
-    ['PATCH', () => updateCampaign(testClient(), { campaign_id, is_active: true })],
     ['PUT', () => replaceSenders(testClient(), { campaign_id, account_ids: ['acc_li_3fK9xQ2m'] })],
     ['DELETE', () => deleteLead(testClient(), { lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40' })],
-    ['POST without Idempotency-Key', () => createLead(testClient(), { email: 'maya.patel@acmerobotics.com' })],
+  ])('retries %s, which leaves the same state when sent twice', async (_name, call) => {
+    server.use(http.all(`${baseUrl}/*`, unavailable));
+    await expect(call()).rejects.toBeInstanceOf(OcsServiceUnavailableError);
+    expect(seen).toHaveLength(3);
+  });
+
+  it.each([
+    ['PATCH', () => updateCampaign(testClient(), { campaign_id, is_active: true })],
+    ['POST without Idempotency-Key', () => createAccountConnectLink(testClient(), { platform: 'email' })],
   ])('never retries %s, whatever the answer', async (_name, call) => {
     server.use(http.all(`${baseUrl}/*`, unavailable));
     await expect(call()).rejects.toBeInstanceOf(OcsServiceUnavailableError);
