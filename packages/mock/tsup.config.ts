@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 // @ocs/server is private, so its source (and the OpenAPI document it imports as JSON) is
@@ -7,11 +8,29 @@ import { defineConfig, type Options } from 'tsup';
 // JavaScript, and maps of the whole server (sources included) would be most of the tarball.
 const shared: Options = {
   sourcemap: false,
+  esbuildPlugins: [jsonAsParsedText()],
   target: 'es2022',
   noExternal: ['@ocs/server', '@ocs/sdk/openapi.json'],
   external: [/^node:/, 'msw', /^msw\//, '@hono/node-server', 'yaml'],
   removeNodeProtocol: false,
 };
+
+/**
+ * JSON modules (the OpenAPI document: half the engine's bytes) as `JSON.parse` of a string
+ * rather than esbuild's object literal: V8 reads JSON text several times faster than the
+ * same data as JavaScript, and the document is read at every start.
+ */
+function jsonAsParsedText(): Plugin {
+  return {
+    name: 'json-as-parsed-text',
+    setup(build) {
+      build.onLoad({ filter: /\.json$/ }, ({ path }) => ({
+        contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(path, 'utf8'))))});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /** The ESM entries that hold the engine, and their CommonJS twins. */
 const engineEntries = { 'node/index': 'src/node/index.ts', 'browser/index': 'src/browser/index.ts' };

@@ -21,7 +21,6 @@ const generateStandalone = standaloneCode as unknown as (ajv: Ajv2020, refs: Rec
 
 /** The helpers Ajv's code may `require`, and their names in validator-runtime.ts. */
 const runtimeHelpers: Record<string, string> = {
-  'require("ajv/dist/runtime/equal").default': 'equal',
   'require("ajv/dist/runtime/ucs2length").default': 'ucs2length',
   'require("ajv-formats/dist/formats").fullFormats': 'fullFormats',
 };

@@ -1,13 +1,13 @@
 /**
  * What the precompiled validators (src/generated/validators.ts) call at run time: Ajv's
- * helpers for string lengths and deep equality, and ajv-formats' `format` checks (full mode).
- * Only these small modules load, never Ajv's compiler.
+ * helper for string lengths and ajv-formats' `format` checks (full mode). Only these small
+ * modules load, never Ajv's compiler. When the document needs another helper (deep equality
+ * for a `uniqueItems`...), `npm run generate` says so and it is added here.
  *
  * Ajv's helpers are CommonJS modules with `exports.default`: depending on who loads them
  * (Node, esbuild, a browser bundler), a default import gives the function or the exports
  * object, hence the unwrapping.
  */
-import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { fullFormats as formats } from 'ajv-formats/dist/formats.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
@@ -20,6 +20,5 @@ function unwrap<T>(module: T | { default: T }): T {
   return inner ?? (module as T);
 }
 
-export const equal = unwrap(equalModule) as (a: unknown, b: unknown) => boolean;
 export const ucs2length = unwrap(ucs2lengthModule) as (text: string) => number;
 export const fullFormats = formats;
