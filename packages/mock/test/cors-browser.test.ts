@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
 import { closeServer } from '../../../scripts/test-support/close-server.ts';
 import { type MockServer, startMockServer } from '../src/node/index.ts';
-import type { CrossOriginResult } from './browser/cors-page.ts';
+import type { CrossOriginResult, SdkResult } from './browser/cors-page.ts';
 
 const require = createRequire(import.meta.url);
 const serverBin = join(import.meta.dirname, '..', '..', 'server', 'bin', 'ocs-server.js');
@@ -175,6 +175,23 @@ describe('the standalone mock from a page on another origin', () => {
     expect(call.requestId).toMatch(/^req_/);
     expect(call.rateLimit.every((value) => value !== null && /^\d+$/.test(value))).toBe(true);
     expect(await campaignNames(mock.url, mock.apiKey)).toContain('From another origin');
+  }, 60_000);
+
+  it("lets @ocs/sdk in the page create a campaign and read the answer's request ID and budget", async () => {
+    const page = await openPage();
+    await page.waitForFunction(() => 'createWithSdk' in globalThis);
+    const result = await page.evaluate(
+      ({ url, key }) =>
+        (
+          globalThis as unknown as { createWithSdk(url: string, key: string, name: string): Promise<SdkResult> }
+        ).createWithSdk(url, key, 'With the SDK'),
+      { url: mock.url, key: mock.apiKey },
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.name).toBe('With the SDK');
+    expect(result.requestId).toMatch(/^req_/);
+    expect(result.rateLimit?.limit).toBeGreaterThan(0);
+    expect(result.rateLimit?.remaining).toBeGreaterThanOrEqual(0);
   }, 60_000);
 
   it('lets the page read an error body and its request ID', async () => {
