@@ -27,6 +27,8 @@ export {
 } from './errors.ts';
 export type { ErrorBody, ErrorCode, ErrorDetails } from './errors.ts';
 export * from './generated/operations.ts';
+export { importLeads } from './import-leads.ts';
+export type { LeadImportItem, LeadImportResult } from './import-leads.ts';
 export { createOcs } from './ocs.ts';
 export type { Ocs } from './ocs.ts';
 export type { Operation } from './operation.ts';

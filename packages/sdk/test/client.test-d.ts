@@ -6,6 +6,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createCampaign,
   createLead,
+  importLeads,
   createOcs,
   getCampaign,
   listLeads,
@@ -88,6 +89,16 @@ describe('named operations', () => {
     const lead = await createLead(client, { email: 'a@b.c' });
     // 200 (existing lead) and 201 (created) bodies.
     expectTypeOf(lead.created).toEqualTypeOf<boolean>();
+    expectTypeOf(lead.idempotencyKey).toEqualTypeOf<string>();
+    // The batch form: its own function, typed as the 207 answer.
+    const imported = await importLeads(client, [{ email: 'a@b.c' }, { linkedin_profile: 'https://x' }], {
+      idempotencyKey: 'k',
+    });
+    expectTypeOf(imported.created).toEqualTypeOf<number>();
+    expectTypeOf(imported.idempotencyKey).toEqualTypeOf<string>();
+    expectTypeOf(imported.results[0]!.index).toEqualTypeOf<number>();
+    // @ts-expect-error every lead is a LeadInput
+    await importLeads(client, [{ first_name: 1 }]);
   });
 
   it('keep the path API of openapi-fetch', async () => {

@@ -55,7 +55,7 @@ describe('@ocs/sdk/zod types', () => {
 
   it('fit the client option validate', () => {
     expectTypeOf<typeof successResponseSchemas>().toExtend<ResponseValidator>();
-    type CreateLead = operations['createLead']['responses'][200 | 201]['content']['application/json'];
+    type CreateLead = operations['createLead']['responses'][200 | 201 | 207]['content']['application/json'];
     expectTypeOf<z.output<(typeof successResponseSchemas)['createLead']>>().toEqualTypeOf<CreateLead>();
   });
 

@@ -160,6 +160,26 @@ export interface paths {
          *     `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`, and nothing is
          *     created.
          *
+         *     Batch form (import): a body `{ "leads": [ ... ] }` (`LeadBatchInput`) creates many leads
+         *     in one request, as many as fit the 1 MB body limit, in one transaction. Each item is a
+         *     `LeadInput` applied as if it were sent alone, in the order of `leads`: an item whose
+         *     email matches a live lead of the organization, or an earlier item of the same batch,
+         *     creates nothing and returns that lead unchanged (`created: false`); `campaign_id` enrols
+         *     the item's lead as above, once. The answer is `207` with one result per item, in order
+         *     (`index`, `status` and the body the single form would have answered for it: `201`
+         *     created, `200` existing). An item whose `campaign_id` is not a campaign of the
+         *     organization gets its own `400 VALIDATION_ERROR` result and the other items are applied;
+         *     an item that does not match `LeadInput` refuses the whole batch (`400 VALIDATION_ERROR`,
+         *     each issue named by the item's index, such as `body.leads[3].email`) and nothing is
+         *     created.
+         *
+         *     Idempotency: send an `Idempotency-Key` (at most 255 characters) to make either form safe
+         *     to retry; it matters most for a batch, and for leads without an email, which are never
+         *     matched. A repeat with the same key within 24 hours returns the original status and
+         *     body without creating anything again. The same key with a different body answers
+         *     `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request still runs answers
+         *     `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. Keys are scoped to the organization.
+         *
          *     This shape is this implementation's design.
          *
          *     Scope: `leads:write`.
@@ -184,7 +204,7 @@ export interface paths {
          * Create a lead (deprecated; use POST /leads)
          * @deprecated
          * @description Deprecated: use `POST /leads` (`createLead`), its successor, which takes the same body
-         *     and answers the same way. This operation keeps working; every response, errors included,
+         *     and answers the same way (and has a batch form that this operation does not take). This operation keeps working; every response, errors included,
          *     carries `Deprecation: true` and `Link: </v1/leads>; rel="successor-version"`. Its scope
          *     is the successor's (`leads:write`).
          *
@@ -2294,6 +2314,10 @@ export interface components {
         } | {
             linkedin_profile: string;
         };
+        /** @description The batch form of `POST /leads`: one `LeadInput` per lead in `leads`, as many as fit the 1 MB body limit (a body past it answers `413 PAYLOAD_TOO_LARGE` and nothing is created). Every item is checked against `LeadInput`, as the single form is; an item that does not match refuses the whole batch with `400 VALIDATION_ERROR`, each issue named by the item's index (`body.leads[3].email`), and nothing is created. This shape is this implementation's design. */
+        LeadBatchInput: {
+            leads: components["schemas"]["LeadInput"][];
+        };
         /** @description Answer of `POST /leads` (and of the deprecated `POST /leads/create`): the lead; `created` tells whether it was created (`true`, status `201`) or whether a lead with the same email already existed in the organization and is returned unchanged (`false`, status `200`); `sequence_lead_id` is the enrolment made (or already present) when `campaign_id` was given. This shape is this implementation's design. */
         LeadCreated: {
             /** @default true */
@@ -2307,6 +2331,29 @@ export interface components {
              * @description Set when the request gave a `campaign_id`: the ID of the lead's enrolment in that campaign (the ID that `prospect_response` events and bookings carry). When the lead was already enrolled there, the existing enrolment's ID. Null without `campaign_id`.
              */
             sequence_lead_id: string | null;
+        };
+        /** @description One item of a batch's `results`, in the order of `leads`: `index` is the item's position in `leads` (from 0) and `status` the HTTP status the single form would have answered for it. The rest is that answer's body: for `201` (created) and `200` (a lead with the same email already existed, returned unchanged) a `LeadCreated`; for `400` (`campaign_id` is not a campaign of the organization) an `ErrorBody` whose issues name the item (`body.leads[3].campaign_id`). This shape is this implementation's design. */
+        LeadBatchItemResult: (components["schemas"]["LeadCreated"] & {
+            index: number;
+            /** @enum {integer} */
+            status: 200 | 201;
+        }) | (components["schemas"]["ErrorBody"] & {
+            index: number;
+            /** @constant */
+            status: 400;
+        });
+        /** @description Answer of the batch form of `POST /leads` (status `207`): one result per item of `leads`, in the same order, and how many items created a lead, matched an existing one (same email) and were refused. This shape is this implementation's design. */
+        LeadBatchResult: {
+            /** @default true */
+            success: boolean;
+            message: string;
+            /** @description Items that created a lead (`status` `201`). */
+            created: number;
+            /** @description Items whose email matched a live lead of the organization or an earlier item of the same batch (`status` `200`, `created: false`). */
+            existing: number;
+            /** @description Items refused on their own (`status` `400`); the other items are applied. */
+            failed: number;
+            results: components["schemas"]["LeadBatchItemResult"][];
         };
         /** @description Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. A lead needs an `email` or a `linkedin_profile`: an update that would leave it with neither (clearing the one it has, or both) answers `400 VALIDATION_ERROR`. This shape is this implementation's design. */
         LeadUpdate: {
@@ -3994,6 +4041,11 @@ export interface components {
          */
         LimitLeads: number;
         /**
+         * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+         * @example 0d6c1f3a-create-q4-founders
+         */
+        IdempotencyKey: string;
+        /**
          * @description ID of the lead. Must be a UUID; anything else answers `404 NOT_FOUND`. An ID of another organization answers as if it did not exist.
          * @example 5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40
          */
@@ -4003,11 +4055,6 @@ export interface components {
          * @example 500
          */
         LimitCampaigns: number;
-        /**
-         * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating another campaign. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
-         * @example 0d6c1f3a-create-q4-founders
-         */
-        IdempotencyKey: string;
         /**
          * @description ID of the campaign. Must be a UUID; anything else answers `404 NOT_FOUND`. An ID of another organization answers as if it did not exist.
          * @example 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14
@@ -4346,6 +4393,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+                 * @example 0d6c1f3a-create-q4-founders
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
                  * @description Optional correlation ID chosen by the caller. Used as the request's ID (response header `X-Request-ID`, `request_id` in error bodies, server logs) when it matches `^[A-Za-z0-9._:-]{1,128}$`; any other value is ignored, never rejected, and the service generates an ID instead.
                  * @example checkout-sync-7f3a9c
                  */
@@ -4356,7 +4408,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LeadInput"];
+                "application/json": components["schemas"]["LeadInput"] | components["schemas"]["LeadBatchInput"];
             };
         };
         responses: {
@@ -4392,7 +4444,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the schema (for example neither `email` nor `linkedin_profile`), or `campaign_id` is not a campaign of the organization (`type: not_found`). */
+            /** @description The batch form was applied: one result per item of `leads`, in order, each with its own status (`201` created, `200` existing lead returned unchanged, `400` refused). A replay of an `Idempotency-Key` answers the original status and body. */
+            207: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /**
+                     * @description Echo of the request's `Idempotency-Key`, when one was sent.
+                     * @example 2f7b9c1e-import-q4-founders-part-1
+                     */
+                    "Idempotency-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadBatchResult"];
+                };
+            };
+            /** @description The body does not match the schema (for example neither `email` nor `linkedin_profile`, in the single form or in any item of a batch), or, in the single form, `campaign_id` is not a campaign of the organization (`type: not_found`). */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4410,6 +4480,24 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The `Idempotency-Key` was used with a different request, or its first request is still running. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description With `IDEMPOTENCY_IN_PROGRESS`, seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /** @enum {unknown} */
+                        error?: "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS";
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -4758,7 +4846,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating another campaign. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
                  * @example 0d6c1f3a-create-q4-founders
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

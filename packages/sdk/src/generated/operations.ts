@@ -87,23 +87,26 @@ export const listLeads = /* @__PURE__ */ op('listLeads', 'GET /leads', ['limit',
  * Creates a lead in the organization. A lead needs an `email` or a `linkedin_profile`. Answers
  * `201` with the lead, `created: true`, and `sequence_lead_id`.
  *
- * `POST /leads`. Scope `leads:write`.
+ * `POST /leads`. Scope `leads:write`. Sends an `Idempotency-Key` (yours in
+ * `options.idempotencyKey`, or a generated one), reused on every retry and returned as
+ * `idempotencyKey` on the result and on errors.
  *
- * Errors: 400 VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones
- * every operation answers (401, 403, 429, 431, 500, 503).
+ * Errors: 400 VALIDATION_ERROR; 409 IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS; 413
+ * PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE; and the ones every operation answers (401, 403,
+ * 429, 431, 500, 503).
  *
  * @example
- * const { created, requestId } = await createLead(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', email: 'maya.patel@acmerobotics.com' });
+ * const { created, requestId } = await createLead(client, { campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', email: 'maya.patel@acmerobotics.com' }, { idempotencyKey: 'sync-2026-11-04-fintech' });
  */
-export const createLead = /* @__PURE__ */ op('createLead', 'POST /leads', 0, 1);
+export const createLead = /* @__PURE__ */ op('createLead', 'POST /leads', 0, 3);
 
 /**
  * Create a lead (deprecated; use POST /leads).
  *
  * Deprecated: use `POST /leads` (`createLead`), its successor, which takes the same body and
- * answers the same way. This operation keeps working; every response, errors included, carries
- * `Deprecation: true` and `Link: </v1/leads>; rel="successor-version"`. Its scope is the
- * successor's (`leads:write`).
+ * answers the same way (and has a batch form that this operation does not take). This operation
+ * keeps working; every response, errors included, carries `Deprecation: true` and
+ * `Link: </v1/leads>; rel="successor-version"`. Its scope is the successor's (`leads:write`).
  *
  * `POST /leads/create`. Scope `leads:write`.
  *
@@ -1204,4 +1207,4 @@ export interface BodyDefaults {
 export type ListOperationId = 'listAccounts' | 'listLeads' | 'listCampaigns' | 'listWebhooks' | 'listPipelines' | 'listDeals' | 'listSandboxMessages' | 'listSandboxDeliveries';
 
 /** Operations that declare an `Idempotency-Key` header: retried on POST, with one key across attempts. */
-export type IdempotentOperationId = 'createCampaign';
+export type IdempotentOperationId = 'createLead' | 'createCampaign';

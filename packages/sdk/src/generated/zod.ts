@@ -112,10 +112,28 @@ export const LeadInput = /* @__PURE__ */ alsoMatches(/* @__PURE__ */ z.strictObj
 export type LeadInput = z.output<typeof LeadInput>;
 
 /**
+ * The batch form of `POST /leads`: one `LeadInput` per lead in `leads`, as many as fit the 1 MB body limit (a body past it answers `413 PAYLOAD_TOO_LARGE` and nothing is created). Every item is checked against `LeadInput`, as the single form is; an item that does not match refuses the whole batch with `400 VALIDATION_ERROR`, each issue named by the item's index (`body.leads[3].email`), and nothing is created. This shape is this implementation's design.
+ */
+export const LeadBatchInput = /* @__PURE__ */ z.strictObject({ leads: /* @__PURE__ */ z.array(LeadInput).min(1) }) satisfies z.ZodType<components['schemas']["LeadBatchInput"]>;
+export type LeadBatchInput = z.output<typeof LeadBatchInput>;
+
+/**
  * Answer of `POST /leads` (and of the deprecated `POST /leads/create`): the lead; `created` tells whether it was created (`true`, status `201`) or whether a lead with the same email already existed in the organization and is returned unchanged (`false`, status `200`); `sequence_lead_id` is the enrolment made (or already present) when `campaign_id` was given. This shape is this implementation's design.
  */
 export const LeadCreated = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), lead: Lead, created: /* @__PURE__ */ z.boolean(), sequence_lead_id: /* @__PURE__ */ z.guid().nullable() }) satisfies z.ZodType<components['schemas']["LeadCreated"]>;
 export type LeadCreated = z.output<typeof LeadCreated>;
+
+/**
+ * One item of a batch's `results`, in the order of `leads`: `index` is the item's position in `leads` (from 0) and `status` the HTTP status the single form would have answered for it. The rest is that answer's body: for `201` (created) and `200` (a lead with the same email already existed, returned unchanged) a `LeadCreated`; for `400` (`campaign_id` is not a campaign of the organization) an `ErrorBody` whose issues name the item (`body.leads[3].campaign_id`). This shape is this implementation's design.
+ */
+export const LeadBatchItemResult = /* @__PURE__ */ z.union([/* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */ z.looseObject({ index: /* @__PURE__ */ z.int().gte(0), status: /* @__PURE__ */ z.literal([200,201]) })), /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ index: /* @__PURE__ */ z.int().gte(0), status: /* @__PURE__ */ z.literal(400) }))]) satisfies z.ZodType<components['schemas']["LeadBatchItemResult"]>;
+export type LeadBatchItemResult = z.output<typeof LeadBatchItemResult>;
+
+/**
+ * Answer of the batch form of `POST /leads` (status `207`): one result per item of `leads`, in the same order, and how many items created a lead, matched an existing one (same email) and were refused. This shape is this implementation's design.
+ */
+export const LeadBatchResult = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), created: /* @__PURE__ */ z.int().gte(0), existing: /* @__PURE__ */ z.int().gte(0), failed: /* @__PURE__ */ z.int().gte(0), results: /* @__PURE__ */ z.array(LeadBatchItemResult) }) satisfies z.ZodType<components['schemas']["LeadBatchResult"]>;
+export type LeadBatchResult = z.output<typeof LeadBatchResult>;
 
 /**
  * Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. A lead needs an `email` or a `linkedin_profile`: an update that would leave it with neither (clearing the one it has, or both) answers `400 VALIDATION_ERROR`. This shape is this implementation's design.
@@ -616,7 +634,7 @@ export const SandboxDelivery = /* @__PURE__ */ z.looseObject({ delivery_id: /* @
 export type SandboxDelivery = z.output<typeof SandboxDelivery>;
 
 /** Every component schema by name. Importing this object keeps all of them in a bundle. */
-export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConflict, PreflightIssue, ErrorDetails, ErrorBody, PageEnvelope, SenderAccount, ConnectLinkInput, LeadEnrolment, Lead, LeadInput, LeadCreated, LeadUpdate, RefillPolicy, SequenceStep, ConditionalBranches, Sequence, Campaign, CampaignInput, SequenceTemplate, EventSender, EventLead, AiResponse, ProspectResponseEvent, CampaignUpdate, SequenceReplaceInput, StepUpdateInput, SendersInput, EnabledAccount, PreflightCheck, Preflight, AbTestingInput, AbTestingResult, PromoteInput, PreviewInput, PreviewMessage, AiField, AiFieldInput, AiFieldUpdate, ResponderSettings, ResponderSettingsUpdate, QueueItem, AnalysisLeads, AnalysisFunnel, AnalysisReplies, AnalysisEmailChannel, AnalysisLinkedinChannel, AnalysisWindow, VariationAnalysis, CampaignAnalysis, DailyStat, StepFunnelRow, SenderBreakdownRow, PersonalizationField, AbCohort, LeadSummary, Booking, Webhook, WebhookInput, WebhookRegistration, WebhookSecretInput, WebhookDeactivateInput, Pipeline, Stage, PipelineDetail, PipelineUpdate, Deal, DealInput, DealUpdate, SandboxClock, SandboxClockAdvanceInput, SandboxReplyInput, SandboxReplyDelivery, SandboxReply, SandboxEngagementInput, SandboxEngagement, SandboxMessage, SandboxDeliveryAttempt, SandboxDelivery } as const;
+export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConflict, PreflightIssue, ErrorDetails, ErrorBody, PageEnvelope, SenderAccount, ConnectLinkInput, LeadEnrolment, Lead, LeadInput, LeadBatchInput, LeadCreated, LeadBatchItemResult, LeadBatchResult, LeadUpdate, RefillPolicy, SequenceStep, ConditionalBranches, Sequence, Campaign, CampaignInput, SequenceTemplate, EventSender, EventLead, AiResponse, ProspectResponseEvent, CampaignUpdate, SequenceReplaceInput, StepUpdateInput, SendersInput, EnabledAccount, PreflightCheck, Preflight, AbTestingInput, AbTestingResult, PromoteInput, PreviewInput, PreviewMessage, AiField, AiFieldInput, AiFieldUpdate, ResponderSettings, ResponderSettingsUpdate, QueueItem, AnalysisLeads, AnalysisFunnel, AnalysisReplies, AnalysisEmailChannel, AnalysisLinkedinChannel, AnalysisWindow, VariationAnalysis, CampaignAnalysis, DailyStat, StepFunnelRow, SenderBreakdownRow, PersonalizationField, AbCohort, LeadSummary, Booking, Webhook, WebhookInput, WebhookRegistration, WebhookSecretInput, WebhookDeactivateInput, Pipeline, Stage, PipelineDetail, PipelineUpdate, Deal, DealInput, DealUpdate, SandboxClock, SandboxClockAdvanceInput, SandboxReplyInput, SandboxReplyDelivery, SandboxReply, SandboxEngagementInput, SandboxEngagement, SandboxMessage, SandboxDeliveryAttempt, SandboxDelivery } as const;
 
 const verifyAuth200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), organization: Organization, key: /* @__PURE__ */ z.looseObject({ prefix: /* @__PURE__ */ z.string().regex(/^ocs_[A-Za-z0-9]{4}$/u), scopes: /* @__PURE__ */ z.array(/* @__PURE__ */ z.enum(["leads:read","leads:write","campaigns:read","campaigns:write","crm:read","crm:write","accounts:read","accounts:write"])).refine(uniqueItems, { message: 'items must be unique' }), expires_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable(), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) });
 const UnauthorizedBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["UNAUTHORIZED","API_KEY_EXPIRED"]).optional() }));
@@ -636,6 +654,8 @@ const sharedBody11 = /* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */
 const createLead200 = sharedBody11;
 const sharedBody12 = /* @__PURE__ */ z.intersection(LeadCreated, /* @__PURE__ */ z.looseObject({ created: /* @__PURE__ */ z.literal(true).optional() }));
 const createLead201 = sharedBody12;
+const createLead207 = LeadBatchResult;
+const sharedBody13 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS"]).optional() }));
 const createLeadLegacy200 = sharedBody11;
 const createLeadLegacy201 = sharedBody12;
 const getLead200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), lead: Lead });
@@ -644,11 +664,11 @@ const deleteLead200 = /* @__PURE__ */ z.looseObject({ message: /* @__PURE__ */ z
 const updateLead200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), lead: Lead });
 const listCampaigns200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ campaigns: /* @__PURE__ */ z.array(Campaign) }));
 const createCampaign201 = /* @__PURE__ */ z.looseObject({ campaign: /* @__PURE__ */ Campaign.nullable(), campaign_id: /* @__PURE__ */ z.guid().nullable(), message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
-const sharedBody14 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","SEQUENCE_VALIDATION_FAILED"]).optional() }));
-const sharedBody15 = /* @__PURE__ */ z.looseObject({ templates: /* @__PURE__ */ z.array(SequenceTemplate), success: /* @__PURE__ */ z.boolean() });
-const listSequenceTemplatesLegacy200 = sharedBody15;
-const sharedBody16 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), examples: /* @__PURE__ */ z.array(ProspectResponseEvent) });
-const listWebhookExamplesLegacy200 = sharedBody16;
+const sharedBody15 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","SEQUENCE_VALIDATION_FAILED"]).optional() }));
+const sharedBody16 = /* @__PURE__ */ z.looseObject({ templates: /* @__PURE__ */ z.array(SequenceTemplate), success: /* @__PURE__ */ z.boolean() });
+const listSequenceTemplatesLegacy200 = sharedBody16;
+const sharedBody17 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), examples: /* @__PURE__ */ z.array(ProspectResponseEvent) });
+const listWebhookExamplesLegacy200 = sharedBody17;
 const getCampaign200 = /* @__PURE__ */ z.looseObject({ campaign: Campaign, success: /* @__PURE__ */ z.boolean() });
 const CampaignNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND"]).optional() }));
 const updateCampaign200 = /* @__PURE__ */ z.looseObject({ campaign: Campaign, message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
@@ -657,7 +677,7 @@ const updateSequenceStep200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @_
 const replaceSenders200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), enabled_accounts: /* @__PURE__ */ z.array(EnabledAccount), message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
 const getCampaignPreflight200 = Preflight;
 const setAbTesting200 = AbTestingResult;
-const sharedBody18 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VARIATION_B_MISSING"]).optional() }));
+const sharedBody19 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VARIATION_B_MISSING"]).optional() }));
 const promoteAbVariation200 = AbTestingResult;
 const previewCampaign200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), lead_id: /* @__PURE__ */ z.guid().nullable(), variation: /* @__PURE__ */ z.enum(["a","b"]), messages: /* @__PURE__ */ z.array(PreviewMessage), success: /* @__PURE__ */ z.boolean() });
 const listAiFields200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), ai_fields: /* @__PURE__ */ z.array(AiField) });
@@ -667,21 +687,21 @@ const getResponderSettings200 = /* @__PURE__ */ z.looseObject({ success: /* @__P
 const updateResponderSettings200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), settings: ResponderSettings });
 const getCampaignQueue200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), count: /* @__PURE__ */ z.int().gte(0), queue: /* @__PURE__ */ z.array(QueueItem).max(500) });
 const getCampaignAnalysis200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), analysis: /* @__PURE__ */ CampaignAnalysis.nullable(), success: /* @__PURE__ */ z.boolean() });
-const sharedBody19 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER","INVALID_VARIATION"]).optional() }));
+const sharedBody20 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER","INVALID_VARIATION"]).optional() }));
 const getDailyStats200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, days: /* @__PURE__ */ z.array(DailyStat) });
 const getStepFunnel200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, steps: /* @__PURE__ */ z.array(StepFunnelRow) });
 const getSenderBreakdown200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, senders: /* @__PURE__ */ z.array(SenderBreakdownRow) });
-const sharedBody20 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER"]).optional() }));
+const sharedBody21 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_DATE_FILTER"]).optional() }));
 const getPersonalizationQuality200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), window: AnalysisWindow, messages_sent: /* @__PURE__ */ z.int().gte(0), fields: /* @__PURE__ */ z.array(PersonalizationField) });
 const getAbCohorts200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), campaign_id: /* @__PURE__ */ z.guid(), ab_testing_enabled: /* @__PURE__ */ z.boolean().nullable(), traffic_split: /* @__PURE__ */ z.int().gte(0).lte(100).nullable(), winner: /* @__PURE__ */ z.enum(["a","b"]).nullable(), window: AnalysisWindow, cohorts: /* @__PURE__ */ z.array(AbCohort).min(3).max(3) });
 const listBookings200 = /* @__PURE__ */ z.looseObject({ campaign_id: /* @__PURE__ */ z.guid(), bookings: /* @__PURE__ */ z.array(Booking).max(1000), count: /* @__PURE__ */ z.int().gte(0), success: /* @__PURE__ */ z.boolean() });
 const listWebhooks200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ webhooks: /* @__PURE__ */ z.array(Webhook) }));
 const createWebhook200 = WebhookRegistration;
 const createWebhook201 = WebhookRegistration;
-const sharedBody21 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_WEBHOOK_URL"]).optional() }));
-const sharedBody22 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN"]).optional(), details: /* @__PURE__ */ z.looseObject({ webhook_id: /* @__PURE__ */ z.guid() }) }));
+const sharedBody22 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_WEBHOOK_URL"]).optional() }));
+const sharedBody23 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["DUPLICATE_WEBHOOK","WEBHOOK_SLOT_TAKEN"]).optional(), details: /* @__PURE__ */ z.looseObject({ webhook_id: /* @__PURE__ */ z.guid() }) }));
 const disableWebhook200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), webhook: Webhook });
-const sharedBody23 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","WEBHOOK_NOT_FOUND"]).optional() }));
+const sharedBody24 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","WEBHOOK_NOT_FOUND"]).optional() }));
 const setWebhookSecret200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), webhook_id: /* @__PURE__ */ z.guid(), secret: /* @__PURE__ */ z.string().min(16).max(2000).nullable().optional() });
 const activateWebhook200 = WebhookRegistration;
 const activateWebhook201 = WebhookRegistration;
@@ -692,17 +712,17 @@ const NotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z
 const updatePipeline200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), pipeline: PipelineDetail });
 const listDeals200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ deals: /* @__PURE__ */ z.array(Deal) }));
 const createDeal201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), deal: Deal });
-const sharedBody25 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_STAGE"]).optional() }));
+const sharedBody26 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["VALIDATION_ERROR","INVALID_STAGE"]).optional() }));
 const getDeal200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), deal: Deal });
 const updateDeal200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), deal: Deal });
-const listSequenceTemplates200 = sharedBody15;
-const listWebhookExamples200 = sharedBody16;
+const listSequenceTemplates200 = sharedBody16;
+const listWebhookExamples200 = sharedBody17;
 const getSandboxClock200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), clock: SandboxClock });
 const SandboxDisabledBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["SANDBOX_DISABLED"]).optional() }));
 const advanceSandboxClock200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), clock: SandboxClock, ran: /* @__PURE__ */ z.looseObject({ steps_run: /* @__PURE__ */ z.int().gte(0), deliveries_attempted: /* @__PURE__ */ z.int().gte(0) }) });
 const simulateReply201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), reply: SandboxReply });
 const SandboxLeadNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","SANDBOX_DISABLED"]).optional() }));
-const sharedBody28 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED"]).optional() }));
+const sharedBody29 = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["LEAD_NOT_ENROLLED","LEAD_NOT_CONTACTED"]).optional() }));
 const simulateEngagement201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), engagement: SandboxEngagement });
 const listSandboxMessages200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ messages: /* @__PURE__ */ z.array(SandboxMessage) }));
 const SandboxCampaignNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","SANDBOX_DISABLED"]).optional() }));
@@ -757,9 +777,11 @@ export const responseSchemas = {
   createLead: {
     200: createLead200 satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][200]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][200]>>,
     201: createLead201 satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][201]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][201]>>,
+    207: createLead207 satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][207]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][207]>>,
     400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][400]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][401]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][403]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][403]>>,
+    409: sharedBody13 satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][409]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][413]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][415]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createLead"]['responses'][429]>> as z.ZodType<JsonBody<operations["createLead"]['responses'][429]>>,
@@ -826,10 +848,10 @@ export const responseSchemas = {
   },
   createCampaign: {
     201: createCampaign201 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][201]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][201]>>,
-    400: sharedBody14 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>>,
+    400: sharedBody15 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][401]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][403]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][403]>>,
-    409: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["IDEMPOTENCY_KEY_REUSED","IDEMPOTENCY_IN_PROGRESS"]).optional() })) satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][409]>>,
+    409: sharedBody13 satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][413]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][415]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createCampaign"]['responses'][429]>> as z.ZodType<JsonBody<operations["createCampaign"]['responses'][429]>>,
@@ -881,7 +903,7 @@ export const responseSchemas = {
   },
   replaceSequence: {
     200: replaceSequence200 satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][200]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][200]>>,
-    400: sharedBody14 satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>>,
+    400: sharedBody15 satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][401]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][403]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["replaceSequence"]['responses'][404]>> as z.ZodType<JsonBody<operations["replaceSequence"]['responses'][404]>>,
@@ -936,7 +958,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][401]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][403]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][404]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][404]>>,
-    409: sharedBody18 satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>>,
+    409: sharedBody19 satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][413]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][415]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["setAbTesting"]['responses'][429]>> as z.ZodType<JsonBody<operations["setAbTesting"]['responses'][429]>>,
@@ -950,7 +972,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][401]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][403]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][404]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][404]>>,
-    409: sharedBody18 satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>>,
+    409: sharedBody19 satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][413]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][415]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][429]>> as z.ZodType<JsonBody<operations["promoteAbVariation"]['responses'][429]>>,
@@ -964,7 +986,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][401]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][403]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][403]>>,
     404: /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND","CAMPAIGN_NOT_FOUND","LEAD_NOT_FOUND","STEP_NOT_FOUND"]).optional() })) satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][404]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][404]>>,
-    409: sharedBody18 satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>>,
+    409: sharedBody19 satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][413]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][415]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["previewCampaign"]['responses'][429]>> as z.ZodType<JsonBody<operations["previewCampaign"]['responses'][429]>>,
@@ -1044,7 +1066,7 @@ export const responseSchemas = {
   },
   getCampaignAnalysis: {
     200: getCampaignAnalysis200 satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][200]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][200]>>,
-    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>>,
+    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][401]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][403]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][404]>> as z.ZodType<JsonBody<operations["getCampaignAnalysis"]['responses'][404]>>,
@@ -1055,7 +1077,7 @@ export const responseSchemas = {
   },
   getDailyStats: {
     200: getDailyStats200 satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][200]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][200]>>,
-    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>>,
+    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][401]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][403]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getDailyStats"]['responses'][404]>> as z.ZodType<JsonBody<operations["getDailyStats"]['responses'][404]>>,
@@ -1066,7 +1088,7 @@ export const responseSchemas = {
   },
   getStepFunnel: {
     200: getStepFunnel200 satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][200]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][200]>>,
-    400: sharedBody19 satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>>,
+    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][401]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][403]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][404]>> as z.ZodType<JsonBody<operations["getStepFunnel"]['responses'][404]>>,
@@ -1077,7 +1099,7 @@ export const responseSchemas = {
   },
   getSenderBreakdown: {
     200: getSenderBreakdown200 satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][200]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][200]>>,
-    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>>,
+    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][401]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][403]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][404]>> as z.ZodType<JsonBody<operations["getSenderBreakdown"]['responses'][404]>>,
@@ -1088,7 +1110,7 @@ export const responseSchemas = {
   },
   getPersonalizationQuality: {
     200: getPersonalizationQuality200 satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][200]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][200]>>,
-    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>>,
+    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][401]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][403]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][404]>> as z.ZodType<JsonBody<operations["getPersonalizationQuality"]['responses'][404]>>,
@@ -1099,7 +1121,7 @@ export const responseSchemas = {
   },
   getAbCohorts: {
     200: getAbCohorts200 satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][200]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][200]>>,
-    400: sharedBody20 satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>>,
+    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][401]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][403]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][404]>> as z.ZodType<JsonBody<operations["getAbCohorts"]['responses'][404]>>,
@@ -1133,11 +1155,11 @@ export const responseSchemas = {
   createWebhook: {
     200: createWebhook200 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][200]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][200]>>,
     201: createWebhook201 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][201]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][201]>>,
-    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>>,
+    400: sharedBody22 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][404]>>,
-    409: sharedBody22 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>>,
+    409: sharedBody23 satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][413]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][415]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["createWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["createWebhook"]['responses'][429]>>,
@@ -1149,7 +1171,7 @@ export const responseSchemas = {
     200: disableWebhook200 satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][200]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][200]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][403]>>,
-    404: sharedBody23 satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>>,
+    404: sharedBody24 satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][429]>>,
     431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][431]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["disableWebhook"]['responses'][500]>> as z.ZodType<JsonBody<operations["disableWebhook"]['responses'][500]>>,
@@ -1160,7 +1182,7 @@ export const responseSchemas = {
     400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][400]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][401]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][403]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][403]>>,
-    404: sharedBody23 satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>>,
+    404: sharedBody24 satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][413]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][415]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][429]>> as z.ZodType<JsonBody<operations["setWebhookSecret"]['responses'][429]>>,
@@ -1171,11 +1193,11 @@ export const responseSchemas = {
   activateWebhook: {
     200: activateWebhook200 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][200]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][200]>>,
     201: activateWebhook201 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][201]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][201]>>,
-    400: sharedBody21 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>>,
+    400: sharedBody22 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][403]>>,
     404: CampaignNotFoundBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][404]>>,
-    409: sharedBody22 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>>,
+    409: sharedBody23 satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][413]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][415]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["activateWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["activateWebhook"]['responses'][429]>>,
@@ -1188,7 +1210,7 @@ export const responseSchemas = {
     400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][400]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][401]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][403]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][403]>>,
-    404: sharedBody23 satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>>,
+    404: sharedBody24 satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][413]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][415]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][429]>> as z.ZodType<JsonBody<operations["deactivateWebhook"]['responses'][429]>>,
@@ -1241,7 +1263,7 @@ export const responseSchemas = {
   },
   createDeal: {
     201: createDeal201 satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][201]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][201]>>,
-    400: sharedBody25 satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>>,
+    400: sharedBody26 satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][401]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][403]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["createDeal"]['responses'][413]>> as z.ZodType<JsonBody<operations["createDeal"]['responses'][413]>>,
@@ -1263,7 +1285,7 @@ export const responseSchemas = {
   },
   updateDeal: {
     200: updateDeal200 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][200]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][200]>>,
-    400: sharedBody25 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>>,
+    400: sharedBody26 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][401]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][403]>>,
     404: NotFoundBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>>,
@@ -1321,7 +1343,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][401]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][403]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][403]>>,
     404: SandboxLeadNotFoundBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][404]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][404]>>,
-    409: sharedBody28 satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>>,
+    409: sharedBody29 satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][413]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][415]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["simulateReply"]['responses'][429]>> as z.ZodType<JsonBody<operations["simulateReply"]['responses'][429]>>,
@@ -1335,7 +1357,7 @@ export const responseSchemas = {
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][401]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][403]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][403]>>,
     404: SandboxLeadNotFoundBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][404]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][404]>>,
-    409: sharedBody28 satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>>,
+    409: sharedBody29 satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][409]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][413]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][415]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][429]>> as z.ZodType<JsonBody<operations["simulateEngagement"]['responses'][429]>>,
@@ -1376,7 +1398,7 @@ export const successResponseSchemas = {
   listAccounts: listAccounts200 as z.ZodType<JsonBody<operations["listAccounts"]['responses'][200]>>,
   createAccountConnectLink: createAccountConnectLink201 as z.ZodType<JsonBody<operations["createAccountConnectLink"]['responses'][201]>>,
   listLeads: listLeads200 as z.ZodType<JsonBody<operations["listLeads"]['responses'][200]>>,
-  createLead: /* @__PURE__ */ z.union([createLead200, createLead201]) as z.ZodType<JsonBody<operations["createLead"]['responses'][200]> | JsonBody<operations["createLead"]['responses'][201]>>,
+  createLead: /* @__PURE__ */ z.union([createLead200, createLead201, createLead207]) as z.ZodType<JsonBody<operations["createLead"]['responses'][200]> | JsonBody<operations["createLead"]['responses'][201]> | JsonBody<operations["createLead"]['responses'][207]>>,
   createLeadLegacy: /* @__PURE__ */ z.union([createLeadLegacy200, createLeadLegacy201]) as z.ZodType<JsonBody<operations["createLeadLegacy"]['responses'][200]> | JsonBody<operations["createLeadLegacy"]['responses'][201]>>,
   getLead: getLead200 as z.ZodType<JsonBody<operations["getLead"]['responses'][200]>>,
   deleteLead: deleteLead200 as z.ZodType<JsonBody<operations["deleteLead"]['responses'][200]>>,
@@ -1433,7 +1455,7 @@ export const successResponseSchemas = {
 /** The JSON request body schema of every operation that takes one, by `operationId`. */
 export const requestBodySchemas = {
   createAccountConnectLink: ConnectLinkInput satisfies z.ZodType<JsonBody<NonNullable<operations["createAccountConnectLink"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["createAccountConnectLink"]['requestBody']>>>,
-  createLead: LeadInput satisfies z.ZodType<JsonBody<NonNullable<operations["createLead"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["createLead"]['requestBody']>>>,
+  createLead: /* @__PURE__ */ z.union([LeadInput, LeadBatchInput]) satisfies z.ZodType<JsonBody<NonNullable<operations["createLead"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["createLead"]['requestBody']>>>,
   createLeadLegacy: LeadInput satisfies z.ZodType<JsonBody<NonNullable<operations["createLeadLegacy"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["createLeadLegacy"]['requestBody']>>>,
   updateLead: LeadUpdate satisfies z.ZodType<JsonBody<NonNullable<operations["updateLead"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["updateLead"]['requestBody']>>>,
   createCampaign: CampaignInput satisfies z.ZodType<JsonBody<NonNullable<operations["createCampaign"]['requestBody']>>> as z.ZodType<JsonBody<NonNullable<operations["createCampaign"]['requestBody']>>>,

@@ -549,10 +549,7 @@ return errors === 0;
 validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v10 = validate31;
-const schema43 = {"$ref":"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema"};
-const schema44 = {"type":"object","description":"Body of `POST /leads` (and of the deprecated `POST /leads/create`). A lead needs an `email` or a `linkedin_profile` with a non-null value (a body where both are missing or null answers `400 VALIDATION_ERROR`). When `campaign_id` is given, the lead is also enrolled in that campaign (a campaign of another organization answers `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`). This shape is this implementation's design.","additionalProperties":false,"anyOf":[{"required":["email"],"properties":{"email":{"type":"string"}}},{"required":["linkedin_profile"],"properties":{"linkedin_profile":{"type":"string"}}}],"properties":{"campaign_id":{"type":["string","null"],"format":"uuid","description":"Campaign to enrol the lead in."},"email":{"type":["string","null"],"format":"email","maxLength":320},"first_name":{"type":["string","null"],"maxLength":200},"last_name":{"type":["string","null"],"maxLength":200},"company":{"type":["string","null"],"maxLength":500},"title":{"type":["string","null"],"maxLength":500},"industry":{"type":["string","null"],"maxLength":500},"website":{"type":["string","null"],"maxLength":2000},"linkedin_profile":{"type":["string","null"],"maxLength":2000},"annual_revenue":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991,"description":"Up to 2^53 - 1 (9,007,199,254,740,991), the largest integer a JSON number carries exactly; larger values answer `400 VALIDATION_ERROR`."},"employee_count":{"type":["integer","null"],"minimum":0,"maximum":2147483647,"description":"At most 2,147,483,647; larger values answer `400 VALIDATION_ERROR`."},"custom_fields":{"type":["object","null"],"additionalProperties":true,"maxProperties":100}}};
-const func4 = Object.prototype.hasOwnProperty;
-const formats6 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const schema43 = {"type":"string","minLength":1,"maxLength":255};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -564,931 +561,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.email === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema44.anyOf[0].required,parentSchema:schema44.anyOf[0],data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.email !== undefined){
-let data0 = data.email;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.anyOf[0].properties.email.type,parentSchema:schema44.anyOf[0].properties.email,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.email = true;
-}
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.linkedin_profile === undefined){
-const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema44.anyOf[1].required,parentSchema:schema44.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.linkedin_profile !== undefined){
-let data1 = data.linkedin_profile;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.anyOf[1].properties.linkedin_profile.type,parentSchema:schema44.anyOf[1].properties.linkedin_profile,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.linkedin_profile = true;
-}
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.anyOf,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func4.call(schema44.properties, key0))){
-const err5 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.campaign_id !== undefined){
-let data2 = data.campaign_id;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/campaign_id/type",keyword:"type",params:{type: schema44.properties.campaign_id.type},message:"must be string,null",schema:schema44.properties.campaign_id.type,parentSchema:schema44.properties.campaign_id,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(!(formats2.test(data2))){
-const err7 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema44.properties.campaign_id,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-if(data.email !== undefined){
-let data3 = data.email;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/email/type",keyword:"type",params:{type: schema44.properties.email.type},message:"must be string,null",schema:schema44.properties.email.type,parentSchema:schema44.properties.email,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data3 === "string"){
-if(func1(data3) > 320){
-const err9 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema44.properties.email,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(!(formats6.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema44.properties.email,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-if(data.first_name !== undefined){
-let data4 = data.first_name;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/first_name/type",keyword:"type",params:{type: schema44.properties.first_name.type},message:"must be string,null",schema:schema44.properties.first_name.type,parentSchema:schema44.properties.first_name,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(typeof data4 === "string"){
-if(func1(data4) > 200){
-const err12 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44.properties.first_name,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.last_name !== undefined){
-let data5 = data.last_name;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err13 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/last_name/type",keyword:"type",params:{type: schema44.properties.last_name.type},message:"must be string,null",schema:schema44.properties.last_name.type,parentSchema:schema44.properties.last_name,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data5 === "string"){
-if(func1(data5) > 200){
-const err14 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44.properties.last_name,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.company !== undefined){
-let data6 = data.company;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/company/type",keyword:"type",params:{type: schema44.properties.company.type},message:"must be string,null",schema:schema44.properties.company.type,parentSchema:schema44.properties.company,data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(typeof data6 === "string"){
-if(func1(data6) > 500){
-const err16 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.company,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.title !== undefined){
-let data7 = data.title;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/title/type",keyword:"type",params:{type: schema44.properties.title.type},message:"must be string,null",schema:schema44.properties.title.type,parentSchema:schema44.properties.title,data:data7};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(typeof data7 === "string"){
-if(func1(data7) > 500){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.title,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-if(data.industry !== undefined){
-let data8 = data.industry;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/industry/type",keyword:"type",params:{type: schema44.properties.industry.type},message:"must be string,null",schema:schema44.properties.industry.type,parentSchema:schema44.properties.industry,data:data8};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func1(data8) > 500){
-const err20 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.industry,data:data8};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data.website !== undefined){
-let data9 = data.website;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/website/type",keyword:"type",params:{type: schema44.properties.website.type},message:"must be string,null",schema:schema44.properties.website.type,parentSchema:schema44.properties.website,data:data9};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-if(func1(data9) > 2000){
-const err22 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema44.properties.website,data:data9};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data.linkedin_profile !== undefined){
-let data10 = data.linkedin_profile;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err23 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/linkedin_profile/type",keyword:"type",params:{type: schema44.properties.linkedin_profile.type},message:"must be string,null",schema:schema44.properties.linkedin_profile.type,parentSchema:schema44.properties.linkedin_profile,data:data10};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(typeof data10 === "string"){
-if(func1(data10) > 2000){
-const err24 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema44.properties.linkedin_profile,data:data10};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data.annual_revenue !== undefined){
-let data11 = data.annual_revenue;
-if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/annual_revenue/type",keyword:"type",params:{type: schema44.properties.annual_revenue.type},message:"must be integer,null",schema:schema44.properties.annual_revenue.type,parentSchema:schema44.properties.annual_revenue,data:data11};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(typeof data11 == "number"){
-if(data11 > 9007199254740991 || isNaN(data11)){
-const err26 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema44.properties.annual_revenue,data:data11};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data11 < 0 || isNaN(data11)){
-const err27 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.annual_revenue,data:data11};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-if(data.employee_count !== undefined){
-let data12 = data.employee_count;
-if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
-const err28 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/employee_count/type",keyword:"type",params:{type: schema44.properties.employee_count.type},message:"must be integer,null",schema:schema44.properties.employee_count.type,parentSchema:schema44.properties.employee_count,data:data12};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(typeof data12 == "number"){
-if(data12 > 2147483647 || isNaN(data12)){
-const err29 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema44.properties.employee_count,data:data12};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data12 < 0 || isNaN(data12)){
-const err30 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.employee_count,data:data12};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-if(data.custom_fields !== undefined){
-let data13 = data.custom_fields;
-if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
-const err31 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema44.properties.custom_fields.type},message:"must be object,null",schema:schema44.properties.custom_fields.type,parentSchema:schema44.properties.custom_fields,data:data13};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 100){
-const err32 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema44.properties.custom_fields,data:data13};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v11 = validate32;
-const schema45 = {"$ref":"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema"};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.email === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema44.anyOf[0].required,parentSchema:schema44.anyOf[0],data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.email !== undefined){
-let data0 = data.email;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.anyOf[0].properties.email.type,parentSchema:schema44.anyOf[0].properties.email,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.email = true;
-}
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.linkedin_profile === undefined){
-const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema44.anyOf[1].required,parentSchema:schema44.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.linkedin_profile !== undefined){
-let data1 = data.linkedin_profile;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.anyOf[1].properties.linkedin_profile.type,parentSchema:schema44.anyOf[1].properties.linkedin_profile,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.linkedin_profile = true;
-}
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.anyOf,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func4.call(schema44.properties, key0))){
-const err5 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.campaign_id !== undefined){
-let data2 = data.campaign_id;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/campaign_id/type",keyword:"type",params:{type: schema44.properties.campaign_id.type},message:"must be string,null",schema:schema44.properties.campaign_id.type,parentSchema:schema44.properties.campaign_id,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(!(formats2.test(data2))){
-const err7 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema44.properties.campaign_id,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-if(data.email !== undefined){
-let data3 = data.email;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/email/type",keyword:"type",params:{type: schema44.properties.email.type},message:"must be string,null",schema:schema44.properties.email.type,parentSchema:schema44.properties.email,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data3 === "string"){
-if(func1(data3) > 320){
-const err9 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema44.properties.email,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(!(formats6.test(data3))){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema44.properties.email,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-if(data.first_name !== undefined){
-let data4 = data.first_name;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/first_name/type",keyword:"type",params:{type: schema44.properties.first_name.type},message:"must be string,null",schema:schema44.properties.first_name.type,parentSchema:schema44.properties.first_name,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(typeof data4 === "string"){
-if(func1(data4) > 200){
-const err12 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44.properties.first_name,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.last_name !== undefined){
-let data5 = data.last_name;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err13 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/last_name/type",keyword:"type",params:{type: schema44.properties.last_name.type},message:"must be string,null",schema:schema44.properties.last_name.type,parentSchema:schema44.properties.last_name,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data5 === "string"){
-if(func1(data5) > 200){
-const err14 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44.properties.last_name,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.company !== undefined){
-let data6 = data.company;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/company/type",keyword:"type",params:{type: schema44.properties.company.type},message:"must be string,null",schema:schema44.properties.company.type,parentSchema:schema44.properties.company,data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(typeof data6 === "string"){
-if(func1(data6) > 500){
-const err16 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.company,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.title !== undefined){
-let data7 = data.title;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/title/type",keyword:"type",params:{type: schema44.properties.title.type},message:"must be string,null",schema:schema44.properties.title.type,parentSchema:schema44.properties.title,data:data7};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(typeof data7 === "string"){
-if(func1(data7) > 500){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.title,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-if(data.industry !== undefined){
-let data8 = data.industry;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/industry/type",keyword:"type",params:{type: schema44.properties.industry.type},message:"must be string,null",schema:schema44.properties.industry.type,parentSchema:schema44.properties.industry,data:data8};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func1(data8) > 500){
-const err20 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.industry,data:data8};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data.website !== undefined){
-let data9 = data.website;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/website/type",keyword:"type",params:{type: schema44.properties.website.type},message:"must be string,null",schema:schema44.properties.website.type,parentSchema:schema44.properties.website,data:data9};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-if(func1(data9) > 2000){
-const err22 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema44.properties.website,data:data9};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data.linkedin_profile !== undefined){
-let data10 = data.linkedin_profile;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err23 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/linkedin_profile/type",keyword:"type",params:{type: schema44.properties.linkedin_profile.type},message:"must be string,null",schema:schema44.properties.linkedin_profile.type,parentSchema:schema44.properties.linkedin_profile,data:data10};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(typeof data10 === "string"){
-if(func1(data10) > 2000){
-const err24 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema44.properties.linkedin_profile,data:data10};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data.annual_revenue !== undefined){
-let data11 = data.annual_revenue;
-if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/annual_revenue/type",keyword:"type",params:{type: schema44.properties.annual_revenue.type},message:"must be integer,null",schema:schema44.properties.annual_revenue.type,parentSchema:schema44.properties.annual_revenue,data:data11};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(typeof data11 == "number"){
-if(data11 > 9007199254740991 || isNaN(data11)){
-const err26 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema44.properties.annual_revenue,data:data11};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data11 < 0 || isNaN(data11)){
-const err27 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.annual_revenue,data:data11};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-if(data.employee_count !== undefined){
-let data12 = data.employee_count;
-if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
-const err28 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/employee_count/type",keyword:"type",params:{type: schema44.properties.employee_count.type},message:"must be integer,null",schema:schema44.properties.employee_count.type,parentSchema:schema44.properties.employee_count,data:data12};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(typeof data12 == "number"){
-if(data12 > 2147483647 || isNaN(data12)){
-const err29 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema44.properties.employee_count,data:data12};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data12 < 0 || isNaN(data12)){
-const err30 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.employee_count,data:data12};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-if(data.custom_fields !== undefined){
-let data13 = data.custom_fields;
-if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
-const err31 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema44.properties.custom_fields.type},message:"must be object,null",schema:schema44.properties.custom_fields.type,parentSchema:schema44.properties.custom_fields,data:data13};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 100){
-const err32 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema44.properties.custom_fields,data:data13};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v12 = validate33;
-const schema47 = {"type":"string","minLength":1,"maxLength":255};
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data === "string"){
 if(func1(data) > 255){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema47,data};
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1498,7 +573,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func1(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47,data};
+const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1509,7 +584,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1518,19 +593,23 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v13 = validate34;
-const schema48 = {"$ref":"urn:ocs:openapi#/paths/~1leads~1batch/post/requestBody/content/application~1json/schema"};
-const schema49 = {"type":"object","description":"Body of `POST /leads/batch`: one `LeadInput` per lead in `leads`, as many as fit the 1 MB body limit (a body past it answers `413 PAYLOAD_TOO_LARGE` and nothing is created). Every item is checked against `LeadInput`, as `POST /leads` checks its body; an item that does not match refuses the whole batch with `400 VALIDATION_ERROR`, each issue named by the item's index (`body.leads[3].email`), and nothing is created. This shape is this implementation's design.","required":["leads"],"additionalProperties":false,"properties":{"leads":{"type":"array","minItems":1,"items":{"$ref":"#/components/schemas/LeadInput"}}}};
+const v11 = validate32;
+const schema44 = {"$ref":"urn:ocs:openapi#/paths/~1leads/post/requestBody/content/application~1json/schema"};
+const schema45 = {"anyOf":[{"$ref":"#/components/schemas/LeadInput"},{"$ref":"#/components/schemas/LeadBatchInput"}]};
+const schema46 = {"type":"object","description":"Body of `POST /leads` (and of the deprecated `POST /leads/create`). A lead needs an `email` or a `linkedin_profile` with a non-null value (a body where both are missing or null answers `400 VALIDATION_ERROR`). When `campaign_id` is given, the lead is also enrolled in that campaign (a campaign of another organization answers `400 VALIDATION_ERROR` with `type: not_found` on `body.campaign_id`). This shape is this implementation's design.","additionalProperties":false,"anyOf":[{"required":["email"],"properties":{"email":{"type":"string"}}},{"required":["linkedin_profile"],"properties":{"linkedin_profile":{"type":"string"}}}],"properties":{"campaign_id":{"type":["string","null"],"format":"uuid","description":"Campaign to enrol the lead in."},"email":{"type":["string","null"],"format":"email","maxLength":320},"first_name":{"type":["string","null"],"maxLength":200},"last_name":{"type":["string","null"],"maxLength":200},"company":{"type":["string","null"],"maxLength":500},"title":{"type":["string","null"],"maxLength":500},"industry":{"type":["string","null"],"maxLength":500},"website":{"type":["string","null"],"maxLength":2000},"linkedin_profile":{"type":["string","null"],"maxLength":2000},"annual_revenue":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991,"description":"Up to 2^53 - 1 (9,007,199,254,740,991), the largest integer a JSON number carries exactly; larger values answer `400 VALIDATION_ERROR`."},"employee_count":{"type":["integer","null"],"minimum":0,"maximum":2147483647,"description":"At most 2,147,483,647; larger values answer `400 VALIDATION_ERROR`."},"custom_fields":{"type":["object","null"],"additionalProperties":true,"maxProperties":100}}};
+const func6 = Object.prototype.hasOwnProperty;
+const formats6 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const schema47 = {"type":"object","description":"The batch form of `POST /leads`: one `LeadInput` per lead in `leads`, as many as fit the 1 MB body limit (a body past it answers `413 PAYLOAD_TOO_LARGE` and nothing is created). Every item is checked against `LeadInput`, as the single form is; an item that does not match refuses the whole batch with `400 VALIDATION_ERROR`, each issue named by the item's index (`body.leads[3].email`), and nothing is created. This shape is this implementation's design.","required":["leads"],"additionalProperties":false,"properties":{"leads":{"type":"array","minItems":1,"items":{"$ref":"#/components/schemas/LeadInput"}}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1539,7 +618,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.leads === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leads"},message:"must have required property '"+"leads"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leads"},message:"must have required property '"+"leads"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1550,7 +629,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "leads")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1564,7 +643,7 @@ if(data.leads !== undefined){
 let data0 = data.leads;
 if(Array.isArray(data0)){
 if(data0.length < 1){
-const err2 = {instancePath:instancePath+"/leads",schemaPath:"#/properties/leads/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema49.properties.leads,data:data0};
+const err2 = {instancePath:instancePath+"/leads",schemaPath:"#/properties/leads/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema47.properties.leads,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1581,7 +660,7 @@ let valid4 = false;
 const _errs8 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.email === undefined){
-const err3 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema44.anyOf[0].required,parentSchema:schema44.anyOf[0],data:data1};
+const err3 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema46.anyOf[0].required,parentSchema:schema46.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1593,7 +672,7 @@ errors++;
 if(data1.email !== undefined){
 let data2 = data1.email;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.anyOf[0].properties.email.type,parentSchema:schema44.anyOf[0].properties.email,data:data2};
+const err4 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[0].properties.email.type,parentSchema:schema46.anyOf[0].properties.email,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1613,7 +692,7 @@ props0.email = true;
 const _errs11 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.linkedin_profile === undefined){
-const err5 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema44.anyOf[1].required,parentSchema:schema44.anyOf[1],data:data1};
+const err5 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema46.anyOf[1].required,parentSchema:schema46.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1625,7 +704,7 @@ errors++;
 if(data1.linkedin_profile !== undefined){
 let data3 = data1.linkedin_profile;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.anyOf[1].properties.linkedin_profile.type,parentSchema:schema44.anyOf[1].properties.linkedin_profile,data:data3};
+const err6 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].properties.linkedin_profile.type,parentSchema:schema46.anyOf[1].properties.linkedin_profile,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1645,7 +724,7 @@ props0.linkedin_profile = true;
 }
 }
 if(!valid4){
-const err7 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.anyOf,parentSchema:schema44,data:data1};
+const err7 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1667,8 +746,8 @@ vErrors = null;
 }
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!(func4.call(schema44.properties, key1))){
-const err8 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data1};
+if(!(func6.call(schema46.properties, key1))){
+const err8 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1681,7 +760,7 @@ errors++;
 if(data1.campaign_id !== undefined){
 let data4 = data1.campaign_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/leads/" + i0+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/type",keyword:"type",params:{type: schema44.properties.campaign_id.type},message:"must be string,null",schema:schema44.properties.campaign_id.type,parentSchema:schema44.properties.campaign_id,data:data4};
+const err9 = {instancePath:instancePath+"/leads/" + i0+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/type",keyword:"type",params:{type: schema46.properties.campaign_id.type},message:"must be string,null",schema:schema46.properties.campaign_id.type,parentSchema:schema46.properties.campaign_id,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1692,7 +771,7 @@ errors++;
 }
 if(typeof data4 === "string"){
 if(!(formats2.test(data4))){
-const err10 = {instancePath:instancePath+"/leads/" + i0+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema44.properties.campaign_id,data:data4};
+const err10 = {instancePath:instancePath+"/leads/" + i0+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema46.properties.campaign_id,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1706,7 +785,7 @@ errors++;
 if(data1.email !== undefined){
 let data5 = data1.email;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/type",keyword:"type",params:{type: schema44.properties.email.type},message:"must be string,null",schema:schema44.properties.email.type,parentSchema:schema44.properties.email,data:data5};
+const err11 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null",schema:schema46.properties.email.type,parentSchema:schema46.properties.email,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1717,7 +796,7 @@ errors++;
 }
 if(typeof data5 === "string"){
 if(func1(data5) > 320){
-const err12 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema44.properties.email,data:data5};
+const err12 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema46.properties.email,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1727,7 +806,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(formats6.test(data5))){
-const err13 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema44.properties.email,data:data5};
+const err13 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema46.properties.email,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1741,7 +820,7 @@ errors++;
 if(data1.first_name !== undefined){
 let data6 = data1.first_name;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err14 = {instancePath:instancePath+"/leads/" + i0+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/type",keyword:"type",params:{type: schema44.properties.first_name.type},message:"must be string,null",schema:schema44.properties.first_name.type,parentSchema:schema44.properties.first_name,data:data6};
+const err14 = {instancePath:instancePath+"/leads/" + i0+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/type",keyword:"type",params:{type: schema46.properties.first_name.type},message:"must be string,null",schema:schema46.properties.first_name.type,parentSchema:schema46.properties.first_name,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1752,7 +831,7 @@ errors++;
 }
 if(typeof data6 === "string"){
 if(func1(data6) > 200){
-const err15 = {instancePath:instancePath+"/leads/" + i0+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44.properties.first_name,data:data6};
+const err15 = {instancePath:instancePath+"/leads/" + i0+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.first_name,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1766,7 +845,7 @@ errors++;
 if(data1.last_name !== undefined){
 let data7 = data1.last_name;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/leads/" + i0+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/type",keyword:"type",params:{type: schema44.properties.last_name.type},message:"must be string,null",schema:schema44.properties.last_name.type,parentSchema:schema44.properties.last_name,data:data7};
+const err16 = {instancePath:instancePath+"/leads/" + i0+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/type",keyword:"type",params:{type: schema46.properties.last_name.type},message:"must be string,null",schema:schema46.properties.last_name.type,parentSchema:schema46.properties.last_name,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1777,7 +856,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func1(data7) > 200){
-const err17 = {instancePath:instancePath+"/leads/" + i0+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44.properties.last_name,data:data7};
+const err17 = {instancePath:instancePath+"/leads/" + i0+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.last_name,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1791,7 +870,7 @@ errors++;
 if(data1.company !== undefined){
 let data8 = data1.company;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/leads/" + i0+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/type",keyword:"type",params:{type: schema44.properties.company.type},message:"must be string,null",schema:schema44.properties.company.type,parentSchema:schema44.properties.company,data:data8};
+const err18 = {instancePath:instancePath+"/leads/" + i0+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/type",keyword:"type",params:{type: schema46.properties.company.type},message:"must be string,null",schema:schema46.properties.company.type,parentSchema:schema46.properties.company,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1802,7 +881,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(func1(data8) > 500){
-const err19 = {instancePath:instancePath+"/leads/" + i0+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.company,data:data8};
+const err19 = {instancePath:instancePath+"/leads/" + i0+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.company,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1816,7 +895,7 @@ errors++;
 if(data1.title !== undefined){
 let data9 = data1.title;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err20 = {instancePath:instancePath+"/leads/" + i0+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/type",keyword:"type",params:{type: schema44.properties.title.type},message:"must be string,null",schema:schema44.properties.title.type,parentSchema:schema44.properties.title,data:data9};
+const err20 = {instancePath:instancePath+"/leads/" + i0+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/type",keyword:"type",params:{type: schema46.properties.title.type},message:"must be string,null",schema:schema46.properties.title.type,parentSchema:schema46.properties.title,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1827,7 +906,7 @@ errors++;
 }
 if(typeof data9 === "string"){
 if(func1(data9) > 500){
-const err21 = {instancePath:instancePath+"/leads/" + i0+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.title,data:data9};
+const err21 = {instancePath:instancePath+"/leads/" + i0+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.title,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1841,7 +920,7 @@ errors++;
 if(data1.industry !== undefined){
 let data10 = data1.industry;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/leads/" + i0+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/type",keyword:"type",params:{type: schema44.properties.industry.type},message:"must be string,null",schema:schema44.properties.industry.type,parentSchema:schema44.properties.industry,data:data10};
+const err22 = {instancePath:instancePath+"/leads/" + i0+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/type",keyword:"type",params:{type: schema46.properties.industry.type},message:"must be string,null",schema:schema46.properties.industry.type,parentSchema:schema46.properties.industry,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1852,7 +931,7 @@ errors++;
 }
 if(typeof data10 === "string"){
 if(func1(data10) > 500){
-const err23 = {instancePath:instancePath+"/leads/" + i0+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema44.properties.industry,data:data10};
+const err23 = {instancePath:instancePath+"/leads/" + i0+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.industry,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1866,7 +945,7 @@ errors++;
 if(data1.website !== undefined){
 let data11 = data1.website;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err24 = {instancePath:instancePath+"/leads/" + i0+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/type",keyword:"type",params:{type: schema44.properties.website.type},message:"must be string,null",schema:schema44.properties.website.type,parentSchema:schema44.properties.website,data:data11};
+const err24 = {instancePath:instancePath+"/leads/" + i0+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/type",keyword:"type",params:{type: schema46.properties.website.type},message:"must be string,null",schema:schema46.properties.website.type,parentSchema:schema46.properties.website,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1877,7 +956,7 @@ errors++;
 }
 if(typeof data11 === "string"){
 if(func1(data11) > 2000){
-const err25 = {instancePath:instancePath+"/leads/" + i0+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema44.properties.website,data:data11};
+const err25 = {instancePath:instancePath+"/leads/" + i0+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.website,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1891,7 +970,7 @@ errors++;
 if(data1.linkedin_profile !== undefined){
 let data12 = data1.linkedin_profile;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/type",keyword:"type",params:{type: schema44.properties.linkedin_profile.type},message:"must be string,null",schema:schema44.properties.linkedin_profile.type,parentSchema:schema44.properties.linkedin_profile,data:data12};
+const err26 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/type",keyword:"type",params:{type: schema46.properties.linkedin_profile.type},message:"must be string,null",schema:schema46.properties.linkedin_profile.type,parentSchema:schema46.properties.linkedin_profile,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1902,7 +981,7 @@ errors++;
 }
 if(typeof data12 === "string"){
 if(func1(data12) > 2000){
-const err27 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema44.properties.linkedin_profile,data:data12};
+const err27 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.linkedin_profile,data:data12};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1916,7 +995,7 @@ errors++;
 if(data1.annual_revenue !== undefined){
 let data13 = data1.annual_revenue;
 if((!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) && (data13 !== null)){
-const err28 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/type",keyword:"type",params:{type: schema44.properties.annual_revenue.type},message:"must be integer,null",schema:schema44.properties.annual_revenue.type,parentSchema:schema44.properties.annual_revenue,data:data13};
+const err28 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/type",keyword:"type",params:{type: schema46.properties.annual_revenue.type},message:"must be integer,null",schema:schema46.properties.annual_revenue.type,parentSchema:schema46.properties.annual_revenue,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1927,7 +1006,7 @@ errors++;
 }
 if(typeof data13 == "number"){
 if(data13 > 9007199254740991 || isNaN(data13)){
-const err29 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema44.properties.annual_revenue,data:data13};
+const err29 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema46.properties.annual_revenue,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1937,7 +1016,7 @@ vErrors.push(err29);
 errors++;
 }
 if(data13 < 0 || isNaN(data13)){
-const err30 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.annual_revenue,data:data13};
+const err30 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.annual_revenue,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1951,7 +1030,7 @@ errors++;
 if(data1.employee_count !== undefined){
 let data14 = data1.employee_count;
 if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
-const err31 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/type",keyword:"type",params:{type: schema44.properties.employee_count.type},message:"must be integer,null",schema:schema44.properties.employee_count.type,parentSchema:schema44.properties.employee_count,data:data14};
+const err31 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/type",keyword:"type",params:{type: schema46.properties.employee_count.type},message:"must be integer,null",schema:schema46.properties.employee_count.type,parentSchema:schema46.properties.employee_count,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1962,7 +1041,7 @@ errors++;
 }
 if(typeof data14 == "number"){
 if(data14 > 2147483647 || isNaN(data14)){
-const err32 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema44.properties.employee_count,data:data14};
+const err32 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema46.properties.employee_count,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1972,7 +1051,7 @@ vErrors.push(err32);
 errors++;
 }
 if(data14 < 0 || isNaN(data14)){
-const err33 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.employee_count,data:data14};
+const err33 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.employee_count,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1986,7 +1065,7 @@ errors++;
 if(data1.custom_fields !== undefined){
 let data15 = data1.custom_fields;
 if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
-const err34 = {instancePath:instancePath+"/leads/" + i0+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/type",keyword:"type",params:{type: schema44.properties.custom_fields.type},message:"must be object,null",schema:schema44.properties.custom_fields.type,parentSchema:schema44.properties.custom_fields,data:data15};
+const err34 = {instancePath:instancePath+"/leads/" + i0+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/type",keyword:"type",params:{type: schema46.properties.custom_fields.type},message:"must be object,null",schema:schema46.properties.custom_fields.type,parentSchema:schema46.properties.custom_fields,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1997,7 +1076,7 @@ errors++;
 }
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 if(Object.keys(data15).length > 100){
-const err35 = {instancePath:instancePath+"/leads/" + i0+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema44.properties.custom_fields,data:data15};
+const err35 = {instancePath:instancePath+"/leads/" + i0+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema46.properties.custom_fields,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2010,7 +1089,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data1};
+const err36 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data1};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2022,7 +1101,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/leads",schemaPath:"#/properties/leads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.leads.type,parentSchema:schema49.properties.leads,data:data0};
+const err37 = {instancePath:instancePath+"/leads",schemaPath:"#/properties/leads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.leads.type,parentSchema:schema47.properties.leads,data:data0};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2034,7 +1113,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2043,33 +1122,538 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+const _errs4 = errors;
+let valid2 = false;
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.email === undefined){
+const err0 = {instancePath,schemaPath:"#/components/schemas/LeadInput/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema46.anyOf[0].required,parentSchema:schema46.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.email !== undefined){
+let data0 = data.email;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/LeadInput/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[0].properties.email.type,parentSchema:schema46.anyOf[0].properties.email,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs5 === errors;
+valid2 = valid2 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.email = true;
+}
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.linkedin_profile === undefined){
+const err2 = {instancePath,schemaPath:"#/components/schemas/LeadInput/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema46.anyOf[1].required,parentSchema:schema46.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.linkedin_profile !== undefined){
+let data1 = data.linkedin_profile;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].properties.linkedin_profile.type,parentSchema:schema46.anyOf[1].properties.linkedin_profile,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(_valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.linkedin_profile = true;
+}
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/components/schemas/LeadInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func6.call(schema46.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/components/schemas/LeadInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.campaign_id !== undefined){
+let data2 = data.campaign_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/type",keyword:"type",params:{type: schema46.properties.campaign_id.type},message:"must be string,null",schema:schema46.properties.campaign_id.type,parentSchema:schema46.properties.campaign_id,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(!(formats2.test(data2))){
+const err7 = {instancePath:instancePath+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema46.properties.campaign_id,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.email !== undefined){
+let data3 = data.email;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null",schema:schema46.properties.email.type,parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(typeof data3 === "string"){
+if(func1(data3) > 320){
+const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(formats6.test(data3))){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.first_name !== undefined){
+let data4 = data.first_name;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err11 = {instancePath:instancePath+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/type",keyword:"type",params:{type: schema46.properties.first_name.type},message:"must be string,null",schema:schema46.properties.first_name.type,parentSchema:schema46.properties.first_name,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(func1(data4) > 200){
+const err12 = {instancePath:instancePath+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.first_name,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.last_name !== undefined){
+let data5 = data.last_name;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err13 = {instancePath:instancePath+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/type",keyword:"type",params:{type: schema46.properties.last_name.type},message:"must be string,null",schema:schema46.properties.last_name.type,parentSchema:schema46.properties.last_name,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(func1(data5) > 200){
+const err14 = {instancePath:instancePath+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.last_name,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.company !== undefined){
+let data6 = data.company;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err15 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/type",keyword:"type",params:{type: schema46.properties.company.type},message:"must be string,null",schema:schema46.properties.company.type,parentSchema:schema46.properties.company,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if(func1(data6) > 500){
+const err16 = {instancePath:instancePath+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.company,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data7 = data.title;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/type",keyword:"type",params:{type: schema46.properties.title.type},message:"must be string,null",schema:schema46.properties.title.type,parentSchema:schema46.properties.title,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func1(data7) > 500){
+const err18 = {instancePath:instancePath+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.title,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.industry !== undefined){
+let data8 = data.industry;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/type",keyword:"type",params:{type: schema46.properties.industry.type},message:"must be string,null",schema:schema46.properties.industry.type,parentSchema:schema46.properties.industry,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func1(data8) > 500){
+const err20 = {instancePath:instancePath+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.industry,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.website !== undefined){
+let data9 = data.website;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err21 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/type",keyword:"type",params:{type: schema46.properties.website.type},message:"must be string,null",schema:schema46.properties.website.type,parentSchema:schema46.properties.website,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func1(data9) > 2000){
+const err22 = {instancePath:instancePath+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.website,data:data9};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.linkedin_profile !== undefined){
+let data10 = data.linkedin_profile;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err23 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/type",keyword:"type",params:{type: schema46.properties.linkedin_profile.type},message:"must be string,null",schema:schema46.properties.linkedin_profile.type,parentSchema:schema46.properties.linkedin_profile,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 2000){
+const err24 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.linkedin_profile,data:data10};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data.annual_revenue !== undefined){
+let data11 = data.annual_revenue;
+if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
+const err25 = {instancePath:instancePath+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/type",keyword:"type",params:{type: schema46.properties.annual_revenue.type},message:"must be integer,null",schema:schema46.properties.annual_revenue.type,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data11 == "number"){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err26 = {instancePath:instancePath+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data11 < 0 || isNaN(data11)){
+const err27 = {instancePath:instancePath+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.employee_count !== undefined){
+let data12 = data.employee_count;
+if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
+const err28 = {instancePath:instancePath+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/type",keyword:"type",params:{type: schema46.properties.employee_count.type},message:"must be integer,null",schema:schema46.properties.employee_count.type,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 > 2147483647 || isNaN(data12)){
+const err29 = {instancePath:instancePath+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err30 = {instancePath:instancePath+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.custom_fields !== undefined){
+let data13 = data.custom_fields;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
+const err31 = {instancePath:instancePath+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/type",keyword:"type",params:{type: schema46.properties.custom_fields.type},message:"must be object,null",schema:schema46.properties.custom_fields.type,parentSchema:schema46.properties.custom_fields,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 100){
+const err32 = {instancePath:instancePath+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema46.properties.custom_fields,data:data13};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/components/schemas/LeadInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+var props1 = true;
+}
+const _errs37 = errors;
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
-validate34.errors = vErrors;
+var _valid0 = _errs37 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+if(props1 !== true){
+props1 = true;
+}
+}
+if(!valid0){
+const err34 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.anyOf,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate33.errors = vErrors;
+evaluated0.props = props1;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const v14 = validate37;
-const schema51 = {"type":"string","format":"uuid"};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+else {
+var props0 = validate33.evaluated.props;
+}
+validate32.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate32.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+const v12 = validate37;
+const schema49 = {"$ref":"urn:ocs:openapi#/components/schemas/LeadInput"};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2081,9 +1665,12 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema51,data};
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.email === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema46.anyOf[0].required,parentSchema:schema46.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2092,65 +1679,442 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data};
+if(data.email !== undefined){
+let data0 = data.email;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[0].properties.email.type,parentSchema:schema46.anyOf[0].properties.email,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.email = true;
+}
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.linkedin_profile === undefined){
+const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema46.anyOf[1].required,parentSchema:schema46.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.linkedin_profile !== undefined){
+let data1 = data.linkedin_profile;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].properties.linkedin_profile.type,parentSchema:schema46.anyOf[1].properties.linkedin_profile,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.linkedin_profile = true;
+}
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func6.call(schema46.properties, key0))){
+const err5 = {instancePath,schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.campaign_id !== undefined){
+let data2 = data.campaign_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/campaign_id/type",keyword:"type",params:{type: schema46.properties.campaign_id.type},message:"must be string,null",schema:schema46.properties.campaign_id.type,parentSchema:schema46.properties.campaign_id,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(!(formats2.test(data2))){
+const err7 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema46.properties.campaign_id,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.email !== undefined){
+let data3 = data.email;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null",schema:schema46.properties.email.type,parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(typeof data3 === "string"){
+if(func1(data3) > 320){
+const err9 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(formats6.test(data3))){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.first_name !== undefined){
+let data4 = data.first_name;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err11 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/first_name/type",keyword:"type",params:{type: schema46.properties.first_name.type},message:"must be string,null",schema:schema46.properties.first_name.type,parentSchema:schema46.properties.first_name,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(func1(data4) > 200){
+const err12 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.first_name,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.last_name !== undefined){
+let data5 = data.last_name;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err13 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/last_name/type",keyword:"type",params:{type: schema46.properties.last_name.type},message:"must be string,null",schema:schema46.properties.last_name.type,parentSchema:schema46.properties.last_name,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(func1(data5) > 200){
+const err14 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.last_name,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.company !== undefined){
+let data6 = data.company;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err15 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/company/type",keyword:"type",params:{type: schema46.properties.company.type},message:"must be string,null",schema:schema46.properties.company.type,parentSchema:schema46.properties.company,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if(func1(data6) > 500){
+const err16 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.company,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data7 = data.title;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/title/type",keyword:"type",params:{type: schema46.properties.title.type},message:"must be string,null",schema:schema46.properties.title.type,parentSchema:schema46.properties.title,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func1(data7) > 500){
+const err18 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.title,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.industry !== undefined){
+let data8 = data.industry;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/industry/type",keyword:"type",params:{type: schema46.properties.industry.type},message:"must be string,null",schema:schema46.properties.industry.type,parentSchema:schema46.properties.industry,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func1(data8) > 500){
+const err20 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.industry,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.website !== undefined){
+let data9 = data.website;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err21 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/website/type",keyword:"type",params:{type: schema46.properties.website.type},message:"must be string,null",schema:schema46.properties.website.type,parentSchema:schema46.properties.website,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func1(data9) > 2000){
+const err22 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.website,data:data9};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.linkedin_profile !== undefined){
+let data10 = data.linkedin_profile;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err23 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/linkedin_profile/type",keyword:"type",params:{type: schema46.properties.linkedin_profile.type},message:"must be string,null",schema:schema46.properties.linkedin_profile.type,parentSchema:schema46.properties.linkedin_profile,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 2000){
+const err24 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.linkedin_profile,data:data10};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data.annual_revenue !== undefined){
+let data11 = data.annual_revenue;
+if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
+const err25 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/annual_revenue/type",keyword:"type",params:{type: schema46.properties.annual_revenue.type},message:"must be integer,null",schema:schema46.properties.annual_revenue.type,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data11 == "number"){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err26 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data11 < 0 || isNaN(data11)){
+const err27 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.employee_count !== undefined){
+let data12 = data.employee_count;
+if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
+const err28 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/employee_count/type",keyword:"type",params:{type: schema46.properties.employee_count.type},message:"must be integer,null",schema:schema46.properties.employee_count.type,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 > 2147483647 || isNaN(data12)){
+const err29 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err30 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.custom_fields !== undefined){
+let data13 = data.custom_fields;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
+const err31 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/custom_fields/type",keyword:"type",params:{type: schema46.properties.custom_fields.type},message:"must be object,null",schema:schema46.properties.custom_fields.type,parentSchema:schema46.properties.custom_fields,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 100){
+const err32 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema46.properties.custom_fields,data:data13};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"urn:ocs:openapi#/components/schemas/LeadInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v15 = validate38;
-const schema52 = {"type":"string","format":"uuid"};
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.type,parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v16 = validate39;
-const schema53 = {"$ref":"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema"};
-const schema54 = {"type":"object","description":"Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. A lead needs an `email` or a `linkedin_profile`: an update that would leave it with neither (clearing the one it has, or both) answers `400 VALIDATION_ERROR`. This shape is this implementation's design.","additionalProperties":false,"minProperties":1,"properties":{"email":{"type":["string","null"],"format":"email","maxLength":320},"first_name":{"type":["string","null"],"maxLength":200},"last_name":{"type":["string","null"],"maxLength":200},"company":{"type":["string","null"],"maxLength":500},"title":{"type":["string","null"],"maxLength":500},"industry":{"type":["string","null"],"maxLength":500},"website":{"type":["string","null"],"maxLength":2000},"linkedin_profile":{"type":["string","null"],"maxLength":2000},"annual_revenue":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991,"description":"Up to 2^53 - 1 (9,007,199,254,740,991), the largest integer a JSON number carries exactly; larger values answer `400 VALIDATION_ERROR`."},"employee_count":{"type":["integer","null"],"minimum":0,"maximum":2147483647,"description":"At most 2,147,483,647; larger values answer `400 VALIDATION_ERROR`."},"custom_fields":{"type":["object","null"],"additionalProperties":true,"maxProperties":100}}};
+const v13 = validate38;
+const schema51 = {"$ref":"urn:ocs:openapi#/components/schemas/LeadBatchInput"};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2163,8 +2127,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema54,data};
+if(data.leads === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leads"},message:"must have required property '"+"leads"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2174,8 +2138,1094 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func4.call(schema54.properties, key0))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
+if(!(key0 === "leads")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.leads !== undefined){
+let data0 = data.leads;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/leads",schemaPath:"#/properties/leads/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema47.properties.leads,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs7 = errors;
+let valid4 = false;
+const _errs8 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.email === undefined){
+const err3 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema46.anyOf[0].required,parentSchema:schema46.anyOf[0],data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.email !== undefined){
+let data2 = data1.email;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[0].properties.email.type,parentSchema:schema46.anyOf[0].properties.email,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs8 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.email = true;
+}
+const _errs11 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.linkedin_profile === undefined){
+const err5 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema46.anyOf[1].required,parentSchema:schema46.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.linkedin_profile !== undefined){
+let data3 = data1.linkedin_profile;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].properties.linkedin_profile.type,parentSchema:schema46.anyOf[1].properties.linkedin_profile,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.linkedin_profile = true;
+}
+}
+if(!valid4){
+const err7 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key1 in data1){
+if(!(func6.call(schema46.properties, key1))){
+const err8 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.campaign_id !== undefined){
+let data4 = data1.campaign_id;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err9 = {instancePath:instancePath+"/leads/" + i0+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/type",keyword:"type",params:{type: schema46.properties.campaign_id.type},message:"must be string,null",schema:schema46.properties.campaign_id.type,parentSchema:schema46.properties.campaign_id,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(!(formats2.test(data4))){
+const err10 = {instancePath:instancePath+"/leads/" + i0+"/campaign_id",schemaPath:"#/components/schemas/LeadInput/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema46.properties.campaign_id,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data1.email !== undefined){
+let data5 = data1.email;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err11 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null",schema:schema46.properties.email.type,parentSchema:schema46.properties.email,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(func1(data5) > 320){
+const err12 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema46.properties.email,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(formats6.test(data5))){
+const err13 = {instancePath:instancePath+"/leads/" + i0+"/email",schemaPath:"#/components/schemas/LeadInput/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema46.properties.email,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data1.first_name !== undefined){
+let data6 = data1.first_name;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err14 = {instancePath:instancePath+"/leads/" + i0+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/type",keyword:"type",params:{type: schema46.properties.first_name.type},message:"must be string,null",schema:schema46.properties.first_name.type,parentSchema:schema46.properties.first_name,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if(func1(data6) > 200){
+const err15 = {instancePath:instancePath+"/leads/" + i0+"/first_name",schemaPath:"#/components/schemas/LeadInput/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.first_name,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data1.last_name !== undefined){
+let data7 = data1.last_name;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err16 = {instancePath:instancePath+"/leads/" + i0+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/type",keyword:"type",params:{type: schema46.properties.last_name.type},message:"must be string,null",schema:schema46.properties.last_name.type,parentSchema:schema46.properties.last_name,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func1(data7) > 200){
+const err17 = {instancePath:instancePath+"/leads/" + i0+"/last_name",schemaPath:"#/components/schemas/LeadInput/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.last_name,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data1.company !== undefined){
+let data8 = data1.company;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err18 = {instancePath:instancePath+"/leads/" + i0+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/type",keyword:"type",params:{type: schema46.properties.company.type},message:"must be string,null",schema:schema46.properties.company.type,parentSchema:schema46.properties.company,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func1(data8) > 500){
+const err19 = {instancePath:instancePath+"/leads/" + i0+"/company",schemaPath:"#/components/schemas/LeadInput/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.company,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data1.title !== undefined){
+let data9 = data1.title;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err20 = {instancePath:instancePath+"/leads/" + i0+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/type",keyword:"type",params:{type: schema46.properties.title.type},message:"must be string,null",schema:schema46.properties.title.type,parentSchema:schema46.properties.title,data:data9};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func1(data9) > 500){
+const err21 = {instancePath:instancePath+"/leads/" + i0+"/title",schemaPath:"#/components/schemas/LeadInput/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.title,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data1.industry !== undefined){
+let data10 = data1.industry;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/leads/" + i0+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/type",keyword:"type",params:{type: schema46.properties.industry.type},message:"must be string,null",schema:schema46.properties.industry.type,parentSchema:schema46.properties.industry,data:data10};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 500){
+const err23 = {instancePath:instancePath+"/leads/" + i0+"/industry",schemaPath:"#/components/schemas/LeadInput/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.industry,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data1.website !== undefined){
+let data11 = data1.website;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err24 = {instancePath:instancePath+"/leads/" + i0+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/type",keyword:"type",params:{type: schema46.properties.website.type},message:"must be string,null",schema:schema46.properties.website.type,parentSchema:schema46.properties.website,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if(func1(data11) > 2000){
+const err25 = {instancePath:instancePath+"/leads/" + i0+"/website",schemaPath:"#/components/schemas/LeadInput/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.website,data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data1.linkedin_profile !== undefined){
+let data12 = data1.linkedin_profile;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err26 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/type",keyword:"type",params:{type: schema46.properties.linkedin_profile.type},message:"must be string,null",schema:schema46.properties.linkedin_profile.type,parentSchema:schema46.properties.linkedin_profile,data:data12};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(typeof data12 === "string"){
+if(func1(data12) > 2000){
+const err27 = {instancePath:instancePath+"/leads/" + i0+"/linkedin_profile",schemaPath:"#/components/schemas/LeadInput/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.linkedin_profile,data:data12};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data1.annual_revenue !== undefined){
+let data13 = data1.annual_revenue;
+if((!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) && (data13 !== null)){
+const err28 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/type",keyword:"type",params:{type: schema46.properties.annual_revenue.type},message:"must be integer,null",schema:schema46.properties.annual_revenue.type,parentSchema:schema46.properties.annual_revenue,data:data13};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 > 9007199254740991 || isNaN(data13)){
+const err29 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema46.properties.annual_revenue,data:data13};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data13 < 0 || isNaN(data13)){
+const err30 = {instancePath:instancePath+"/leads/" + i0+"/annual_revenue",schemaPath:"#/components/schemas/LeadInput/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.annual_revenue,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data1.employee_count !== undefined){
+let data14 = data1.employee_count;
+if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
+const err31 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/type",keyword:"type",params:{type: schema46.properties.employee_count.type},message:"must be integer,null",schema:schema46.properties.employee_count.type,parentSchema:schema46.properties.employee_count,data:data14};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data14 == "number"){
+if(data14 > 2147483647 || isNaN(data14)){
+const err32 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema46.properties.employee_count,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data14 < 0 || isNaN(data14)){
+const err33 = {instancePath:instancePath+"/leads/" + i0+"/employee_count",schemaPath:"#/components/schemas/LeadInput/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.employee_count,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+if(data1.custom_fields !== undefined){
+let data15 = data1.custom_fields;
+if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
+const err34 = {instancePath:instancePath+"/leads/" + i0+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/type",keyword:"type",params:{type: schema46.properties.custom_fields.type},message:"must be object,null",schema:schema46.properties.custom_fields.type,parentSchema:schema46.properties.custom_fields,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(Object.keys(data15).length > 100){
+const err35 = {instancePath:instancePath+"/leads/" + i0+"/custom_fields",schemaPath:"#/components/schemas/LeadInput/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema46.properties.custom_fields,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/leads/" + i0,schemaPath:"#/components/schemas/LeadInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data1};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/leads",schemaPath:"#/properties/leads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.leads.type,parentSchema:schema47.properties.leads,data:data0};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v14 = validate41;
+const schema54 = {"$ref":"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema"};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.email === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/0/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'",schema:schema46.anyOf[0].required,parentSchema:schema46.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.email !== undefined){
+let data0 = data.email;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/0/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[0].properties.email.type,parentSchema:schema46.anyOf[0].properties.email,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.email = true;
+}
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.linkedin_profile === undefined){
+const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/1/required",keyword:"required",params:{missingProperty: "linkedin_profile"},message:"must have required property '"+"linkedin_profile"+"'",schema:schema46.anyOf[1].required,parentSchema:schema46.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.linkedin_profile !== undefined){
+let data1 = data.linkedin_profile;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf/1/properties/linkedin_profile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].properties.linkedin_profile.type,parentSchema:schema46.anyOf[1].properties.linkedin_profile,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.linkedin_profile = true;
+}
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func6.call(schema46.properties, key0))){
+const err5 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.campaign_id !== undefined){
+let data2 = data.campaign_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/campaign_id/type",keyword:"type",params:{type: schema46.properties.campaign_id.type},message:"must be string,null",schema:schema46.properties.campaign_id.type,parentSchema:schema46.properties.campaign_id,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(!(formats2.test(data2))){
+const err7 = {instancePath:instancePath+"/campaign_id",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/campaign_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema46.properties.campaign_id,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.email !== undefined){
+let data3 = data.email;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err8 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null",schema:schema46.properties.email.type,parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(typeof data3 === "string"){
+if(func1(data3) > 320){
+const err9 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(formats6.test(data3))){
+const err10 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema46.properties.email,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.first_name !== undefined){
+let data4 = data.first_name;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err11 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/first_name/type",keyword:"type",params:{type: schema46.properties.first_name.type},message:"must be string,null",schema:schema46.properties.first_name.type,parentSchema:schema46.properties.first_name,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(func1(data4) > 200){
+const err12 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.first_name,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.last_name !== undefined){
+let data5 = data.last_name;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err13 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/last_name/type",keyword:"type",params:{type: schema46.properties.last_name.type},message:"must be string,null",schema:schema46.properties.last_name.type,parentSchema:schema46.properties.last_name,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(func1(data5) > 200){
+const err14 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema46.properties.last_name,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.company !== undefined){
+let data6 = data.company;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err15 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/company/type",keyword:"type",params:{type: schema46.properties.company.type},message:"must be string,null",schema:schema46.properties.company.type,parentSchema:schema46.properties.company,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if(func1(data6) > 500){
+const err16 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.company,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data7 = data.title;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/title/type",keyword:"type",params:{type: schema46.properties.title.type},message:"must be string,null",schema:schema46.properties.title.type,parentSchema:schema46.properties.title,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func1(data7) > 500){
+const err18 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.title,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.industry !== undefined){
+let data8 = data.industry;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/industry/type",keyword:"type",params:{type: schema46.properties.industry.type},message:"must be string,null",schema:schema46.properties.industry.type,parentSchema:schema46.properties.industry,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func1(data8) > 500){
+const err20 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema46.properties.industry,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.website !== undefined){
+let data9 = data.website;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err21 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/website/type",keyword:"type",params:{type: schema46.properties.website.type},message:"must be string,null",schema:schema46.properties.website.type,parentSchema:schema46.properties.website,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func1(data9) > 2000){
+const err22 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.website,data:data9};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.linkedin_profile !== undefined){
+let data10 = data.linkedin_profile;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err23 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/linkedin_profile/type",keyword:"type",params:{type: schema46.properties.linkedin_profile.type},message:"must be string,null",schema:schema46.properties.linkedin_profile.type,parentSchema:schema46.properties.linkedin_profile,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 2000){
+const err24 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema46.properties.linkedin_profile,data:data10};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data.annual_revenue !== undefined){
+let data11 = data.annual_revenue;
+if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
+const err25 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/annual_revenue/type",keyword:"type",params:{type: schema46.properties.annual_revenue.type},message:"must be integer,null",schema:schema46.properties.annual_revenue.type,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data11 == "number"){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err26 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data11 < 0 || isNaN(data11)){
+const err27 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.annual_revenue,data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.employee_count !== undefined){
+let data12 = data.employee_count;
+if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
+const err28 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/employee_count/type",keyword:"type",params:{type: schema46.properties.employee_count.type},message:"must be integer,null",schema:schema46.properties.employee_count.type,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 > 2147483647 || isNaN(data12)){
+const err29 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err30 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.employee_count,data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.custom_fields !== undefined){
+let data13 = data.custom_fields;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
+const err31 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema46.properties.custom_fields.type},message:"must be object,null",schema:schema46.properties.custom_fields.type,parentSchema:schema46.properties.custom_fields,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 100){
+const err32 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema46.properties.custom_fields,data:data13};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1create/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v15 = validate42;
+const schema56 = {"type":"string","format":"uuid"};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v16 = validate43;
+const schema57 = {"type":"string","format":"uuid"};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema57,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v17 = validate44;
+const schema58 = {"$ref":"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema"};
+const schema59 = {"type":"object","description":"Body of `PATCH /leads/{lead_id}`: any subset of the lead's fields; omitted fields keep their value, `null` clears one. `custom_fields` replaces the whole object. A lead needs an `email` or a `linkedin_profile`: an update that would leave it with neither (clearing the one it has, or both) answers `400 VALIDATION_ERROR`. This shape is this implementation's design.","additionalProperties":false,"minProperties":1,"properties":{"email":{"type":["string","null"],"format":"email","maxLength":320},"first_name":{"type":["string","null"],"maxLength":200},"last_name":{"type":["string","null"],"maxLength":200},"company":{"type":["string","null"],"maxLength":500},"title":{"type":["string","null"],"maxLength":500},"industry":{"type":["string","null"],"maxLength":500},"website":{"type":["string","null"],"maxLength":2000},"linkedin_profile":{"type":["string","null"],"maxLength":2000},"annual_revenue":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991,"description":"Up to 2^53 - 1 (9,007,199,254,740,991), the largest integer a JSON number carries exactly; larger values answer `400 VALIDATION_ERROR`."},"employee_count":{"type":["integer","null"],"minimum":0,"maximum":2147483647,"description":"At most 2,147,483,647; larger values answer `400 VALIDATION_ERROR`."},"custom_fields":{"type":["object","null"],"additionalProperties":true,"maxProperties":100}}};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema59,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func6.call(schema59.properties, key0))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2188,7 +3238,7 @@ errors++;
 if(data.email !== undefined){
 let data0 = data.email;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/email/type",keyword:"type",params:{type: schema54.properties.email.type},message:"must be string,null",schema:schema54.properties.email.type,parentSchema:schema54.properties.email,data:data0};
+const err2 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/email/type",keyword:"type",params:{type: schema59.properties.email.type},message:"must be string,null",schema:schema59.properties.email.type,parentSchema:schema59.properties.email,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2199,7 +3249,7 @@ errors++;
 }
 if(typeof data0 === "string"){
 if(func1(data0) > 320){
-const err3 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema54.properties.email,data:data0};
+const err3 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema59.properties.email,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2209,7 +3259,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(formats6.test(data0))){
-const err4 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema54.properties.email,data:data0};
+const err4 = {instancePath:instancePath+"/email",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema59.properties.email,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2223,7 +3273,7 @@ errors++;
 if(data.first_name !== undefined){
 let data1 = data.first_name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/first_name/type",keyword:"type",params:{type: schema54.properties.first_name.type},message:"must be string,null",schema:schema54.properties.first_name.type,parentSchema:schema54.properties.first_name,data:data1};
+const err5 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/first_name/type",keyword:"type",params:{type: schema59.properties.first_name.type},message:"must be string,null",schema:schema59.properties.first_name.type,parentSchema:schema59.properties.first_name,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2234,7 +3284,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-const err6 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema54.properties.first_name,data:data1};
+const err6 = {instancePath:instancePath+"/first_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema59.properties.first_name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2248,7 +3298,7 @@ errors++;
 if(data.last_name !== undefined){
 let data2 = data.last_name;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/last_name/type",keyword:"type",params:{type: schema54.properties.last_name.type},message:"must be string,null",schema:schema54.properties.last_name.type,parentSchema:schema54.properties.last_name,data:data2};
+const err7 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/last_name/type",keyword:"type",params:{type: schema59.properties.last_name.type},message:"must be string,null",schema:schema59.properties.last_name.type,parentSchema:schema59.properties.last_name,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2259,7 +3309,7 @@ errors++;
 }
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-const err8 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema54.properties.last_name,data:data2};
+const err8 = {instancePath:instancePath+"/last_name",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema59.properties.last_name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2273,7 +3323,7 @@ errors++;
 if(data.company !== undefined){
 let data3 = data.company;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/company/type",keyword:"type",params:{type: schema54.properties.company.type},message:"must be string,null",schema:schema54.properties.company.type,parentSchema:schema54.properties.company,data:data3};
+const err9 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/company/type",keyword:"type",params:{type: schema59.properties.company.type},message:"must be string,null",schema:schema59.properties.company.type,parentSchema:schema59.properties.company,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2284,7 +3334,7 @@ errors++;
 }
 if(typeof data3 === "string"){
 if(func1(data3) > 500){
-const err10 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema54.properties.company,data:data3};
+const err10 = {instancePath:instancePath+"/company",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/company/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema59.properties.company,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2298,7 +3348,7 @@ errors++;
 if(data.title !== undefined){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/title/type",keyword:"type",params:{type: schema54.properties.title.type},message:"must be string,null",schema:schema54.properties.title.type,parentSchema:schema54.properties.title,data:data4};
+const err11 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/title/type",keyword:"type",params:{type: schema59.properties.title.type},message:"must be string,null",schema:schema59.properties.title.type,parentSchema:schema59.properties.title,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2309,7 +3359,7 @@ errors++;
 }
 if(typeof data4 === "string"){
 if(func1(data4) > 500){
-const err12 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema54.properties.title,data:data4};
+const err12 = {instancePath:instancePath+"/title",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema59.properties.title,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2323,7 +3373,7 @@ errors++;
 if(data.industry !== undefined){
 let data5 = data.industry;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err13 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/industry/type",keyword:"type",params:{type: schema54.properties.industry.type},message:"must be string,null",schema:schema54.properties.industry.type,parentSchema:schema54.properties.industry,data:data5};
+const err13 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/industry/type",keyword:"type",params:{type: schema59.properties.industry.type},message:"must be string,null",schema:schema59.properties.industry.type,parentSchema:schema59.properties.industry,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2334,7 +3384,7 @@ errors++;
 }
 if(typeof data5 === "string"){
 if(func1(data5) > 500){
-const err14 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema54.properties.industry,data:data5};
+const err14 = {instancePath:instancePath+"/industry",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/industry/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema59.properties.industry,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2348,7 +3398,7 @@ errors++;
 if(data.website !== undefined){
 let data6 = data.website;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/website/type",keyword:"type",params:{type: schema54.properties.website.type},message:"must be string,null",schema:schema54.properties.website.type,parentSchema:schema54.properties.website,data:data6};
+const err15 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/website/type",keyword:"type",params:{type: schema59.properties.website.type},message:"must be string,null",schema:schema59.properties.website.type,parentSchema:schema59.properties.website,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2359,7 +3409,7 @@ errors++;
 }
 if(typeof data6 === "string"){
 if(func1(data6) > 2000){
-const err16 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema54.properties.website,data:data6};
+const err16 = {instancePath:instancePath+"/website",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/website/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema59.properties.website,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2373,7 +3423,7 @@ errors++;
 if(data.linkedin_profile !== undefined){
 let data7 = data.linkedin_profile;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/linkedin_profile/type",keyword:"type",params:{type: schema54.properties.linkedin_profile.type},message:"must be string,null",schema:schema54.properties.linkedin_profile.type,parentSchema:schema54.properties.linkedin_profile,data:data7};
+const err17 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/linkedin_profile/type",keyword:"type",params:{type: schema59.properties.linkedin_profile.type},message:"must be string,null",schema:schema59.properties.linkedin_profile.type,parentSchema:schema59.properties.linkedin_profile,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2384,7 +3434,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func1(data7) > 2000){
-const err18 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema54.properties.linkedin_profile,data:data7};
+const err18 = {instancePath:instancePath+"/linkedin_profile",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/linkedin_profile/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema59.properties.linkedin_profile,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2398,7 +3448,7 @@ errors++;
 if(data.annual_revenue !== undefined){
 let data8 = data.annual_revenue;
 if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/annual_revenue/type",keyword:"type",params:{type: schema54.properties.annual_revenue.type},message:"must be integer,null",schema:schema54.properties.annual_revenue.type,parentSchema:schema54.properties.annual_revenue,data:data8};
+const err19 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/annual_revenue/type",keyword:"type",params:{type: schema59.properties.annual_revenue.type},message:"must be integer,null",schema:schema59.properties.annual_revenue.type,parentSchema:schema59.properties.annual_revenue,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2409,7 +3459,7 @@ errors++;
 }
 if(typeof data8 == "number"){
 if(data8 > 9007199254740991 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema54.properties.annual_revenue,data:data8};
+const err20 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/annual_revenue/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema59.properties.annual_revenue,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2419,7 +3469,7 @@ vErrors.push(err20);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err21 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.annual_revenue,data:data8};
+const err21 = {instancePath:instancePath+"/annual_revenue",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/annual_revenue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema59.properties.annual_revenue,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2433,7 +3483,7 @@ errors++;
 if(data.employee_count !== undefined){
 let data9 = data.employee_count;
 if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/employee_count/type",keyword:"type",params:{type: schema54.properties.employee_count.type},message:"must be integer,null",schema:schema54.properties.employee_count.type,parentSchema:schema54.properties.employee_count,data:data9};
+const err22 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/employee_count/type",keyword:"type",params:{type: schema59.properties.employee_count.type},message:"must be integer,null",schema:schema59.properties.employee_count.type,parentSchema:schema59.properties.employee_count,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2444,7 +3494,7 @@ errors++;
 }
 if(typeof data9 == "number"){
 if(data9 > 2147483647 || isNaN(data9)){
-const err23 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema54.properties.employee_count,data:data9};
+const err23 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/employee_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema59.properties.employee_count,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2454,7 +3504,7 @@ vErrors.push(err23);
 errors++;
 }
 if(data9 < 0 || isNaN(data9)){
-const err24 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.employee_count,data:data9};
+const err24 = {instancePath:instancePath+"/employee_count",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/employee_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema59.properties.employee_count,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2468,7 +3518,7 @@ errors++;
 if(data.custom_fields !== undefined){
 let data10 = data.custom_fields;
 if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-const err25 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema54.properties.custom_fields.type},message:"must be object,null",schema:schema54.properties.custom_fields.type,parentSchema:schema54.properties.custom_fields,data:data10};
+const err25 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema59.properties.custom_fields.type},message:"must be object,null",schema:schema59.properties.custom_fields.type,parentSchema:schema59.properties.custom_fields,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2479,7 +3529,7 @@ errors++;
 }
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(Object.keys(data10).length > 100){
-const err26 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema54.properties.custom_fields,data:data10};
+const err26 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/properties/custom_fields/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties",schema:100,parentSchema:schema59.properties.custom_fields,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2492,7 +3542,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+const err27 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2501,221 +3551,13 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate39.errors = vErrors;
-return errors === 0;
-}
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v17 = validate40;
-const schema55 = {"type":"string","format":"uuid"};
-
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v18 = validate41;
-const schema56 = {"type":["string","null"],"format":"uuid"};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema56.type},message:"must be string,null",schema:schema56.type,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v19 = validate42;
-const schema57 = {"type":"integer","minimum":1,"maximum":500,"default":500};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.type,parentSchema:schema57,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data == "number"){
-if(data > 500 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema57,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v20 = validate43;
-const schema58 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.type,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data == "number"){
-if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate43.errors = vErrors;
-return errors === 0;
-}
-validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v21 = validate44;
-const schema59 = {"type":"boolean"};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema59.type,parentSchema:schema59,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate44.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v22 = validate45;
-const schema60 = {"type":"string","minLength":1,"maxLength":255};
+const v18 = validate45;
+const schema60 = {"type":"string","format":"uuid"};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2728,8 +3570,216 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema60,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v19 = validate46;
+const schema61 = {"type":["string","null"],"format":"uuid"};
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema61.type},message:"must be string,null",schema:schema61.type,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+validate46.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v20 = validate47;
+const schema62 = {"type":"integer","minimum":1,"maximum":500,"default":500};
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.type,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 500 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v21 = validate48;
+const schema63 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.type,parentSchema:schema63,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema63,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v22 = validate49;
+const schema64 = {"type":"boolean"};
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "boolean"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema64.type,parentSchema:schema64,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+validate49.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v23 = validate50;
+const schema65 = {"type":"string","minLength":1,"maxLength":255};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
 if(func1(data) > 255){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema60,data};
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2739,7 +3789,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func1(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60,data};
+const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2750,7 +3800,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.type,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2759,23 +3809,23 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v23 = validate46;
-const schema61 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns/post/requestBody/content/application~1json/schema"};
-const schema62 = {"type":"object","description":"Body of `POST /campaigns`.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":2000,"description":"At most 2,000 characters (an empty name is refused: this implementation's choice)."},"description":{"type":["string","null"],"maxLength":2000,"default":""},"sequence":{"description":"Optional initial sequence, checked against the structural rules.","oneOf":[{"$ref":"#/components/schemas/Sequence"},{"type":"null"}]}}};
-const schema63 = {"type":"object","description":"A campaign's sequence: `variation_a` (required) and, for A/B testing, `variation_b`.\nEach variation is a list of steps run in order; `conditional` steps branch on whether the\npreceding LinkedIn connection request was accepted (`branches.yes`) or not\n(`branches.no`).\n\nStructural rules, checked by the service on create, replace and step update (a violation\nanswers `400 SEQUENCE_VALIDATION_FAILED`, whose message and `details.errors[]` list every\nfailed rule, not only the first):\n\n1. A `linkedin_connection` step must be immediately followed by a `conditional` step that\n   has `branches.yes` and `branches.no`.\n2. Conditionals nest at most two deep (a conditional inside a branch of a conditional is\n   allowed; a third level is not).\n3. `linkedin_message` steps are allowed only inside a `yes` branch (a message can only be\n   sent to an accepted connection).\n4. `email` steps need a non-empty `subject` and `content`.\n5. `delay` is 0 to 90 (days).\n6. Every step has a unique integer `id`, and a sequence has at most 40 steps.\n\nRule 6 applies to the whole sequence, as the specification says: step IDs are unique\nacross `variation_a` and `variation_b` together, steps inside branches included, and the\nsequence holds at most 40 steps in total (both variations, steps inside branches\nincluded). A copy of an arm therefore gets IDs of its own (for example `variation_a`\nsteps 1 to 6 and `variation_b` steps 7 to 12). Like the list-shaped `custom_fields` of\nlegacy campaigns, sequences stored before the rule was enforced (legacy campaigns) may\nstill have several steps sharing an ID: updating a step by such an ID answers\n`409 STEP_ID_AMBIGUOUS`, and such a sequence must be fixed with\n`PUT /campaigns/{campaign_id}/sequence` (which checks rule 6 like every other rule).\n\nThe rules are deliberately not expressed as schema constraints, so that every broken rule\nis reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.\nThe exception is the shape of a step itself: a step without an integer `id` or without a\nknown `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),\nbefore the structural rules are checked.\n","required":["variation_a"],"properties":{"variation_a":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}},"variation_b":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}}}};
-const schema64 = {"type":"object","description":"One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).","required":["id","type"],"properties":{"id":{"type":"integer","minimum":-2147483648,"maximum":2147483647,"description":"Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer."},"type":{"type":"string","enum":["view_profile","linkedin_connection","conditional","linkedin_message","email"]},"subject":{"type":"string","description":"Email subject; required for `email` steps."},"content":{"type":"string","description":"Email body; required for `email` steps."},"message":{"type":"string","description":"Text of a LinkedIn message or connection note."},"delay":{"type":"number","description":"Days to wait after the previous step, 0 to 90 (rule 5)."},"branches":{"$ref":"#/components/schemas/ConditionalBranches"}}};
-const schema65 = {"type":"object","description":"Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`.","properties":{"yes":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}},"no":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}}}};
-const wrapper0 = {validate: validate49};
+const v24 = validate51;
+const schema66 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns/post/requestBody/content/application~1json/schema"};
+const schema67 = {"type":"object","description":"Body of `POST /campaigns`.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":2000,"description":"At most 2,000 characters (an empty name is refused: this implementation's choice)."},"description":{"type":["string","null"],"maxLength":2000,"default":""},"sequence":{"description":"Optional initial sequence, checked against the structural rules.","oneOf":[{"$ref":"#/components/schemas/Sequence"},{"type":"null"}]}}};
+const schema68 = {"type":"object","description":"A campaign's sequence: `variation_a` (required) and, for A/B testing, `variation_b`.\nEach variation is a list of steps run in order; `conditional` steps branch on whether the\npreceding LinkedIn connection request was accepted (`branches.yes`) or not\n(`branches.no`).\n\nStructural rules, checked by the service on create, replace and step update (a violation\nanswers `400 SEQUENCE_VALIDATION_FAILED`, whose message and `details.errors[]` list every\nfailed rule, not only the first):\n\n1. A `linkedin_connection` step must be immediately followed by a `conditional` step that\n   has `branches.yes` and `branches.no`.\n2. Conditionals nest at most two deep (a conditional inside a branch of a conditional is\n   allowed; a third level is not).\n3. `linkedin_message` steps are allowed only inside a `yes` branch (a message can only be\n   sent to an accepted connection).\n4. `email` steps need a non-empty `subject` and `content`.\n5. `delay` is 0 to 90 (days).\n6. Every step has a unique integer `id`, and a sequence has at most 40 steps.\n\nRule 6 applies to the whole sequence, as the specification says: step IDs are unique\nacross `variation_a` and `variation_b` together, steps inside branches included, and the\nsequence holds at most 40 steps in total (both variations, steps inside branches\nincluded). A copy of an arm therefore gets IDs of its own (for example `variation_a`\nsteps 1 to 6 and `variation_b` steps 7 to 12). Like the list-shaped `custom_fields` of\nlegacy campaigns, sequences stored before the rule was enforced (legacy campaigns) may\nstill have several steps sharing an ID: updating a step by such an ID answers\n`409 STEP_ID_AMBIGUOUS`, and such a sequence must be fixed with\n`PUT /campaigns/{campaign_id}/sequence` (which checks rule 6 like every other rule).\n\nThe rules are deliberately not expressed as schema constraints, so that every broken rule\nis reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.\nThe exception is the shape of a step itself: a step without an integer `id` or without a\nknown `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),\nbefore the structural rules are checked.\n","required":["variation_a"],"properties":{"variation_a":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}},"variation_b":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}}}};
+const schema69 = {"type":"object","description":"One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).","required":["id","type"],"properties":{"id":{"type":"integer","minimum":-2147483648,"maximum":2147483647,"description":"Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer."},"type":{"type":"string","enum":["view_profile","linkedin_connection","conditional","linkedin_message","email"]},"subject":{"type":"string","description":"Email subject; required for `email` steps."},"content":{"type":"string","description":"Email body; required for `email` steps."},"message":{"type":"string","description":"Text of a LinkedIn message or connection note."},"delay":{"type":"number","description":"Days to wait after the previous step, 0 to 90 (rule 5)."},"branches":{"$ref":"#/components/schemas/ConditionalBranches"}}};
+const schema70 = {"type":"object","description":"Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`.","properties":{"yes":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}},"no":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}}}};
+const wrapper0 = {validate: validate54};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2795,7 +3845,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.yes.type,parentSchema:schema65.properties.yes,data:data0};
+const err0 = {instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.yes.type,parentSchema:schema70.properties.yes,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2817,7 +3867,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/no",schemaPath:"#/properties/no/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.no.type,parentSchema:schema65.properties.no,data:data2};
+const err1 = {instancePath:instancePath+"/no",schemaPath:"#/properties/no/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.no.type,parentSchema:schema70.properties.no,data:data2};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2829,7 +3879,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2838,16 +3888,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"yes":true,"no":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"yes":true,"no":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2856,7 +3906,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2866,7 +3916,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2878,7 +3928,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.id.type,parentSchema:schema64.properties.id,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema69.properties.id.type,parentSchema:schema69.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2889,7 +3939,7 @@ errors++;
 }
 if(typeof data0 == "number"){
 if(data0 > 2147483647 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema64.properties.id,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema69.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2899,7 +3949,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema64.properties.id,data:data0};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema69.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2913,7 +3963,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.type.type,parentSchema:schema64.properties.type,data:data1};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2923,7 +3973,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data1 === "view_profile") || (data1 === "linkedin_connection")) || (data1 === "conditional")) || (data1 === "linkedin_message")) || (data1 === "email"))){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema64.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.type.enum,parentSchema:schema64.properties.type,data:data1};
+const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema69.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.type.enum,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2936,7 +3986,7 @@ errors++;
 if(data.subject !== undefined){
 let data2 = data.subject;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.subject.type,parentSchema:schema64.properties.subject,data:data2};
+const err7 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.subject.type,parentSchema:schema69.properties.subject,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2949,7 +3999,7 @@ errors++;
 if(data.content !== undefined){
 let data3 = data.content;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.content.type,parentSchema:schema64.properties.content,data:data3};
+const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.content.type,parentSchema:schema69.properties.content,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2962,7 +4012,7 @@ errors++;
 if(data.message !== undefined){
 let data4 = data.message;
 if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.message.type,parentSchema:schema64.properties.message,data:data4};
+const err9 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.message.type,parentSchema:schema69.properties.message,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2975,7 +4025,7 @@ errors++;
 if(data.delay !== undefined){
 let data5 = data.delay;
 if(!(typeof data5 == "number")){
-const err10 = {instancePath:instancePath+"/delay",schemaPath:"#/properties/delay/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.delay.type,parentSchema:schema64.properties.delay,data:data5};
+const err10 = {instancePath:instancePath+"/delay",schemaPath:"#/properties/delay/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema69.properties.delay.type,parentSchema:schema69.properties.delay,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2986,14 +4036,14 @@ errors++;
 }
 }
 if(data.branches !== undefined){
-if(!(validate50(data.branches, {instancePath:instancePath+"/branches",parentData:data,parentDataProperty:"branches",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate55(data.branches, {instancePath:instancePath+"/branches",parentData:data,parentDataProperty:"branches",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3002,16 +4052,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"id":true,"type":true,"subject":true,"content":true,"message":true,"delay":true,"branches":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"id":true,"type":true,"subject":true,"content":true,"message":true,"delay":true,"branches":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3020,7 +4070,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.variation_a === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "variation_a"},message:"must have required property '"+"variation_a"+"'",schema:schema63.required,parentSchema:schema63,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "variation_a"},message:"must have required property '"+"variation_a"+"'",schema:schema68.required,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3034,14 +4084,14 @@ let data0 = data.variation_a;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate49(data0[i0], {instancePath:instancePath+"/variation_a/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate54(data0[i0], {instancePath:instancePath+"/variation_a/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/variation_a",schemaPath:"#/properties/variation_a/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.variation_a.type,parentSchema:schema63.properties.variation_a,data:data0};
+const err1 = {instancePath:instancePath+"/variation_a",schemaPath:"#/properties/variation_a/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.variation_a.type,parentSchema:schema68.properties.variation_a,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3056,14 +4106,14 @@ let data2 = data.variation_b;
 if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate49(data2[i1], {instancePath:instancePath+"/variation_b/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate54(data2[i1], {instancePath:instancePath+"/variation_b/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/variation_b",schemaPath:"#/properties/variation_b/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.variation_b.type,parentSchema:schema63.properties.variation_b,data:data2};
+const err2 = {instancePath:instancePath+"/variation_b",schemaPath:"#/properties/variation_b/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.variation_b.type,parentSchema:schema68.properties.variation_b,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3075,7 +4125,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3084,16 +4134,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"variation_a":true,"variation_b":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"variation_a":true,"variation_b":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3102,7 +4152,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema62.required,parentSchema:schema62,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3113,7 +4163,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "sequence"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3127,7 +4177,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) > 2000){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema62.properties.name,data:data0};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema67.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3137,7 +4187,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.name,data:data0};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema67.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3148,7 +4198,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.name.type,parentSchema:schema62.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.name.type,parentSchema:schema67.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3161,7 +4211,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema62.properties.description.type},message:"must be string,null",schema:schema62.properties.description.type,parentSchema:schema62.properties.description,data:data1};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema67.properties.description.type},message:"must be string,null",schema:schema67.properties.description.type,parentSchema:schema67.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3172,7 +4222,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func1(data1) > 2000){
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema62.properties.description,data:data1};
+const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema67.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3189,8 +4239,8 @@ const _errs7 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs8 = errors;
-if(!(validate48(data2, {instancePath:instancePath+"/sequence",parentData:data,parentDataProperty:"sequence",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+if(!(validate53(data2, {instancePath:instancePath+"/sequence",parentData:data,parentDataProperty:"sequence",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3203,7 +4253,7 @@ props0.variation_b = true;
 }
 const _errs9 = errors;
 if(data2 !== null){
-const err7 = {instancePath:instancePath+"/sequence",schemaPath:"#/properties/sequence/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema62.properties.sequence.oneOf[1].type,parentSchema:schema62.properties.sequence.oneOf[1],data:data2};
+const err7 = {instancePath:instancePath+"/sequence",schemaPath:"#/properties/sequence/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema67.properties.sequence.oneOf[1].type,parentSchema:schema67.properties.sequence.oneOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3224,7 +4274,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err8 = {instancePath:instancePath+"/sequence",schemaPath:"#/properties/sequence/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema62.properties.sequence.oneOf,parentSchema:schema62.properties.sequence,data:data2};
+const err8 = {instancePath:instancePath+"/sequence",schemaPath:"#/properties/sequence/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema67.properties.sequence.oneOf,parentSchema:schema67.properties.sequence,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3247,7 +4297,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3256,530 +4306,32 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-validate46.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v24 = validate56;
-const schema66 = {"type":"string","format":"uuid"};
-
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate56.errors = vErrors;
-return errors === 0;
-}
-validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v25 = validate57;
-const schema67 = {"type":"string","format":"uuid"};
-
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.type,parentSchema:schema67,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v26 = validate58;
-const schema68 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}/patch/requestBody/content/application~1json/schema"};
-const schema69 = {"type":"object","description":"Body of `PATCH /campaigns/{campaign_id}`: any subset of the writable fields. This shape is\nthis implementation's design.\n- `is_active: true` activates a draft (or re-activates a deactivated campaign). Activation\n  enforces the preflight verdict: while `GET /campaigns/{campaign_id}/preflight` reports a\n  blocking issue, the answer is `409 PREFLIGHT_FAILED` with the blocking issues in\n  `details.issues`, and nothing else in the body is applied.\n- `is_active: false` deactivates the campaign: no step is sent any more, enrolled leads\n  keep their place, replies are still received and delivered; the senders become free for\n  other active campaigns.\n- The sequence, senders, A/B testing, AI fields and responder have their own endpoints.\n","additionalProperties":false,"minProperties":1,"properties":{"name":{"type":"string","minLength":1,"maxLength":2000,"description":"At most 2,000 characters (an empty name is refused: this implementation's choice)."},"description":{"type":["string","null"],"maxLength":2000},"is_active":{"type":"boolean"},"custom_fields":{"description":"Any JSON value or null (an object on newer campaigns, a list on legacy ones)."},"lead_database_filters":{"type":["object","null"],"additionalProperties":true},"refill_policy":{"oneOf":[{"$ref":"#/components/schemas/RefillPolicy"},{"type":"null"}]}}};
-const schema70 = {"type":"object","description":"How the campaign tops up its lead backlog from the lead database.","additionalProperties":true,"properties":{"enabled":{"type":"boolean"},"min_backlog":{"type":"integer","minimum":0,"maximum":9007199254740991,"description":"Refill when fewer than this many leads wait to be contacted."},"target_backlog":{"type":"integer","minimum":0,"maximum":9007199254740991,"description":"Refill up to this many waiting leads."},"max_add_per_run":{"type":"integer","minimum":0,"maximum":9007199254740991},"max_tokens_per_run":{"type":"integer","minimum":0,"maximum":9007199254740991},"cooldown_hours":{"type":"number","minimum":0},"mode":{"type":"string","description":"Refill strategy, for example `auto` or `manual`."}}};
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema69,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((key0 === "name") || (key0 === "description")) || (key0 === "is_active")) || (key0 === "custom_fields")) || (key0 === "lead_database_filters")) || (key0 === "refill_policy"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 === "string"){
-if(func1(data0) > 2000){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema69.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema69.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.name.type,parentSchema:schema69.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema69.properties.description.type},message:"must be string,null",schema:schema69.properties.description.type,parentSchema:schema69.properties.description,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(typeof data1 === "string"){
-if(func1(data1) > 2000){
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema69.properties.description,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-if(data.is_active !== undefined){
-let data2 = data.is_active;
-if(typeof data2 !== "boolean"){
-const err7 = {instancePath:instancePath+"/is_active",schemaPath:"#/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema69.properties.is_active.type,parentSchema:schema69.properties.is_active,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.lead_database_filters !== undefined){
-let data3 = data.lead_database_filters;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/lead_database_filters",schemaPath:"#/properties/lead_database_filters/type",keyword:"type",params:{type: schema69.properties.lead_database_filters.type},message:"must be object,null",schema:schema69.properties.lead_database_filters.type,parentSchema:schema69.properties.lead_database_filters,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.refill_policy !== undefined){
-let data4 = data.refill_policy;
-const _errs12 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs13 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.enabled !== undefined){
-let data5 = data4.enabled;
-if(typeof data5 !== "boolean"){
-const err9 = {instancePath:instancePath+"/refill_policy/enabled",schemaPath:"#/components/schemas/RefillPolicy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema70.properties.enabled.type,parentSchema:schema70.properties.enabled,data:data5};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data4.min_backlog !== undefined){
-let data6 = data4.min_backlog;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err10 = {instancePath:instancePath+"/refill_policy/min_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/min_backlog/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema70.properties.min_backlog.type,parentSchema:schema70.properties.min_backlog,data:data6};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(typeof data6 == "number"){
-if(data6 > 9007199254740991 || isNaN(data6)){
-const err11 = {instancePath:instancePath+"/refill_policy/min_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/min_backlog/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema70.properties.min_backlog,data:data6};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data6 < 0 || isNaN(data6)){
-const err12 = {instancePath:instancePath+"/refill_policy/min_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/min_backlog/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema70.properties.min_backlog,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data4.target_backlog !== undefined){
-let data7 = data4.target_backlog;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err13 = {instancePath:instancePath+"/refill_policy/target_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/target_backlog/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema70.properties.target_backlog.type,parentSchema:schema70.properties.target_backlog,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data7 == "number"){
-if(data7 > 9007199254740991 || isNaN(data7)){
-const err14 = {instancePath:instancePath+"/refill_policy/target_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/target_backlog/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema70.properties.target_backlog,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/refill_policy/target_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/target_backlog/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema70.properties.target_backlog,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data4.max_add_per_run !== undefined){
-let data8 = data4.max_add_per_run;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err16 = {instancePath:instancePath+"/refill_policy/max_add_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_add_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema70.properties.max_add_per_run.type,parentSchema:schema70.properties.max_add_per_run,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(typeof data8 == "number"){
-if(data8 > 9007199254740991 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/refill_policy/max_add_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_add_per_run/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema70.properties.max_add_per_run,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/refill_policy/max_add_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_add_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema70.properties.max_add_per_run,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-if(data4.max_tokens_per_run !== undefined){
-let data9 = data4.max_tokens_per_run;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err19 = {instancePath:instancePath+"/refill_policy/max_tokens_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema70.properties.max_tokens_per_run.type,parentSchema:schema70.properties.max_tokens_per_run,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(typeof data9 == "number"){
-if(data9 > 9007199254740991 || isNaN(data9)){
-const err20 = {instancePath:instancePath+"/refill_policy/max_tokens_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_tokens_per_run/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema70.properties.max_tokens_per_run,data:data9};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data9 < 0 || isNaN(data9)){
-const err21 = {instancePath:instancePath+"/refill_policy/max_tokens_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema70.properties.max_tokens_per_run,data:data9};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data4.cooldown_hours !== undefined){
-let data10 = data4.cooldown_hours;
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err22 = {instancePath:instancePath+"/refill_policy/cooldown_hours",schemaPath:"#/components/schemas/RefillPolicy/properties/cooldown_hours/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema70.properties.cooldown_hours,data:data10};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/refill_policy/cooldown_hours",schemaPath:"#/components/schemas/RefillPolicy/properties/cooldown_hours/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema70.properties.cooldown_hours.type,parentSchema:schema70.properties.cooldown_hours,data:data10};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data4.mode !== undefined){
-let data11 = data4.mode;
-if(typeof data11 !== "string"){
-const err24 = {instancePath:instancePath+"/refill_policy/mode",schemaPath:"#/components/schemas/RefillPolicy/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.mode.type,parentSchema:schema70.properties.mode,data:data11};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/refill_policy",schemaPath:"#/components/schemas/RefillPolicy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data:data4};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-var _valid0 = _errs13 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs31 = errors;
-if(data4 !== null){
-const err26 = {instancePath:instancePath+"/refill_policy",schemaPath:"#/properties/refill_policy/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema69.properties.refill_policy.oneOf[1].type,parentSchema:schema69.properties.refill_policy.oneOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid0 = _errs31 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-}
-if(!valid1){
-const err27 = {instancePath:instancePath+"/refill_policy",schemaPath:"#/properties/refill_policy/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema69.properties.refill_policy.oneOf,parentSchema:schema69.properties.refill_policy,data:data4};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-errors = vErrors.length;
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v27 = validate61;
+const v25 = validate61;
 const schema71 = {"type":"string","format":"uuid"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3819,65 +4371,8 @@ return errors === 0;
 }
 validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v28 = validate62;
-const schema72 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence/put/requestBody/content/application~1json/schema"};
-const schema73 = {"type":"object","description":"Body of `PUT /campaigns/{campaign_id}/sequence` (this implementation's design).","required":["sequence"],"additionalProperties":false,"properties":{"sequence":{"$ref":"#/components/schemas/Sequence"}}};
-
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.sequence === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'",schema:schema73.required,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(key0 === "sequence")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.sequence !== undefined){
-if(!(validate48(data.sequence, {instancePath:instancePath+"/sequence",parentData:data,parentDataProperty:"sequence",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate63.errors = vErrors;
-return errors === 0;
-}
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
+const v26 = validate62;
+const schema72 = {"type":"string","format":"uuid"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3889,17 +4384,453 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.type,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v29 = validate66;
-const schema74 = {"type":"string","format":"uuid"};
+const v27 = validate63;
+const schema73 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}/patch/requestBody/content/application~1json/schema"};
+const schema74 = {"type":"object","description":"Body of `PATCH /campaigns/{campaign_id}`: any subset of the writable fields. This shape is\nthis implementation's design.\n- `is_active: true` activates a draft (or re-activates a deactivated campaign). Activation\n  enforces the preflight verdict: while `GET /campaigns/{campaign_id}/preflight` reports a\n  blocking issue, the answer is `409 PREFLIGHT_FAILED` with the blocking issues in\n  `details.issues`, and nothing else in the body is applied.\n- `is_active: false` deactivates the campaign: no step is sent any more, enrolled leads\n  keep their place, replies are still received and delivered; the senders become free for\n  other active campaigns.\n- The sequence, senders, A/B testing, AI fields and responder have their own endpoints.\n","additionalProperties":false,"minProperties":1,"properties":{"name":{"type":"string","minLength":1,"maxLength":2000,"description":"At most 2,000 characters (an empty name is refused: this implementation's choice)."},"description":{"type":["string","null"],"maxLength":2000},"is_active":{"type":"boolean"},"custom_fields":{"description":"Any JSON value or null (an object on newer campaigns, a list on legacy ones)."},"lead_database_filters":{"type":["object","null"],"additionalProperties":true},"refill_policy":{"oneOf":[{"$ref":"#/components/schemas/RefillPolicy"},{"type":"null"}]}}};
+const schema75 = {"type":"object","description":"How the campaign tops up its lead backlog from the lead database.","additionalProperties":true,"properties":{"enabled":{"type":"boolean"},"min_backlog":{"type":"integer","minimum":0,"maximum":9007199254740991,"description":"Refill when fewer than this many leads wait to be contacted."},"target_backlog":{"type":"integer","minimum":0,"maximum":9007199254740991,"description":"Refill up to this many waiting leads."},"max_add_per_run":{"type":"integer","minimum":0,"maximum":9007199254740991},"max_tokens_per_run":{"type":"integer","minimum":0,"maximum":9007199254740991},"cooldown_hours":{"type":"number","minimum":0},"mode":{"type":"string","description":"Refill strategy, for example `auto` or `manual`."}}};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema74,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "description")) || (key0 === "is_active")) || (key0 === "custom_fields")) || (key0 === "lead_database_filters")) || (key0 === "refill_policy"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func1(data0) > 2000){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema74.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema74.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.name.type,parentSchema:schema74.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema74.properties.description.type},message:"must be string,null",schema:schema74.properties.description.type,parentSchema:schema74.properties.description,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data1 === "string"){
+if(func1(data1) > 2000){
+const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema74.properties.description,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.is_active !== undefined){
+let data2 = data.is_active;
+if(typeof data2 !== "boolean"){
+const err7 = {instancePath:instancePath+"/is_active",schemaPath:"#/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema74.properties.is_active.type,parentSchema:schema74.properties.is_active,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.lead_database_filters !== undefined){
+let data3 = data.lead_database_filters;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+const err8 = {instancePath:instancePath+"/lead_database_filters",schemaPath:"#/properties/lead_database_filters/type",keyword:"type",params:{type: schema74.properties.lead_database_filters.type},message:"must be object,null",schema:schema74.properties.lead_database_filters.type,parentSchema:schema74.properties.lead_database_filters,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.refill_policy !== undefined){
+let data4 = data.refill_policy;
+const _errs12 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs13 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.enabled !== undefined){
+let data5 = data4.enabled;
+if(typeof data5 !== "boolean"){
+const err9 = {instancePath:instancePath+"/refill_policy/enabled",schemaPath:"#/components/schemas/RefillPolicy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema75.properties.enabled.type,parentSchema:schema75.properties.enabled,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.min_backlog !== undefined){
+let data6 = data4.min_backlog;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err10 = {instancePath:instancePath+"/refill_policy/min_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/min_backlog/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.min_backlog.type,parentSchema:schema75.properties.min_backlog,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err11 = {instancePath:instancePath+"/refill_policy/min_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/min_backlog/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema75.properties.min_backlog,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err12 = {instancePath:instancePath+"/refill_policy/min_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/min_backlog/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema75.properties.min_backlog,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data4.target_backlog !== undefined){
+let data7 = data4.target_backlog;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err13 = {instancePath:instancePath+"/refill_policy/target_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/target_backlog/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.target_backlog.type,parentSchema:schema75.properties.target_backlog,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(typeof data7 == "number"){
+if(data7 > 9007199254740991 || isNaN(data7)){
+const err14 = {instancePath:instancePath+"/refill_policy/target_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/target_backlog/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema75.properties.target_backlog,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/refill_policy/target_backlog",schemaPath:"#/components/schemas/RefillPolicy/properties/target_backlog/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema75.properties.target_backlog,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data4.max_add_per_run !== undefined){
+let data8 = data4.max_add_per_run;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err16 = {instancePath:instancePath+"/refill_policy/max_add_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_add_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.max_add_per_run.type,parentSchema:schema75.properties.max_add_per_run,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(typeof data8 == "number"){
+if(data8 > 9007199254740991 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/refill_policy/max_add_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_add_per_run/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema75.properties.max_add_per_run,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err18 = {instancePath:instancePath+"/refill_policy/max_add_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_add_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema75.properties.max_add_per_run,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data4.max_tokens_per_run !== undefined){
+let data9 = data4.max_tokens_per_run;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err19 = {instancePath:instancePath+"/refill_policy/max_tokens_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.properties.max_tokens_per_run.type,parentSchema:schema75.properties.max_tokens_per_run,data:data9};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data9 == "number"){
+if(data9 > 9007199254740991 || isNaN(data9)){
+const err20 = {instancePath:instancePath+"/refill_policy/max_tokens_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_tokens_per_run/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema75.properties.max_tokens_per_run,data:data9};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err21 = {instancePath:instancePath+"/refill_policy/max_tokens_per_run",schemaPath:"#/components/schemas/RefillPolicy/properties/max_tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema75.properties.max_tokens_per_run,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data4.cooldown_hours !== undefined){
+let data10 = data4.cooldown_hours;
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+const err22 = {instancePath:instancePath+"/refill_policy/cooldown_hours",schemaPath:"#/components/schemas/RefillPolicy/properties/cooldown_hours/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema75.properties.cooldown_hours,data:data10};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/refill_policy/cooldown_hours",schemaPath:"#/components/schemas/RefillPolicy/properties/cooldown_hours/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema75.properties.cooldown_hours.type,parentSchema:schema75.properties.cooldown_hours,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.mode !== undefined){
+let data11 = data4.mode;
+if(typeof data11 !== "string"){
+const err24 = {instancePath:instancePath+"/refill_policy/mode",schemaPath:"#/components/schemas/RefillPolicy/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.mode.type,parentSchema:schema75.properties.mode,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/refill_policy",schemaPath:"#/components/schemas/RefillPolicy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data:data4};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs31 = errors;
+if(data4 !== null){
+const err26 = {instancePath:instancePath+"/refill_policy",schemaPath:"#/properties/refill_policy/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema74.properties.refill_policy.oneOf[1].type,parentSchema:schema74.properties.refill_policy.oneOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid0 = _errs31 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err27 = {instancePath:instancePath+"/refill_policy",schemaPath:"#/properties/refill_policy/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema74.properties.refill_policy.oneOf,parentSchema:schema74.properties.refill_policy,data:data4};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v28 = validate66;
+const schema76 = {"type":"string","format":"uuid"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3913,7 +4844,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema74,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3924,7 +4855,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.type,parentSchema:schema74,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3938,59 +4869,9 @@ return errors === 0;
 }
 validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v30 = validate67;
-const schema75 = {"type":"integer","minimum":-2147483648,"maximum":2147483647};
-
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate67.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema75.type,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data == "number"){
-if(data > 2147483647 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < -2147483648 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema75,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-validate67.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v31 = validate68;
-const schema76 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema"};
-const schema77 = {"type":"object","required":["updates"],"additionalProperties":false,"properties":{"updates":{"type":"object","description":"Only `message`, `subject`, `content` and `delay` may be patched. `id`, `type` and `branches` are structural and need `PUT /campaigns/{campaign_id}/sequence`; sending them (or any other key) answers `400 VALIDATION_ERROR`.","minProperties":1,"additionalProperties":false,"properties":{"message":{"type":"string"},"subject":{"type":"string"},"content":{"type":"string"},"delay":{"type":"number"}}}}};
+const v29 = validate67;
+const schema77 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence/put/requestBody/content/application~1json/schema"};
+const schema78 = {"type":"object","description":"Body of `PUT /campaigns/{campaign_id}/sequence` (this implementation's design).","required":["sequence"],"additionalProperties":false,"properties":{"sequence":{"$ref":"#/components/schemas/Sequence"}}};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4003,8 +4884,177 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sequence"},message:"must have required property '"+"sequence"+"'",schema:schema78.required,parentSchema:schema78,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "sequence")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sequence !== undefined){
+if(!(validate53(data.sequence, {instancePath:instancePath+"/sequence",parentData:data,parentDataProperty:"sequence",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate67.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v30 = validate71;
+const schema79 = {"type":"string","format":"uuid"};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema79,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.type,parentSchema:schema79,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v31 = validate72;
+const schema80 = {"type":"integer","minimum":-2147483648,"maximum":2147483647};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema80.type,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 2147483647 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < -2147483648 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v32 = validate73;
+const schema81 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema"};
+const schema82 = {"type":"object","required":["updates"],"additionalProperties":false,"properties":{"updates":{"type":"object","description":"Only `message`, `subject`, `content` and `delay` may be patched. `id`, `type` and `branches` are structural and need `PUT /campaigns/{campaign_id}/sequence`; sending them (or any other key) answers `400 VALIDATION_ERROR`.","minProperties":1,"additionalProperties":false,"properties":{"message":{"type":"string"},"subject":{"type":"string"},"content":{"type":"string"},"delay":{"type":"number"}}}}};
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.updates === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "updates"},message:"must have required property '"+"updates"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "updates"},message:"must have required property '"+"updates"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4015,7 +5065,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "updates")){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data};
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4029,7 +5079,7 @@ if(data.updates !== undefined){
 let data0 = data.updates;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(Object.keys(data0).length < 1){
-const err2 = {instancePath:instancePath+"/updates",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema77.properties.updates,data:data0};
+const err2 = {instancePath:instancePath+"/updates",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema82.properties.updates,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4040,7 +5090,7 @@ errors++;
 }
 for(const key1 in data0){
 if(!((((key1 === "message") || (key1 === "subject")) || (key1 === "content")) || (key1 === "delay"))){
-const err3 = {instancePath:instancePath+"/updates",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77.properties.updates,data:data0};
+const err3 = {instancePath:instancePath+"/updates",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema82.properties.updates,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4053,7 +5103,7 @@ errors++;
 if(data0.message !== undefined){
 let data1 = data0.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/updates/message",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.updates.properties.message.type,parentSchema:schema77.properties.updates.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/updates/message",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.updates.properties.message.type,parentSchema:schema82.properties.updates.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4066,7 +5116,7 @@ errors++;
 if(data0.subject !== undefined){
 let data2 = data0.subject;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/updates/subject",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.updates.properties.subject.type,parentSchema:schema77.properties.updates.properties.subject,data:data2};
+const err5 = {instancePath:instancePath+"/updates/subject",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.updates.properties.subject.type,parentSchema:schema82.properties.updates.properties.subject,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4079,7 +5129,7 @@ errors++;
 if(data0.content !== undefined){
 let data3 = data0.content;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/updates/content",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.updates.properties.content.type,parentSchema:schema77.properties.updates.properties.content,data:data3};
+const err6 = {instancePath:instancePath+"/updates/content",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.updates.properties.content.type,parentSchema:schema82.properties.updates.properties.content,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4092,7 +5142,7 @@ errors++;
 if(data0.delay !== undefined){
 let data4 = data0.delay;
 if(!(typeof data4 == "number")){
-const err7 = {instancePath:instancePath+"/updates/delay",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/delay/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema77.properties.updates.properties.delay.type,parentSchema:schema77.properties.updates.properties.delay,data:data4};
+const err7 = {instancePath:instancePath+"/updates/delay",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/properties/delay/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema82.properties.updates.properties.delay.type,parentSchema:schema82.properties.updates.properties.delay,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4104,7 +5154,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/updates",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.properties.updates.type,parentSchema:schema77.properties.updates,data:data0};
+const err8 = {instancePath:instancePath+"/updates",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/properties/updates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.updates.type,parentSchema:schema82.properties.updates,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4116,7 +5166,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4125,18 +5175,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v32 = validate69;
-const schema78 = {"type":"string","format":"uuid"};
+const v33 = validate74;
+const schema83 = {"type":"string","format":"uuid"};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4145,7 +5195,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema78,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4156,7 +5206,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.type,parentSchema:schema78,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.type,parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4165,19 +5215,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v33 = validate70;
-const schema79 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema"};
-const schema80 = {"type":"object","description":"Body of `PUT /campaigns/{campaign_id}/senders`: `account_ids` (required, at least one). The limits beyond the specification's (at most 100 IDs, no duplicates, each at most 200 characters) are this implementation's limits.","required":["account_ids"],"additionalProperties":false,"properties":{"account_ids":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"description":"The `id` values from `GET /accounts`; replaces the whole set.","items":{"type":"string","minLength":1,"maxLength":200}}}};
+const v34 = validate75;
+const schema84 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema"};
+const schema85 = {"type":"object","description":"Body of `PUT /campaigns/{campaign_id}/senders`: `account_ids` (required, at least one). The limits beyond the specification's (at most 100 IDs, no duplicates, each at most 200 characters) are this implementation's limits.","required":["account_ids"],"additionalProperties":false,"properties":{"account_ids":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"description":"The `id` values from `GET /accounts`; replaces the whole set.","items":{"type":"string","minLength":1,"maxLength":200}}}};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4186,7 +5236,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.account_ids === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "account_ids"},message:"must have required property '"+"account_ids"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "account_ids"},message:"must have required property '"+"account_ids"+"'",schema:schema85.required,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4197,7 +5247,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "account_ids")){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data};
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4211,7 +5261,7 @@ if(data.account_ids !== undefined){
 let data0 = data.account_ids;
 if(Array.isArray(data0)){
 if(data0.length > 100){
-const err2 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema80.properties.account_ids,data:data0};
+const err2 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema85.properties.account_ids,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4221,7 +5271,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.length < 1){
-const err3 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema80.properties.account_ids,data:data0};
+const err3 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema85.properties.account_ids,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4235,7 +5285,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-const err4 = {instancePath:instancePath+"/account_ids/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema80.properties.account_ids.items,data:data1};
+const err4 = {instancePath:instancePath+"/account_ids/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema85.properties.account_ids.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4245,7 +5295,7 @@ vErrors.push(err4);
 errors++;
 }
 if(func1(data1) < 1){
-const err5 = {instancePath:instancePath+"/account_ids/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.account_ids.items,data:data1};
+const err5 = {instancePath:instancePath+"/account_ids/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema85.properties.account_ids.items,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4256,7 +5306,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/account_ids/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.account_ids.items.type,parentSchema:schema80.properties.account_ids.items,data:data1};
+const err6 = {instancePath:instancePath+"/account_ids/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.account_ids.items.type,parentSchema:schema85.properties.account_ids.items,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4277,7 +5327,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err7 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema80.properties.account_ids,data:data0};
+const err7 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema85.properties.account_ids,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4292,7 +5342,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.account_ids.type,parentSchema:schema80.properties.account_ids,data:data0};
+const err8 = {instancePath:instancePath+"/account_ids",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/properties/account_ids/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.account_ids.type,parentSchema:schema85.properties.account_ids,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4304,7 +5354,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4313,310 +5363,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate70.errors = vErrors;
-return errors === 0;
-}
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v34 = validate71;
-const schema81 = {"type":"string","format":"uuid"};
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema81,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v35 = validate72;
-const schema82 = {"type":"string","format":"uuid"};
-
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate72.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema82,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.type,parentSchema:schema82,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate72.errors = vErrors;
-return errors === 0;
-}
-validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v36 = validate73;
-const schema83 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema"};
-const schema84 = {"type":"object","required":["enabled"],"additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"traffic_split":{"type":"integer","minimum":0,"maximum":100,"default":50,"description":"Percent of NEW leads that get variation A. A lead gets its arm when its first step is sent (the rule of `LeadEnrolment.variation`)."}}};
-
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'",schema:schema84.required,parentSchema:schema84,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((key0 === "enabled") || (key0 === "traffic_split"))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.enabled !== undefined){
-let data0 = data.enabled;
-if(typeof data0 !== "boolean"){
-const err2 = {instancePath:instancePath+"/enabled",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema84.properties.enabled.type,parentSchema:schema84.properties.enabled,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.traffic_split !== undefined){
-let data1 = data.traffic_split;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err3 = {instancePath:instancePath+"/traffic_split",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/traffic_split/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.traffic_split.type,parentSchema:schema84.properties.traffic_split,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 100 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/traffic_split",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/traffic_split/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema84.properties.traffic_split,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/traffic_split",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/traffic_split/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema84.properties.traffic_split,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v37 = validate74;
-const schema85 = {"type":"string","format":"uuid"};
-
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema85,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.type,parentSchema:schema85,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate74.errors = vErrors;
-return errors === 0;
-}
-validate74.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v38 = validate75;
-const schema86 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema"};
-const schema87 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/ab-testing/promote` (this implementation's design).","required":["variation"],"additionalProperties":false,"properties":{"variation":{"type":"string","enum":["a","b"],"description":"The winning arm."}}};
-
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.variation === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "variation"},message:"must have required property '"+"variation"+"'",schema:schema87.required,parentSchema:schema87,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(key0 === "variation")){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema87,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.variation !== undefined){
-let data0 = data.variation;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/properties/variation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.variation.type,parentSchema:schema87.properties.variation,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((data0 === "a") || (data0 === "b"))){
-const err3 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/properties/variation/enum",keyword:"enum",params:{allowedValues: schema87.properties.variation.enum},message:"must be equal to one of the allowed values",schema:schema87.properties.variation.enum,parentSchema:schema87.properties.variation,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.type,parentSchema:schema87,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
 validate75.errors = vErrors;
 return errors === 0;
 }
 validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v39 = validate76;
-const schema88 = {"type":"string","format":"uuid"};
+const v35 = validate76;
+const schema86 = {"type":"string","format":"uuid"};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4630,7 +5383,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4641,7 +5394,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.type,parentSchema:schema88,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.type,parentSchema:schema86,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4655,9 +5408,8 @@ return errors === 0;
 }
 validate76.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v40 = validate77;
-const schema89 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema"};
-const schema90 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/preview`: the lead to render for, as an existing `lead_id` or as inline `lead` fields (sample data), and optionally one variation or one step. With neither, placeholders render from an empty lead. This shape is this implementation's design.","additionalProperties":false,"properties":{"lead_id":{"type":["string","null"],"format":"uuid","description":"A lead of the organization; an unknown ID answers `404 LEAD_NOT_FOUND`."},"lead":{"type":["object","null"],"description":"Inline lead fields (same names as the lead record) used instead of a stored lead.","additionalProperties":true},"variation":{"type":"string","enum":["a","b"],"default":"a"},"step_id":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647,"description":"Render only this step; an unknown ID answers `404 STEP_NOT_FOUND`."}}};
+const v36 = validate77;
+const schema87 = {"type":"string","format":"uuid"};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4669,10 +5421,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!((((key0 === "lead_id") || (key0 === "lead")) || (key0 === "variation")) || (key0 === "step_id"))){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema90,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4682,10 +5433,8 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.lead_id !== undefined){
-let data0 = data.lead_id;
-if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: schema90.properties.lead_id.type},message:"must be string,null",schema:schema90.properties.lead_id.type,parentSchema:schema90.properties.lead_id,data:data0};
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4694,108 +5443,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err2 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema90.properties.lead_id,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-if(data.lead !== undefined){
-let data1 = data.lead;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/lead",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/lead/type",keyword:"type",params:{type: schema90.properties.lead.type},message:"must be object,null",schema:schema90.properties.lead.type,parentSchema:schema90.properties.lead,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.variation !== undefined){
-let data2 = data.variation;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/variation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.properties.variation.type,parentSchema:schema90.properties.variation,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!((data2 === "a") || (data2 === "b"))){
-const err5 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/variation/enum",keyword:"enum",params:{allowedValues: schema90.properties.variation.enum},message:"must be equal to one of the allowed values",schema:schema90.properties.variation.enum,parentSchema:schema90.properties.variation,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.step_id !== undefined){
-let data3 = data.step_id;
-if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/step_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/step_id/type",keyword:"type",params:{type: schema90.properties.step_id.type},message:"must be integer,null",schema:schema90.properties.step_id.type,parentSchema:schema90.properties.step_id,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data3 == "number"){
-if(data3 > 2147483647 || isNaN(data3)){
-const err7 = {instancePath:instancePath+"/step_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/step_id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema90.properties.step_id,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3 < -2147483648 || isNaN(data3)){
-const err8 = {instancePath:instancePath+"/step_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/step_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema90.properties.step_id,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v41 = validate78;
-const schema91 = {"type":"string","format":"uuid"};
+const v37 = validate78;
+const schema88 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema"};
+const schema89 = {"type":"object","required":["enabled"],"additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"traffic_split":{"type":"integer","minimum":0,"maximum":100,"default":50,"description":"Percent of NEW leads that get variation A. A lead gets its arm when its first step is sent (the rule of `LeadEnrolment.variation`)."}}};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4807,9 +5462,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema91,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'",schema:schema89.required,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4818,9 +5473,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data};
+for(const key0 in data){
+if(!((key0 === "enabled") || (key0 === "traffic_split"))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4829,13 +5484,73 @@ vErrors.push(err1);
 }
 errors++;
 }
+}
+if(data.enabled !== undefined){
+let data0 = data.enabled;
+if(typeof data0 !== "boolean"){
+const err2 = {instancePath:instancePath+"/enabled",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema89.properties.enabled.type,parentSchema:schema89.properties.enabled,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.traffic_split !== undefined){
+let data1 = data.traffic_split;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err3 = {instancePath:instancePath+"/traffic_split",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/traffic_split/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema89.properties.traffic_split.type,parentSchema:schema89.properties.traffic_split,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 100 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/traffic_split",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/traffic_split/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema89.properties.traffic_split,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/traffic_split",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/properties/traffic_split/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema89.properties.traffic_split,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema89.type,parentSchema:schema89,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v42 = validate79;
-const schema92 = {"type":"string","format":"uuid"};
+const v38 = validate79;
+const schema90 = {"type":"string","format":"uuid"};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4849,7 +5564,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema92,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4860,7 +5575,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.type,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4874,10 +5589,9 @@ return errors === 0;
 }
 validate79.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v43 = validate80;
-const schema93 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema"};
-const schema94 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/ai-fields`. `field_name` must be a placeholder-safe name (letters, digits, underscores, starting with a letter) unique within the campaign.","required":["field_name","ai_instructions"],"additionalProperties":true,"properties":{"field_name":{"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z][A-Za-z0-9_]*$"},"ai_instructions":{"type":"string","minLength":1,"maxLength":10000},"data_sources":{"type":["array","null"],"maxItems":20,"items":{"type":"string","maxLength":200}},"fallback_value":{"type":["string","null"],"maxLength":2000},"field_description":{"type":["string","null"],"maxLength":2000},"is_active":{"type":"boolean","default":true}}};
-const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
+const v39 = validate80;
+const schema91 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema"};
+const schema92 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/ab-testing/promote` (this implementation's design).","required":["variation"],"additionalProperties":false,"properties":{"variation":{"type":"string","enum":["a","b"],"description":"The winning arm."}}};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4890,8 +5604,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.field_name === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "field_name"},message:"must have required property '"+"field_name"+"'",schema:schema94.required,parentSchema:schema94,data};
+if(data.variation === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "variation"},message:"must have required property '"+"variation"+"'",schema:schema92.required,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4900,8 +5614,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.ai_instructions === undefined){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "ai_instructions"},message:"must have required property '"+"ai_instructions"+"'",schema:schema94.required,parentSchema:schema94,data};
+for(const key0 in data){
+if(!(key0 === "variation")){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4910,11 +5625,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.field_name !== undefined){
-let data0 = data.field_name;
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-const err2 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema94.properties.field_name,data:data0};
+}
+if(data.variation !== undefined){
+let data0 = data.variation;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/properties/variation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.variation.type,parentSchema:schema92.properties.variation,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4923,8 +5638,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.field_name,data:data0};
+if(!((data0 === "a") || (data0 === "b"))){
+const err3 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/properties/variation/enum",keyword:"enum",params:{allowedValues: schema92.properties.variation.enum},message:"must be equal to one of the allowed values",schema:schema92.properties.variation.enum,parentSchema:schema92.properties.variation,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4933,8 +5648,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!pattern4.test(data0)){
-const err4 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]*$",parentSchema:schema94.properties.field_name,data:data0};
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4943,185 +5660,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.field_name.type,parentSchema:schema94.properties.field_name,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.ai_instructions !== undefined){
-let data1 = data.ai_instructions;
-if(typeof data1 === "string"){
-if(func1(data1) > 10000){
-const err6 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/ai_instructions/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema94.properties.ai_instructions,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/ai_instructions/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.ai_instructions,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/ai_instructions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.ai_instructions.type,parentSchema:schema94.properties.ai_instructions,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.data_sources !== undefined){
-let data2 = data.data_sources;
-if((!(Array.isArray(data2))) && (data2 !== null)){
-const err9 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/type",keyword:"type",params:{type: schema94.properties.data_sources.type},message:"must be array,null",schema:schema94.properties.data_sources.type,parentSchema:schema94.properties.data_sources,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(Array.isArray(data2)){
-if(data2.length > 20){
-const err10 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema94.properties.data_sources,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(typeof data3 === "string"){
-if(func1(data3) > 200){
-const err11 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema94.properties.data_sources.items,data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.data_sources.items.type,parentSchema:schema94.properties.data_sources.items,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-}
-if(data.fallback_value !== undefined){
-let data4 = data.fallback_value;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/fallback_value/type",keyword:"type",params:{type: schema94.properties.fallback_value.type},message:"must be string,null",schema:schema94.properties.fallback_value.type,parentSchema:schema94.properties.fallback_value,data:data4};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data4 === "string"){
-if(func1(data4) > 2000){
-const err14 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/fallback_value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema94.properties.fallback_value,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.field_description !== undefined){
-let data5 = data.field_description;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err15 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_description/type",keyword:"type",params:{type: schema94.properties.field_description.type},message:"must be string,null",schema:schema94.properties.field_description.type,parentSchema:schema94.properties.field_description,data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(typeof data5 === "string"){
-if(func1(data5) > 2000){
-const err16 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema94.properties.field_description,data:data5};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.is_active !== undefined){
-let data6 = data.is_active;
-if(typeof data6 !== "boolean"){
-const err17 = {instancePath:instancePath+"/is_active",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema94.properties.is_active.type,parentSchema:schema94.properties.is_active,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
 validate80.errors = vErrors;
 return errors === 0;
 }
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v44 = validate81;
-const schema95 = {"type":"string","format":"uuid"};
+const v40 = validate81;
+const schema93 = {"type":"string","format":"uuid"};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5135,7 +5680,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema95,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema93,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5146,7 +5691,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema95.type,parentSchema:schema95,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5160,13 +5705,152 @@ return errors === 0;
 }
 validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v45 = validate82;
-const schema96 = {"type":"string","format":"uuid"};
+const v41 = validate82;
+const schema94 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema"};
+const schema95 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/preview`: the lead to render for, as an existing `lead_id` or as inline `lead` fields (sample data), and optionally one variation or one step. With neither, placeholders render from an empty lead. This shape is this implementation's design.","additionalProperties":false,"properties":{"lead_id":{"type":["string","null"],"format":"uuid","description":"A lead of the organization; an unknown ID answers `404 LEAD_NOT_FOUND`."},"lead":{"type":["object","null"],"description":"Inline lead fields (same names as the lead record) used instead of a stored lead.","additionalProperties":true},"variation":{"type":"string","enum":["a","b"],"default":"a"},"step_id":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647,"description":"Render only this step; an unknown ID answers `404 STEP_NOT_FOUND`."}}};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate82.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "lead_id") || (key0 === "lead")) || (key0 === "variation")) || (key0 === "step_id"))){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema95,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.lead_id !== undefined){
+let data0 = data.lead_id;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err1 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: schema95.properties.lead_id.type},message:"must be string,null",schema:schema95.properties.lead_id.type,parentSchema:schema95.properties.lead_id,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(typeof data0 === "string"){
+if(!(formats2.test(data0))){
+const err2 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema95.properties.lead_id,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.lead !== undefined){
+let data1 = data.lead;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+const err3 = {instancePath:instancePath+"/lead",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/lead/type",keyword:"type",params:{type: schema95.properties.lead.type},message:"must be object,null",schema:schema95.properties.lead.type,parentSchema:schema95.properties.lead,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.variation !== undefined){
+let data2 = data.variation;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/variation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema95.properties.variation.type,parentSchema:schema95.properties.variation,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((data2 === "a") || (data2 === "b"))){
+const err5 = {instancePath:instancePath+"/variation",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/variation/enum",keyword:"enum",params:{allowedValues: schema95.properties.variation.enum},message:"must be equal to one of the allowed values",schema:schema95.properties.variation.enum,parentSchema:schema95.properties.variation,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.step_id !== undefined){
+let data3 = data.step_id;
+if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
+const err6 = {instancePath:instancePath+"/step_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/step_id/type",keyword:"type",params:{type: schema95.properties.step_id.type},message:"must be integer,null",schema:schema95.properties.step_id.type,parentSchema:schema95.properties.step_id,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 > 2147483647 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/step_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/step_id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema95.properties.step_id,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err8 = {instancePath:instancePath+"/step_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/properties/step_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema95.properties.step_id,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema95.type,parentSchema:schema95,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v42 = validate83;
+const schema96 = {"type":"string","format":"uuid"};
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5195,248 +5879,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate82.errors = vErrors;
-return errors === 0;
-}
-validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v46 = validate83;
-const schema97 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema"};
-const schema98 = {"type":"object","description":"Body of `PATCH /campaigns/{campaign_id}/ai-fields/{field_id}`: any subset of the writable fields; omitted fields keep their value, `null` clears a nullable field.","minProperties":1,"additionalProperties":true,"properties":{"field_name":{"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z][A-Za-z0-9_]*$"},"ai_instructions":{"type":"string","minLength":1,"maxLength":10000},"data_sources":{"type":["array","null"],"maxItems":20,"items":{"type":"string","maxLength":200}},"fallback_value":{"type":["string","null"],"maxLength":2000},"field_description":{"type":["string","null"],"maxLength":2000},"is_active":{"type":"boolean"}}};
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema98,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.field_name !== undefined){
-let data0 = data.field_name;
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-const err1 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema98.properties.field_name,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema98.properties.field_name,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!pattern4.test(data0)){
-const err3 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]*$",parentSchema:schema98.properties.field_name,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.properties.field_name.type,parentSchema:schema98.properties.field_name,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.ai_instructions !== undefined){
-let data1 = data.ai_instructions;
-if(typeof data1 === "string"){
-if(func1(data1) > 10000){
-const err5 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/ai_instructions/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema98.properties.ai_instructions,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/ai_instructions/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema98.properties.ai_instructions,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/ai_instructions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.properties.ai_instructions.type,parentSchema:schema98.properties.ai_instructions,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.data_sources !== undefined){
-let data2 = data.data_sources;
-if((!(Array.isArray(data2))) && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/type",keyword:"type",params:{type: schema98.properties.data_sources.type},message:"must be array,null",schema:schema98.properties.data_sources.type,parentSchema:schema98.properties.data_sources,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(Array.isArray(data2)){
-if(data2.length > 20){
-const err9 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema98.properties.data_sources,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(typeof data3 === "string"){
-if(func1(data3) > 200){
-const err10 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema98.properties.data_sources.items,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.properties.data_sources.items.type,parentSchema:schema98.properties.data_sources.items,data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-}
-if(data.fallback_value !== undefined){
-let data4 = data.fallback_value;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/fallback_value/type",keyword:"type",params:{type: schema98.properties.fallback_value.type},message:"must be string,null",schema:schema98.properties.fallback_value.type,parentSchema:schema98.properties.fallback_value,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(typeof data4 === "string"){
-if(func1(data4) > 2000){
-const err13 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/fallback_value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema98.properties.fallback_value,data:data4};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-if(data.field_description !== undefined){
-let data5 = data.field_description;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_description/type",keyword:"type",params:{type: schema98.properties.field_description.type},message:"must be string,null",schema:schema98.properties.field_description.type,parentSchema:schema98.properties.field_description,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(typeof data5 === "string"){
-if(func1(data5) > 2000){
-const err15 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema98.properties.field_description,data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data.is_active !== undefined){
-let data6 = data.is_active;
-if(typeof data6 !== "boolean"){
-const err16 = {instancePath:instancePath+"/is_active",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema98.properties.is_active.type,parentSchema:schema98.properties.is_active,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema98.type,parentSchema:schema98,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 validate83.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v47 = validate84;
-const schema99 = {"type":"string","format":"uuid"};
+const v43 = validate84;
+const schema97 = {"type":"string","format":"uuid"};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5450,7 +5899,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema99,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema97,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5461,7 +5910,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.type,parentSchema:schema97,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5475,13 +5924,259 @@ return errors === 0;
 }
 validate84.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v48 = validate85;
-const schema100 = {"type":"string","format":"uuid"};
+const v44 = validate85;
+const schema98 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema"};
+const schema99 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/ai-fields`. `field_name` must be a placeholder-safe name (letters, digits, underscores, starting with a letter) unique within the campaign.","required":["field_name","ai_instructions"],"additionalProperties":true,"properties":{"field_name":{"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z][A-Za-z0-9_]*$"},"ai_instructions":{"type":"string","minLength":1,"maxLength":10000},"data_sources":{"type":["array","null"],"maxItems":20,"items":{"type":"string","maxLength":200}},"fallback_value":{"type":["string","null"],"maxLength":2000},"field_description":{"type":["string","null"],"maxLength":2000},"is_active":{"type":"boolean","default":true}}};
+const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate85.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field_name === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "field_name"},message:"must have required property '"+"field_name"+"'",schema:schema99.required,parentSchema:schema99,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.ai_instructions === undefined){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "ai_instructions"},message:"must have required property '"+"ai_instructions"+"'",schema:schema99.required,parentSchema:schema99,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.field_name !== undefined){
+let data0 = data.field_name;
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+const err2 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema99.properties.field_name,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema99.properties.field_name,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!pattern4.test(data0)){
+const err4 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]*$",parentSchema:schema99.properties.field_name,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.field_name.type,parentSchema:schema99.properties.field_name,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.ai_instructions !== undefined){
+let data1 = data.ai_instructions;
+if(typeof data1 === "string"){
+if(func1(data1) > 10000){
+const err6 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/ai_instructions/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema99.properties.ai_instructions,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err7 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/ai_instructions/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema99.properties.ai_instructions,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/ai_instructions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.ai_instructions.type,parentSchema:schema99.properties.ai_instructions,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.data_sources !== undefined){
+let data2 = data.data_sources;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+const err9 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/type",keyword:"type",params:{type: schema99.properties.data_sources.type},message:"must be array,null",schema:schema99.properties.data_sources.type,parentSchema:schema99.properties.data_sources,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(Array.isArray(data2)){
+if(data2.length > 20){
+const err10 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema99.properties.data_sources,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 === "string"){
+if(func1(data3) > 200){
+const err11 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema99.properties.data_sources.items,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/data_sources/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.data_sources.items.type,parentSchema:schema99.properties.data_sources.items,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+}
+if(data.fallback_value !== undefined){
+let data4 = data.fallback_value;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err13 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/fallback_value/type",keyword:"type",params:{type: schema99.properties.fallback_value.type},message:"must be string,null",schema:schema99.properties.fallback_value.type,parentSchema:schema99.properties.fallback_value,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(func1(data4) > 2000){
+const err14 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/fallback_value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema99.properties.fallback_value,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.field_description !== undefined){
+let data5 = data.field_description;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err15 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_description/type",keyword:"type",params:{type: schema99.properties.field_description.type},message:"must be string,null",schema:schema99.properties.field_description.type,parentSchema:schema99.properties.field_description,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(func1(data5) > 2000){
+const err16 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/field_description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema99.properties.field_description,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.is_active !== undefined){
+let data6 = data.is_active;
+if(typeof data6 !== "boolean"){
+const err17 = {instancePath:instancePath+"/is_active",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema99.properties.is_active.type,parentSchema:schema99.properties.is_active,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.type,parentSchema:schema99,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v45 = validate86;
+const schema100 = {"type":"string","format":"uuid"};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5510,213 +6205,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v49 = validate86;
-const schema101 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema"};
-const schema102 = {"type":"object","description":"Body of `PATCH /campaigns/{campaign_id}/responder`; any subset of the writable settings.","additionalProperties":false,"minProperties":1,"properties":{"enabled":{"type":"boolean"},"mode":{"type":"string","enum":["autopilot","copilot"]},"goal":{"type":["string","null"],"maxLength":2000},"booking_url":{"type":["string","null"],"format":"uri","maxLength":2000},"instructions":{"type":["string","null"],"maxLength":10000},"escalate_negative":{"type":"boolean"},"handle_out_of_office":{"type":"boolean"}}};
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema102,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((((key0 === "enabled") || (key0 === "mode")) || (key0 === "goal")) || (key0 === "booking_url")) || (key0 === "instructions")) || (key0 === "escalate_negative")) || (key0 === "handle_out_of_office"))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema102,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.enabled !== undefined){
-let data0 = data.enabled;
-if(typeof data0 !== "boolean"){
-const err2 = {instancePath:instancePath+"/enabled",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema102.properties.enabled.type,parentSchema:schema102.properties.enabled,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.mode !== undefined){
-let data1 = data.mode;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema102.properties.mode.type,parentSchema:schema102.properties.mode,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!((data1 === "autopilot") || (data1 === "copilot"))){
-const err4 = {instancePath:instancePath+"/mode",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/mode/enum",keyword:"enum",params:{allowedValues: schema102.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema102.properties.mode.enum,parentSchema:schema102.properties.mode,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.goal !== undefined){
-let data2 = data.goal;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/goal",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/goal/type",keyword:"type",params:{type: schema102.properties.goal.type},message:"must be string,null",schema:schema102.properties.goal.type,parentSchema:schema102.properties.goal,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(func1(data2) > 2000){
-const err6 = {instancePath:instancePath+"/goal",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/goal/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema102.properties.goal,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-if(data.booking_url !== undefined){
-let data3 = data.booking_url;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/booking_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/booking_url/type",keyword:"type",params:{type: schema102.properties.booking_url.type},message:"must be string,null",schema:schema102.properties.booking_url.type,parentSchema:schema102.properties.booking_url,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(typeof data3 === "string"){
-if(func1(data3) > 2000){
-const err8 = {instancePath:instancePath+"/booking_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/booking_url/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema102.properties.booking_url,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!(formats0(data3))){
-const err9 = {instancePath:instancePath+"/booking_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/booking_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema102.properties.booking_url,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.instructions !== undefined){
-let data4 = data.instructions;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/instructions/type",keyword:"type",params:{type: schema102.properties.instructions.type},message:"must be string,null",schema:schema102.properties.instructions.type,parentSchema:schema102.properties.instructions,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(typeof data4 === "string"){
-if(func1(data4) > 10000){
-const err11 = {instancePath:instancePath+"/instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/instructions/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema102.properties.instructions,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.escalate_negative !== undefined){
-let data5 = data.escalate_negative;
-if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/escalate_negative",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/escalate_negative/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema102.properties.escalate_negative.type,parentSchema:schema102.properties.escalate_negative,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.handle_out_of_office !== undefined){
-let data6 = data.handle_out_of_office;
-if(typeof data6 !== "boolean"){
-const err13 = {instancePath:instancePath+"/handle_out_of_office",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/handle_out_of_office/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema102.properties.handle_out_of_office.type,parentSchema:schema102.properties.handle_out_of_office,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema102.type,parentSchema:schema102,data};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v50 = validate87;
-const schema103 = {"type":"string","format":"uuid"};
+const v46 = validate87;
+const schema101 = {"type":"string","format":"uuid"};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5730,7 +6225,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema103,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema101,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5741,7 +6236,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.type,parentSchema:schema103,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.type,parentSchema:schema101,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5755,8 +6250,9 @@ return errors === 0;
 }
 validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v51 = validate88;
-const schema104 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+const v47 = validate88;
+const schema102 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema"};
+const schema103 = {"type":"object","description":"Body of `PATCH /campaigns/{campaign_id}/ai-fields/{field_id}`: any subset of the writable fields; omitted fields keep their value, `null` clears a nullable field.","minProperties":1,"additionalProperties":true,"properties":{"field_name":{"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z][A-Za-z0-9_]*$"},"ai_instructions":{"type":"string","minLength":1,"maxLength":10000},"data_sources":{"type":["array","null"],"maxItems":20,"items":{"type":"string","maxLength":200}},"fallback_value":{"type":["string","null"],"maxLength":2000},"field_description":{"type":["string","null"],"maxLength":2000},"is_active":{"type":"boolean"}}};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5768,8 +6264,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema104.type,parentSchema:schema104,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema103,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5778,9 +6275,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 500 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema104,data};
+if(data.field_name !== undefined){
+let data0 = data.field_name;
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+const err1 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema103.properties.field_name,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5789,8 +6288,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema104,data};
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema103.properties.field_name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5799,15 +6298,195 @@ vErrors.push(err2);
 }
 errors++;
 }
+if(!pattern4.test(data0)){
+const err3 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]*$",parentSchema:schema103.properties.field_name,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/field_name",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.field_name.type,parentSchema:schema103.properties.field_name,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.ai_instructions !== undefined){
+let data1 = data.ai_instructions;
+if(typeof data1 === "string"){
+if(func1(data1) > 10000){
+const err5 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/ai_instructions/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema103.properties.ai_instructions,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err6 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/ai_instructions/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema103.properties.ai_instructions,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/ai_instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/ai_instructions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.ai_instructions.type,parentSchema:schema103.properties.ai_instructions,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.data_sources !== undefined){
+let data2 = data.data_sources;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+const err8 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/type",keyword:"type",params:{type: schema103.properties.data_sources.type},message:"must be array,null",schema:schema103.properties.data_sources.type,parentSchema:schema103.properties.data_sources,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(Array.isArray(data2)){
+if(data2.length > 20){
+const err9 = {instancePath:instancePath+"/data_sources",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema103.properties.data_sources,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 === "string"){
+if(func1(data3) > 200){
+const err10 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema103.properties.data_sources.items,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data_sources/" + i0,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/data_sources/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.data_sources.items.type,parentSchema:schema103.properties.data_sources.items,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+}
+if(data.fallback_value !== undefined){
+let data4 = data.fallback_value;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err12 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/fallback_value/type",keyword:"type",params:{type: schema103.properties.fallback_value.type},message:"must be string,null",schema:schema103.properties.fallback_value.type,parentSchema:schema103.properties.fallback_value,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(func1(data4) > 2000){
+const err13 = {instancePath:instancePath+"/fallback_value",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/fallback_value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema103.properties.fallback_value,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.field_description !== undefined){
+let data5 = data.field_description;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err14 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_description/type",keyword:"type",params:{type: schema103.properties.field_description.type},message:"must be string,null",schema:schema103.properties.field_description.type,parentSchema:schema103.properties.field_description,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(func1(data5) > 2000){
+const err15 = {instancePath:instancePath+"/field_description",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/field_description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema103.properties.field_description,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.is_active !== undefined){
+let data6 = data.is_active;
+if(typeof data6 !== "boolean"){
+const err16 = {instancePath:instancePath+"/is_active",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema103.properties.is_active.type,parentSchema:schema103.properties.is_active,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.type,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
 }
 validate88.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v52 = validate89;
-const schema105 = {"type":"string","format":"date-time"};
-const formats62 = fullFormats["date-time"];
+const v48 = validate89;
+const schema104 = {"type":"string","format":"uuid"};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5820,8 +6499,48 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats62.validate(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema105,data};
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema104,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v49 = validate90;
+const schema105 = {"type":"string","format":"uuid"};
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema105,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5841,53 +6560,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate89.errors = vErrors;
-return errors === 0;
-}
-validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v53 = validate90;
-const schema106 = {"type":"string","format":"uuid"};
-
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema106,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate90.errors = vErrors;
 return errors === 0;
 }
 validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v54 = validate91;
-const schema107 = {"type":"string","maxLength":64};
+const v50 = validate91;
+const schema106 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema"};
+const schema107 = {"type":"object","description":"Body of `PATCH /campaigns/{campaign_id}/responder`; any subset of the writable settings.","additionalProperties":false,"minProperties":1,"properties":{"enabled":{"type":"boolean"},"mode":{"type":"string","enum":["autopilot","copilot"]},"goal":{"type":["string","null"],"maxLength":2000},"booking_url":{"type":["string","null"],"format":"uri","maxLength":2000},"instructions":{"type":["string","null"],"maxLength":10000},"escalate_negative":{"type":"boolean"},"handle_out_of_office":{"type":"boolean"}}};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5899,9 +6579,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(func1(data) > 64){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema107,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5910,9 +6590,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.type,parentSchema:schema107,data};
+for(const key0 in data){
+if(!(((((((key0 === "enabled") || (key0 === "mode")) || (key0 === "goal")) || (key0 === "booking_url")) || (key0 === "instructions")) || (key0 === "escalate_negative")) || (key0 === "handle_out_of_office"))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5921,13 +6601,172 @@ vErrors.push(err1);
 }
 errors++;
 }
+}
+if(data.enabled !== undefined){
+let data0 = data.enabled;
+if(typeof data0 !== "boolean"){
+const err2 = {instancePath:instancePath+"/enabled",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema107.properties.enabled.type,parentSchema:schema107.properties.enabled,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data1 = data.mode;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.mode.type,parentSchema:schema107.properties.mode,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((data1 === "autopilot") || (data1 === "copilot"))){
+const err4 = {instancePath:instancePath+"/mode",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/mode/enum",keyword:"enum",params:{allowedValues: schema107.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema107.properties.mode.enum,parentSchema:schema107.properties.mode,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.goal !== undefined){
+let data2 = data.goal;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err5 = {instancePath:instancePath+"/goal",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/goal/type",keyword:"type",params:{type: schema107.properties.goal.type},message:"must be string,null",schema:schema107.properties.goal.type,parentSchema:schema107.properties.goal,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(func1(data2) > 2000){
+const err6 = {instancePath:instancePath+"/goal",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/goal/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema107.properties.goal,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.booking_url !== undefined){
+let data3 = data.booking_url;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err7 = {instancePath:instancePath+"/booking_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/booking_url/type",keyword:"type",params:{type: schema107.properties.booking_url.type},message:"must be string,null",schema:schema107.properties.booking_url.type,parentSchema:schema107.properties.booking_url,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(typeof data3 === "string"){
+if(func1(data3) > 2000){
+const err8 = {instancePath:instancePath+"/booking_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/booking_url/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema107.properties.booking_url,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(formats0(data3))){
+const err9 = {instancePath:instancePath+"/booking_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/booking_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema107.properties.booking_url,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.instructions !== undefined){
+let data4 = data.instructions;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err10 = {instancePath:instancePath+"/instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/instructions/type",keyword:"type",params:{type: schema107.properties.instructions.type},message:"must be string,null",schema:schema107.properties.instructions.type,parentSchema:schema107.properties.instructions,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data4 === "string"){
+if(func1(data4) > 10000){
+const err11 = {instancePath:instancePath+"/instructions",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/instructions/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema107.properties.instructions,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.escalate_negative !== undefined){
+let data5 = data.escalate_negative;
+if(typeof data5 !== "boolean"){
+const err12 = {instancePath:instancePath+"/escalate_negative",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/escalate_negative/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema107.properties.escalate_negative.type,parentSchema:schema107.properties.escalate_negative,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.handle_out_of_office !== undefined){
+let data6 = data.handle_out_of_office;
+if(typeof data6 !== "boolean"){
+const err13 = {instancePath:instancePath+"/handle_out_of_office",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/properties/handle_out_of_office/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema107.properties.handle_out_of_office.type,parentSchema:schema107.properties.handle_out_of_office,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
 validate91.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v55 = validate92;
-const schema108 = {"type":"string","maxLength":32,"default":"all"};
+const v51 = validate92;
+const schema108 = {"type":"string","format":"uuid"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5940,8 +6779,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 32){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters",schema:32,parentSchema:schema108,data};
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5966,8 +6805,8 @@ return errors === 0;
 }
 validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v56 = validate93;
-const schema109 = {"type":"string","format":"uuid"};
+const v52 = validate93;
+const schema109 = {"type":"integer","minimum":1,"maximum":500,"default":100};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5979,9 +6818,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema109,data};
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.type,parentSchema:schema109,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5990,9 +6828,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.type,parentSchema:schema109,data};
+if(typeof data == "number"){
+if(data > 500 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema109,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6001,13 +6839,25 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema109,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
 validate93.errors = vErrors;
 return errors === 0;
 }
 validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v57 = validate94;
-const schema110 = {"type":"string","maxLength":64};
+const v53 = validate94;
+const schema110 = {"type":"string","format":"date-time"};
+const formats70 = fullFormats["date-time"];
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6020,8 +6870,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 64){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema110,data};
+if(!(formats70.validate(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema110,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6046,8 +6896,8 @@ return errors === 0;
 }
 validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v58 = validate95;
-const schema111 = {"type":"string","maxLength":32,"default":"all"};
+const v54 = validate95;
+const schema111 = {"type":"string","format":"uuid"};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6060,8 +6910,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 32){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters",schema:32,parentSchema:schema111,data};
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema111,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6086,8 +6936,8 @@ return errors === 0;
 }
 validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v59 = validate96;
-const schema112 = {"type":"string","format":"uuid"};
+const v55 = validate96;
+const schema112 = {"type":"string","maxLength":64};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6100,8 +6950,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema112,data};
+if(func1(data) > 64){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema112,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6126,8 +6976,8 @@ return errors === 0;
 }
 validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v60 = validate97;
-const schema113 = {"type":"string","maxLength":64};
+const v56 = validate97;
+const schema113 = {"type":"string","maxLength":32,"default":"all"};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6140,8 +6990,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 64){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema113,data};
+if(func1(data) > 32){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters",schema:32,parentSchema:schema113,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6166,8 +7016,8 @@ return errors === 0;
 }
 validate97.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v61 = validate98;
-const schema114 = {"type":"string","maxLength":32,"default":"all"};
+const v57 = validate98;
+const schema114 = {"type":"string","format":"uuid"};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6180,8 +7030,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 32){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters",schema:32,parentSchema:schema114,data};
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema114,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6206,8 +7056,8 @@ return errors === 0;
 }
 validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v62 = validate99;
-const schema115 = {"type":"string","format":"uuid"};
+const v58 = validate99;
+const schema115 = {"type":"string","maxLength":64};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6220,8 +7070,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema115,data};
+if(func1(data) > 64){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema115,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6246,8 +7096,8 @@ return errors === 0;
 }
 validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v63 = validate100;
-const schema116 = {"type":"string","maxLength":64};
+const v59 = validate100;
+const schema116 = {"type":"string","maxLength":32,"default":"all"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6260,8 +7110,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 64){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema116,data};
+if(func1(data) > 32){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters",schema:32,parentSchema:schema116,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6286,7 +7136,7 @@ return errors === 0;
 }
 validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v64 = validate101;
+const v60 = validate101;
 const schema117 = {"type":"string","format":"uuid"};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6326,7 +7176,7 @@ return errors === 0;
 }
 validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v65 = validate102;
+const v61 = validate102;
 const schema118 = {"type":"string","maxLength":64};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6366,8 +7216,8 @@ return errors === 0;
 }
 validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v66 = validate103;
-const schema119 = {"type":"string","format":"uuid"};
+const v62 = validate103;
+const schema119 = {"type":"string","maxLength":32,"default":"all"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6380,8 +7230,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema119,data};
+if(func1(data) > 32){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters",schema:32,parentSchema:schema119,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6406,8 +7256,8 @@ return errors === 0;
 }
 validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v67 = validate104;
-const schema120 = {"type":"string","maxLength":64};
+const v63 = validate104;
+const schema120 = {"type":"string","format":"uuid"};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6420,8 +7270,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(func1(data) > 64){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema120,data};
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema120,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6446,8 +7296,8 @@ return errors === 0;
 }
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v68 = validate105;
-const schema121 = {"type":"string","format":"uuid"};
+const v64 = validate105;
+const schema121 = {"type":"string","maxLength":64};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6460,8 +7310,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema121,data};
+if(func1(data) > 64){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema121,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6486,8 +7336,8 @@ return errors === 0;
 }
 validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v69 = validate106;
-const schema122 = {"type":["string","null"]};
+const v65 = validate106;
+const schema122 = {"type":"string","format":"uuid"};
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6499,8 +7349,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema122.type},message:"must be string,null",schema:schema122.type,parentSchema:schema122,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema122,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6509,13 +7360,24 @@ vErrors.push(err0);
 }
 errors++;
 }
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.type,parentSchema:schema122,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate106.errors = vErrors;
 return errors === 0;
 }
 validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v70 = validate107;
-const schema123 = {"type":"string","format":"uuid"};
+const v66 = validate107;
+const schema123 = {"type":"string","maxLength":64};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6528,8 +7390,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema123,data};
+if(func1(data) > 64){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema123,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6554,8 +7416,8 @@ return errors === 0;
 }
 validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v71 = validate108;
-const schema124 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+const v67 = validate108;
+const schema124 = {"type":"string","format":"uuid"};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6567,8 +7429,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema124.type,parentSchema:schema124,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema124,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6577,9 +7440,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 500 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema124,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema124.type,parentSchema:schema124,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6588,24 +7451,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema124,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
 validate108.errors = vErrors;
 return errors === 0;
 }
 validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v72 = validate109;
-const schema125 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+const v68 = validate109;
+const schema125 = {"type":"string","maxLength":64};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6617,8 +7469,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema125.type,parentSchema:schema125,data};
+if(typeof data === "string"){
+if(func1(data) > 64){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema125,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6627,9 +7480,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema125,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema125.type,parentSchema:schema125,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6638,23 +7491,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema125,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
 validate109.errors = vErrors;
 return errors === 0;
 }
 validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v73 = validate110;
+const v69 = validate110;
 const schema126 = {"type":"string","format":"uuid"};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6694,9 +7536,8 @@ return errors === 0;
 }
 validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v74 = validate111;
-const schema127 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema"};
-const schema128 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/webhooks` (and of the deprecated `POST .../webhook/activate`).","required":["webhook_url"],"additionalProperties":false,"properties":{"webhook_url":{"type":"string","format":"uri","maxLength":2000,"description":"HTTPS URL resolving to a public address. `http://`, IP literals in private, loopback, link-local, metadata or other non-public ranges (in any notation, IPv4-mapped IPv6 included), and names resolving to them answer `400 INVALID_WEBHOOK_URL`."},"replace":{"type":"boolean","default":false,"description":"Repoint the campaign's webhook slot when a different URL holds it."},"secret":{"type":["string","null"],"minLength":16,"maxLength":2000,"description":"HMAC signing secret. When omitted on a new webhook, one is generated and returned once in `secret`. When a disabled webhook is re-enabled, its existing secret is kept and this field is ignored."}}};
+const v70 = validate111;
+const schema127 = {"type":["string","null"]};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6708,9 +7549,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.webhook_url === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "webhook_url"},message:"must have required property '"+"webhook_url"+"'",schema:schema128.required,parentSchema:schema128,data};
+if((typeof data !== "string") && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema127.type},message:"must be string,null",schema:schema127.type,parentSchema:schema127,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6719,119 +7559,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((key0 === "webhook_url") || (key0 === "replace")) || (key0 === "secret"))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema128,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.webhook_url !== undefined){
-let data0 = data.webhook_url;
-if(typeof data0 === "string"){
-if(func1(data0) > 2000){
-const err2 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/webhook_url/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema128.properties.webhook_url,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!(formats0(data0))){
-const err3 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/webhook_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema128.properties.webhook_url,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/webhook_url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.properties.webhook_url.type,parentSchema:schema128.properties.webhook_url,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.replace !== undefined){
-let data1 = data.replace;
-if(typeof data1 !== "boolean"){
-const err5 = {instancePath:instancePath+"/replace",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/replace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema128.properties.replace.type,parentSchema:schema128.properties.replace,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.secret !== undefined){
-let data2 = data.secret;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/secret/type",keyword:"type",params:{type: schema128.properties.secret.type},message:"must be string,null",schema:schema128.properties.secret.type,parentSchema:schema128.properties.secret,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(func1(data2) > 2000){
-const err7 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/secret/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema128.properties.secret,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(func1(data2) < 16){
-const err8 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/secret/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters",schema:16,parentSchema:schema128.properties.secret,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema128.type,parentSchema:schema128,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v75 = validate112;
-const schema129 = {"type":"string","format":"uuid"};
+const v71 = validate112;
+const schema128 = {"type":"string","format":"uuid"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6845,7 +7579,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema129,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema128,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6856,7 +7590,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.type,parentSchema:schema129,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.type,parentSchema:schema128,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6870,8 +7604,8 @@ return errors === 0;
 }
 validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v76 = validate113;
-const schema130 = {"type":"string","format":"uuid"};
+const v72 = validate113;
+const schema129 = {"type":"integer","minimum":1,"maximum":500,"default":100};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6883,9 +7617,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema130,data};
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.type,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6894,9 +7627,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema130.type,parentSchema:schema130,data};
+if(typeof data == "number"){
+if(data > 500 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6905,18 +7638,79 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema129,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
 validate113.errors = vErrors;
 return errors === 0;
 }
 validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v77 = validate114;
-const schema131 = {"type":"string","format":"uuid"};
+const v73 = validate114;
+const schema130 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema130.type,parentSchema:schema130,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema130,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema130,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v74 = validate115;
+const schema131 = {"type":"string","format":"uuid"};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6945,54 +7739,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate114.errors = vErrors;
-return errors === 0;
-}
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v78 = validate115;
-const schema132 = {"type":"string","format":"uuid"};
-
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate115.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema132,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema132.type,parentSchema:schema132,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate115.errors = vErrors;
 return errors === 0;
 }
 validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v79 = validate116;
-const schema133 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema"};
-const schema134 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/webhooks/{webhook_id}/secret` (this implementation's design). Give `secret` to set it; omit it (or send an empty body) to have one generated and returned once.","additionalProperties":false,"properties":{"secret":{"type":["string","null"],"minLength":16,"maxLength":2000}}};
+const v75 = validate116;
+const schema132 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema"};
+const schema133 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/webhooks` (and of the deprecated `POST .../webhook/activate`).","required":["webhook_url"],"additionalProperties":false,"properties":{"webhook_url":{"type":"string","format":"uri","maxLength":2000,"description":"HTTPS URL resolving to a public address. `http://`, IP literals in private, loopback, link-local, metadata or other non-public ranges (in any notation, IPv4-mapped IPv6 included), and names resolving to them answer `400 INVALID_WEBHOOK_URL`."},"replace":{"type":"boolean","default":false,"description":"Repoint the campaign's webhook slot when a different URL holds it."},"secret":{"type":["string","null"],"minLength":16,"maxLength":2000,"description":"HMAC signing secret. When omitted on a new webhook, one is generated and returned once in `secret`. When a disabled webhook is re-enabled, its existing secret is kept and this field is ignored."}}};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7005,9 +7759,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(key0 === "secret")){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema134,data};
+if(data.webhook_url === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "webhook_url"},message:"must have required property '"+"webhook_url"+"'",schema:schema133.required,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7016,11 +7769,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(data.secret !== undefined){
-let data0 = data.secret;
-if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/properties/secret/type",keyword:"type",params:{type: schema134.properties.secret.type},message:"must be string,null",schema:schema134.properties.secret.type,parentSchema:schema134.properties.secret,data:data0};
+for(const key0 in data){
+if(!(((key0 === "webhook_url") || (key0 === "replace")) || (key0 === "secret"))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema133,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7029,9 +7780,12 @@ vErrors.push(err1);
 }
 errors++;
 }
+}
+if(data.webhook_url !== undefined){
+let data0 = data.webhook_url;
 if(typeof data0 === "string"){
 if(func1(data0) > 2000){
-const err2 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/properties/secret/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema134.properties.secret,data:data0};
+const err2 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/webhook_url/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema133.properties.webhook_url,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7040,8 +7794,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(func1(data0) < 16){
-const err3 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/properties/secret/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters",schema:16,parentSchema:schema134.properties.secret,data:data0};
+if(!(formats0(data0))){
+const err3 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/webhook_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema133.properties.webhook_url,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7051,10 +7805,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-}
 else {
-const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema134.type,parentSchema:schema134,data};
+const err4 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/webhook_url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.webhook_url.type,parentSchema:schema133.properties.webhook_url,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7063,18 +7815,118 @@ vErrors.push(err4);
 }
 errors++;
 }
+}
+if(data.replace !== undefined){
+let data1 = data.replace;
+if(typeof data1 !== "boolean"){
+const err5 = {instancePath:instancePath+"/replace",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/replace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema133.properties.replace.type,parentSchema:schema133.properties.replace,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data2 = data.secret;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/secret/type",keyword:"type",params:{type: schema133.properties.secret.type},message:"must be string,null",schema:schema133.properties.secret.type,parentSchema:schema133.properties.secret,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(func1(data2) > 2000){
+const err7 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/secret/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema133.properties.secret,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(func1(data2) < 16){
+const err8 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/properties/secret/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters",schema:16,parentSchema:schema133.properties.secret,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema133.type,parentSchema:schema133,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate116.errors = vErrors;
 return errors === 0;
 }
 validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v80 = validate117;
-const schema135 = {"type":"string","format":"uuid"};
+const v76 = validate117;
+const schema134 = {"type":"string","format":"uuid"};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema134,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema134.type,parentSchema:schema134,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v77 = validate118;
+const schema135 = {"type":"string","format":"uuid"};
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7103,148 +7955,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate117.errors = vErrors;
-return errors === 0;
-}
-validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v81 = validate118;
-const schema136 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema"};
-
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate118.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.webhook_url === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "webhook_url"},message:"must have required property '"+"webhook_url"+"'",schema:schema128.required,parentSchema:schema128,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "webhook_url") || (key0 === "replace")) || (key0 === "secret"))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema128,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.webhook_url !== undefined){
-let data0 = data.webhook_url;
-if(typeof data0 === "string"){
-if(func1(data0) > 2000){
-const err2 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/webhook_url/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema128.properties.webhook_url,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!(formats0(data0))){
-const err3 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/webhook_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema128.properties.webhook_url,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/webhook_url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.properties.webhook_url.type,parentSchema:schema128.properties.webhook_url,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.replace !== undefined){
-let data1 = data.replace;
-if(typeof data1 !== "boolean"){
-const err5 = {instancePath:instancePath+"/replace",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/replace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema128.properties.replace.type,parentSchema:schema128.properties.replace,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.secret !== undefined){
-let data2 = data.secret;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/secret/type",keyword:"type",params:{type: schema128.properties.secret.type},message:"must be string,null",schema:schema128.properties.secret.type,parentSchema:schema128.properties.secret,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(func1(data2) > 2000){
-const err7 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/secret/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema128.properties.secret,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(func1(data2) < 16){
-const err8 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/secret/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters",schema:16,parentSchema:schema128.properties.secret,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema128.type,parentSchema:schema128,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v82 = validate119;
-const schema138 = {"type":"string","format":"uuid"};
+const v78 = validate119;
+const schema136 = {"type":"string","format":"uuid"};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7258,7 +7975,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema138,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema136,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7269,7 +7986,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema138.type,parentSchema:schema138,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.type,parentSchema:schema136,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7283,9 +8000,8 @@ return errors === 0;
 }
 validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v83 = validate120;
-const schema139 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema"};
-const schema140 = {"type":"object","required":["webhook_id"],"additionalProperties":false,"properties":{"webhook_id":{"type":"string","format":"uuid","maxLength":2000}}};
+const v79 = validate120;
+const schema137 = {"type":"string","format":"uuid"};
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7297,9 +8013,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.webhook_id === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "webhook_id"},message:"must have required property '"+"webhook_id"+"'",schema:schema140.required,parentSchema:schema140,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema137,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7308,9 +8024,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(key0 === "webhook_id")){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema140,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema137.type,parentSchema:schema137,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7319,60 +8035,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.webhook_id !== undefined){
-let data0 = data.webhook_id;
-if(typeof data0 === "string"){
-if(func1(data0) > 2000){
-const err2 = {instancePath:instancePath+"/webhook_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/properties/webhook_id/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema140.properties.webhook_id,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!(formats2.test(data0))){
-const err3 = {instancePath:instancePath+"/webhook_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/properties/webhook_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema140.properties.webhook_id,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/webhook_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/properties/webhook_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.webhook_id.type,parentSchema:schema140.properties.webhook_id,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema140.type,parentSchema:schema140,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v84 = validate121;
-const schema141 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+const v80 = validate121;
+const schema138 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema"};
+const schema139 = {"type":"object","description":"Body of `POST /campaigns/{campaign_id}/webhooks/{webhook_id}/secret` (this implementation's design). Give `secret` to set it; omit it (or send an empty body) to have one generated and returned once.","additionalProperties":false,"properties":{"secret":{"type":["string","null"],"minLength":16,"maxLength":2000}}};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7384,8 +8054,10 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema141.type,parentSchema:schema141,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(key0 === "secret")){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema139,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7394,9 +8066,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 500 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema141,data};
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/properties/secret/type",keyword:"type",params:{type: schema139.properties.secret.type},message:"must be string,null",schema:schema139.properties.secret.type,parentSchema:schema139.properties.secret,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7405,8 +8079,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema141,data};
+if(typeof data0 === "string"){
+if(func1(data0) > 2000){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/properties/secret/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema139.properties.secret,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7415,14 +8090,36 @@ vErrors.push(err2);
 }
 errors++;
 }
+if(func1(data0) < 16){
+const err3 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/properties/secret/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters",schema:16,parentSchema:schema139.properties.secret,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema139.type,parentSchema:schema139,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 validate121.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v85 = validate122;
-const schema142 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+const v81 = validate122;
+const schema140 = {"type":"string","format":"uuid"};
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7434,8 +8131,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema142.type,parentSchema:schema142,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7444,9 +8142,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema142,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.type,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7455,8 +8153,52 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema142,data};
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v82 = validate123;
+const schema141 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema"};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.webhook_url === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "webhook_url"},message:"must have required property '"+"webhook_url"+"'",schema:schema133.required,parentSchema:schema133,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "webhook_url") || (key0 === "replace")) || (key0 === "secret"))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema133,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.webhook_url !== undefined){
+let data0 = data.webhook_url;
+if(typeof data0 === "string"){
+if(func1(data0) > 2000){
+const err2 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/webhook_url/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema133.properties.webhook_url,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7465,19 +8207,99 @@ vErrors.push(err2);
 }
 errors++;
 }
+if(!(formats0(data0))){
+const err3 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/webhook_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema133.properties.webhook_url,data:data0};
+if(vErrors === null){
+vErrors = [err3];
 }
-validate122.errors = vErrors;
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/webhook_url",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/webhook_url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.webhook_url.type,parentSchema:schema133.properties.webhook_url,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.replace !== undefined){
+let data1 = data.replace;
+if(typeof data1 !== "boolean"){
+const err5 = {instancePath:instancePath+"/replace",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/replace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema133.properties.replace.type,parentSchema:schema133.properties.replace,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data2 = data.secret;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/secret/type",keyword:"type",params:{type: schema133.properties.secret.type},message:"must be string,null",schema:schema133.properties.secret.type,parentSchema:schema133.properties.secret,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(func1(data2) > 2000){
+const err7 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/secret/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema133.properties.secret,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(func1(data2) < 16){
+const err8 = {instancePath:instancePath+"/secret",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/properties/secret/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters",schema:16,parentSchema:schema133.properties.secret,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema133.type,parentSchema:schema133,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v86 = validate123;
+const v83 = validate124;
 const schema143 = {"type":"string","format":"uuid"};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7506,54 +8328,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate123.errors = vErrors;
-return errors === 0;
-}
-validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v87 = validate124;
-const schema144 = {"type":"string","format":"uuid"};
-
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema144,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate124.errors = vErrors;
 return errors === 0;
 }
 validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v88 = validate125;
-const schema145 = {"$ref":"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema"};
-const schema146 = {"type":"object","description":"Body of `PATCH /crm/pipelines/{pipeline_id}`. Making a pipeline the default clears the flag on the previous default. A deactivated pipeline leaves `GET /crm/pipelines`. The default pipeline cannot be deactivated (`400 VALIDATION_ERROR` on `body.is_active`). This shape is this implementation's design.","additionalProperties":false,"minProperties":1,"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"is_active":{"type":"boolean"},"is_default":{"type":"boolean"}}};
+const v84 = validate125;
+const schema144 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema"};
+const schema145 = {"type":"object","required":["webhook_id"],"additionalProperties":false,"properties":{"webhook_id":{"type":"string","format":"uuid","maxLength":2000}}};
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7566,8 +8348,276 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.webhook_id === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "webhook_id"},message:"must have required property '"+"webhook_id"+"'",schema:schema145.required,parentSchema:schema145,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "webhook_id")){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema145,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.webhook_id !== undefined){
+let data0 = data.webhook_id;
+if(typeof data0 === "string"){
+if(func1(data0) > 2000){
+const err2 = {instancePath:instancePath+"/webhook_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/properties/webhook_id/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema145.properties.webhook_id,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats2.test(data0))){
+const err3 = {instancePath:instancePath+"/webhook_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/properties/webhook_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema145.properties.webhook_id,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/webhook_id",schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/properties/webhook_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema145.properties.webhook_id.type,parentSchema:schema145.properties.webhook_id,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema145.type,parentSchema:schema145,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate125.errors = vErrors;
+return errors === 0;
+}
+validate125.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const v85 = validate126;
+const schema146 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate126.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema146.type,parentSchema:schema146,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 500 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema146,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema146,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate126.errors = vErrors;
+return errors === 0;
+}
+validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v86 = validate127;
+const schema147 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate127.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema147.type,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v87 = validate128;
+const schema148 = {"type":"string","format":"uuid"};
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate128.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema148,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema148.type,parentSchema:schema148,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate128.errors = vErrors;
+return errors === 0;
+}
+validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v88 = validate129;
+const schema149 = {"type":"string","format":"uuid"};
+
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate129.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema149,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema149.type,parentSchema:schema149,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate129.errors = vErrors;
+return errors === 0;
+}
+validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v89 = validate130;
+const schema150 = {"$ref":"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema"};
+const schema151 = {"type":"object","description":"Body of `PATCH /crm/pipelines/{pipeline_id}`. Making a pipeline the default clears the flag on the previous default. A deactivated pipeline leaves `GET /crm/pipelines`. The default pipeline cannot be deactivated (`400 VALIDATION_ERROR` on `body.is_active`). This shape is this implementation's design.","additionalProperties":false,"minProperties":1,"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"is_active":{"type":"boolean"},"is_default":{"type":"boolean"}}};
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate130.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema146,data};
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema151,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7578,7 +8628,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "is_active")) || (key0 === "is_default"))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema146,data};
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema151,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7592,7 +8642,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) > 500){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema146.properties.name,data:data0};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema151.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7602,7 +8652,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema146.properties.name,data:data0};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema151.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7613,7 +8663,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.name.type,parentSchema:schema146.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema151.properties.name.type,parentSchema:schema151.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7626,7 +8676,7 @@ errors++;
 if(data.is_active !== undefined){
 let data1 = data.is_active;
 if(typeof data1 !== "boolean"){
-const err5 = {instancePath:instancePath+"/is_active",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema146.properties.is_active.type,parentSchema:schema146.properties.is_active,data:data1};
+const err5 = {instancePath:instancePath+"/is_active",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/is_active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema151.properties.is_active.type,parentSchema:schema151.properties.is_active,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7639,7 +8689,7 @@ errors++;
 if(data.is_default !== undefined){
 let data2 = data.is_default;
 if(typeof data2 !== "boolean"){
-const err6 = {instancePath:instancePath+"/is_default",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema146.properties.is_default.type,parentSchema:schema146.properties.is_default,data:data2};
+const err6 = {instancePath:instancePath+"/is_default",schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema151.properties.is_default.type,parentSchema:schema151.properties.is_default,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7651,7 +8701,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema146.type,parentSchema:schema146,data};
+const err7 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema151.type,parentSchema:schema151,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7660,234 +8710,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate125.errors = vErrors;
-return errors === 0;
-}
-validate125.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v89 = validate126;
-const schema147 = {"type":["string","null"],"format":"uuid"};
-
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema147.type},message:"must be string,null",schema:schema147.type,parentSchema:schema147,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema147,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-validate126.errors = vErrors;
-return errors === 0;
-}
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v90 = validate127;
-const schema148 = {"type":["string","null"],"format":"uuid"};
-
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate127.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema148.type},message:"must be string,null",schema:schema148.type,parentSchema:schema148,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema148,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-validate127.errors = vErrors;
-return errors === 0;
-}
-validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v91 = validate128;
-const schema149 = {"type":["string","null"],"format":"uuid"};
-
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate128.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema149.type},message:"must be string,null",schema:schema149.type,parentSchema:schema149,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema149,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-validate128.errors = vErrors;
-return errors === 0;
-}
-validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v92 = validate129;
-const schema150 = {"type":"integer","minimum":1,"maximum":100,"default":50};
-
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate129.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema150.type,parentSchema:schema150,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data == "number"){
-if(data > 100 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema150,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema150,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate129.errors = vErrors;
-return errors === 0;
-}
-validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v93 = validate130;
-const schema151 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
-
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate130.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema151.type,parentSchema:schema151,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data == "number"){
-if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema151,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema151,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v94 = validate131;
-const schema152 = {"$ref":"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema"};
-const schema153 = {"type":"object","description":"Body of `POST /crm/deals`. Without `stage_id` the deal starts in the first stage of the organization's default pipeline. This shape is this implementation's design.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"lead_id":{"type":["string","null"],"format":"uuid","description":"A lead of the organization; an unknown or foreign ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"stage_id":{"type":["string","null"],"format":"uuid","description":"A stage of one of the organization's pipelines; an unknown or foreign ID answers `400 INVALID_STAGE`."},"owner_id":{"type":["string","null"],"format":"uuid","description":"A member of the organization; an unknown ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"value":{"type":["number","null"],"minimum":0},"probability":{"type":["integer","null"],"minimum":0,"maximum":100},"expected_close_date":{"type":["string","null"],"format":"date-time"},"notes":{"type":["string","null"],"maxLength":10000},"custom_fields":{"type":["object","null"],"additionalProperties":true},"metadata":{"type":["object","null"],"additionalProperties":true}}};
+const v90 = validate131;
+const schema152 = {"type":["string","null"],"format":"uuid"};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7899,9 +8728,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema153.required,parentSchema:schema153,data};
+if((typeof data !== "string") && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema152.type},message:"must be string,null",schema:schema152.type,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7910,9 +8738,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func4.call(schema153.properties, key0))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema153,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7922,270 +8750,13 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 === "string"){
-if(func1(data0) > 500){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema153.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema153.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema153.properties.name.type,parentSchema:schema153.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.lead_id !== undefined){
-let data1 = data.lead_id;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: schema153.properties.lead_id.type},message:"must be string,null",schema:schema153.properties.lead_id.type,parentSchema:schema153.properties.lead_id,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.test(data1))){
-const err6 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema153.properties.lead_id,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-if(data.stage_id !== undefined){
-let data2 = data.stage_id;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/stage_id/type",keyword:"type",params:{type: schema153.properties.stage_id.type},message:"must be string,null",schema:schema153.properties.stage_id.type,parentSchema:schema153.properties.stage_id,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(!(formats2.test(data2))){
-const err8 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/stage_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema153.properties.stage_id,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.owner_id !== undefined){
-let data3 = data.owner_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/owner_id/type",keyword:"type",params:{type: schema153.properties.owner_id.type},message:"must be string,null",schema:schema153.properties.owner_id.type,parentSchema:schema153.properties.owner_id,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats2.test(data3))){
-const err10 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/owner_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema153.properties.owner_id,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-if(data.value !== undefined){
-let data4 = data.value;
-if((!(typeof data4 == "number")) && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/value/type",keyword:"type",params:{type: schema153.properties.value.type},message:"must be number,null",schema:schema153.properties.value.type,parentSchema:schema153.properties.value,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema153.properties.value,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.probability !== undefined){
-let data5 = data.probability;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-const err13 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/probability/type",keyword:"type",params:{type: schema153.properties.probability.type},message:"must be integer,null",schema:schema153.properties.probability.type,parentSchema:schema153.properties.probability,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(typeof data5 == "number"){
-if(data5 > 100 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/probability/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema153.properties.probability,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/probability/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema153.properties.probability,data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data.expected_close_date !== undefined){
-let data6 = data.expected_close_date;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/expected_close_date/type",keyword:"type",params:{type: schema153.properties.expected_close_date.type},message:"must be string,null",schema:schema153.properties.expected_close_date.type,parentSchema:schema153.properties.expected_close_date,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats62.validate(data6))){
-const err17 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/expected_close_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema153.properties.expected_close_date,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-if(data.notes !== undefined){
-let data7 = data.notes;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/notes/type",keyword:"type",params:{type: schema153.properties.notes.type},message:"must be string,null",schema:schema153.properties.notes.type,parentSchema:schema153.properties.notes,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(typeof data7 === "string"){
-if(func1(data7) > 10000){
-const err19 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/notes/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema153.properties.notes,data:data7};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-if(data.custom_fields !== undefined){
-let data8 = data.custom_fields;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema153.properties.custom_fields.type},message:"must be object,null",schema:schema153.properties.custom_fields.type,parentSchema:schema153.properties.custom_fields,data:data8};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data9 = data.metadata;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/metadata",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/metadata/type",keyword:"type",params:{type: schema153.properties.metadata.type},message:"must be object,null",schema:schema153.properties.metadata.type,parentSchema:schema153.properties.metadata,data:data9};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema153.type,parentSchema:schema153,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v95 = validate132;
-const schema154 = {"type":"string","format":"uuid"};
+const v91 = validate132;
+const schema153 = {"type":["string","null"],"format":"uuid"};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8197,9 +8768,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema154,data};
+if((typeof data !== "string") && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema153.type},message:"must be string,null",schema:schema153.type,parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8208,9 +8778,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.type,parentSchema:schema154,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema153,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8219,13 +8789,14 @@ vErrors.push(err1);
 }
 errors++;
 }
+}
 validate132.errors = vErrors;
 return errors === 0;
 }
 validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v96 = validate133;
-const schema155 = {"type":"string","format":"uuid"};
+const v92 = validate133;
+const schema154 = {"type":["string","null"],"format":"uuid"};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8237,9 +8808,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema155,data};
+if((typeof data !== "string") && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema154.type},message:"must be string,null",schema:schema154.type,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8248,9 +8818,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.type,parentSchema:schema155,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8259,14 +8829,14 @@ vErrors.push(err1);
 }
 errors++;
 }
+}
 validate133.errors = vErrors;
 return errors === 0;
 }
 validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v97 = validate134;
-const schema156 = {"$ref":"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema"};
-const schema157 = {"type":"object","description":"Body of `PATCH /crm/deals/{deal_id}`: any subset of the writable fields. Moving the deal to a won or lost stage sets `actual_close_date`; moving it back to an open stage clears it. This shape is this implementation's design.","additionalProperties":false,"minProperties":1,"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"lead_id":{"type":["string","null"],"format":"uuid","description":"A lead of the organization; an unknown or foreign ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"stage_id":{"type":["string","null"],"format":"uuid","description":"A stage of one of the organization's pipelines; an unknown or foreign ID answers `400 INVALID_STAGE`."},"owner_id":{"type":["string","null"],"format":"uuid","description":"A member of the organization; an unknown ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"value":{"type":["number","null"],"minimum":0},"probability":{"type":["integer","null"],"minimum":0,"maximum":100},"expected_close_date":{"type":["string","null"],"format":"date-time"},"notes":{"type":["string","null"],"maxLength":10000},"custom_fields":{"type":["object","null"],"additionalProperties":true},"metadata":{"type":["object","null"],"additionalProperties":true}}};
+const v93 = validate134;
+const schema155 = {"type":"integer","minimum":1,"maximum":100,"default":50};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8278,9 +8848,110 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema155.type,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 100 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate134.errors = vErrors;
+return errors === 0;
+}
+validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v94 = validate135;
+const schema156 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate135.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema156.type,parentSchema:schema156,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema156,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema156,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate135.errors = vErrors;
+return errors === 0;
+}
+validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v95 = validate136;
+const schema157 = {"$ref":"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema"};
+const schema158 = {"type":"object","description":"Body of `POST /crm/deals`. Without `stage_id` the deal starts in the first stage of the organization's default pipeline. This shape is this implementation's design.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"lead_id":{"type":["string","null"],"format":"uuid","description":"A lead of the organization; an unknown or foreign ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"stage_id":{"type":["string","null"],"format":"uuid","description":"A stage of one of the organization's pipelines; an unknown or foreign ID answers `400 INVALID_STAGE`."},"owner_id":{"type":["string","null"],"format":"uuid","description":"A member of the organization; an unknown ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"value":{"type":["number","null"],"minimum":0},"probability":{"type":["integer","null"],"minimum":0,"maximum":100},"expected_close_date":{"type":["string","null"],"format":"date-time"},"notes":{"type":["string","null"],"maxLength":10000},"custom_fields":{"type":["object","null"],"additionalProperties":true},"metadata":{"type":["object","null"],"additionalProperties":true}}};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate136.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema157,data};
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema158.required,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8290,8 +8961,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func4.call(schema157.properties, key0))){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema157,data};
+if(!(func6.call(schema158.properties, key0))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8305,7 +8976,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) > 500){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema157.properties.name,data:data0};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema158.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8315,7 +8986,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema157.properties.name,data:data0};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema158.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8326,7 +8997,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.name.type,parentSchema:schema157.properties.name,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.name.type,parentSchema:schema158.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8339,7 +9010,7 @@ errors++;
 if(data.lead_id !== undefined){
 let data1 = data.lead_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: schema157.properties.lead_id.type},message:"must be string,null",schema:schema157.properties.lead_id.type,parentSchema:schema157.properties.lead_id,data:data1};
+const err5 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: schema158.properties.lead_id.type},message:"must be string,null",schema:schema158.properties.lead_id.type,parentSchema:schema158.properties.lead_id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8350,7 +9021,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.test(data1))){
-const err6 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema157.properties.lead_id,data:data1};
+const err6 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema158.properties.lead_id,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8364,7 +9035,7 @@ errors++;
 if(data.stage_id !== undefined){
 let data2 = data.stage_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/stage_id/type",keyword:"type",params:{type: schema157.properties.stage_id.type},message:"must be string,null",schema:schema157.properties.stage_id.type,parentSchema:schema157.properties.stage_id,data:data2};
+const err7 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/stage_id/type",keyword:"type",params:{type: schema158.properties.stage_id.type},message:"must be string,null",schema:schema158.properties.stage_id.type,parentSchema:schema158.properties.stage_id,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8375,7 +9046,7 @@ errors++;
 }
 if(typeof data2 === "string"){
 if(!(formats2.test(data2))){
-const err8 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/stage_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema157.properties.stage_id,data:data2};
+const err8 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/stage_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema158.properties.stage_id,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8389,7 +9060,7 @@ errors++;
 if(data.owner_id !== undefined){
 let data3 = data.owner_id;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/owner_id/type",keyword:"type",params:{type: schema157.properties.owner_id.type},message:"must be string,null",schema:schema157.properties.owner_id.type,parentSchema:schema157.properties.owner_id,data:data3};
+const err9 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/owner_id/type",keyword:"type",params:{type: schema158.properties.owner_id.type},message:"must be string,null",schema:schema158.properties.owner_id.type,parentSchema:schema158.properties.owner_id,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8400,7 +9071,7 @@ errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats2.test(data3))){
-const err10 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/owner_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema157.properties.owner_id,data:data3};
+const err10 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/owner_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema158.properties.owner_id,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8414,7 +9085,7 @@ errors++;
 if(data.value !== undefined){
 let data4 = data.value;
 if((!(typeof data4 == "number")) && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/value/type",keyword:"type",params:{type: schema157.properties.value.type},message:"must be number,null",schema:schema157.properties.value.type,parentSchema:schema157.properties.value,data:data4};
+const err11 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/value/type",keyword:"type",params:{type: schema158.properties.value.type},message:"must be number,null",schema:schema158.properties.value.type,parentSchema:schema158.properties.value,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8425,7 +9096,7 @@ errors++;
 }
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema157.properties.value,data:data4};
+const err12 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema158.properties.value,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8439,7 +9110,7 @@ errors++;
 if(data.probability !== undefined){
 let data5 = data.probability;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-const err13 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/probability/type",keyword:"type",params:{type: schema157.properties.probability.type},message:"must be integer,null",schema:schema157.properties.probability.type,parentSchema:schema157.properties.probability,data:data5};
+const err13 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/probability/type",keyword:"type",params:{type: schema158.properties.probability.type},message:"must be integer,null",schema:schema158.properties.probability.type,parentSchema:schema158.properties.probability,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8450,7 +9121,7 @@ errors++;
 }
 if(typeof data5 == "number"){
 if(data5 > 100 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/probability/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema157.properties.probability,data:data5};
+const err14 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/probability/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema158.properties.probability,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8460,7 +9131,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data5 < 0 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/probability/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema157.properties.probability,data:data5};
+const err15 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/probability/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema158.properties.probability,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8474,7 +9145,7 @@ errors++;
 if(data.expected_close_date !== undefined){
 let data6 = data.expected_close_date;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/expected_close_date/type",keyword:"type",params:{type: schema157.properties.expected_close_date.type},message:"must be string,null",schema:schema157.properties.expected_close_date.type,parentSchema:schema157.properties.expected_close_date,data:data6};
+const err16 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/expected_close_date/type",keyword:"type",params:{type: schema158.properties.expected_close_date.type},message:"must be string,null",schema:schema158.properties.expected_close_date.type,parentSchema:schema158.properties.expected_close_date,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8484,8 +9155,8 @@ vErrors.push(err16);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!(formats62.validate(data6))){
-const err17 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/expected_close_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema157.properties.expected_close_date,data:data6};
+if(!(formats70.validate(data6))){
+const err17 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/expected_close_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema158.properties.expected_close_date,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8499,7 +9170,7 @@ errors++;
 if(data.notes !== undefined){
 let data7 = data.notes;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/notes/type",keyword:"type",params:{type: schema157.properties.notes.type},message:"must be string,null",schema:schema157.properties.notes.type,parentSchema:schema157.properties.notes,data:data7};
+const err18 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/notes/type",keyword:"type",params:{type: schema158.properties.notes.type},message:"must be string,null",schema:schema158.properties.notes.type,parentSchema:schema158.properties.notes,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8510,7 +9181,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func1(data7) > 10000){
-const err19 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/notes/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema157.properties.notes,data:data7};
+const err19 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/notes/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema158.properties.notes,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8524,7 +9195,7 @@ errors++;
 if(data.custom_fields !== undefined){
 let data8 = data.custom_fields;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema157.properties.custom_fields.type},message:"must be object,null",schema:schema157.properties.custom_fields.type,parentSchema:schema157.properties.custom_fields,data:data8};
+const err20 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema158.properties.custom_fields.type},message:"must be object,null",schema:schema158.properties.custom_fields.type,parentSchema:schema158.properties.custom_fields,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8537,7 +9208,7 @@ errors++;
 if(data.metadata !== undefined){
 let data9 = data.metadata;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/metadata",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/metadata/type",keyword:"type",params:{type: schema157.properties.metadata.type},message:"must be object,null",schema:schema157.properties.metadata.type,parentSchema:schema157.properties.metadata,data:data9};
+const err21 = {instancePath:instancePath+"/metadata",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/properties/metadata/type",keyword:"type",params:{type: schema158.properties.metadata.type},message:"must be object,null",schema:schema158.properties.metadata.type,parentSchema:schema158.properties.metadata,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8549,7 +9220,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data};
+const err22 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8558,28 +9229,27 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v98 = validate135;
-const schema158 = {"$ref":"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema"};
-const schema159 = {"type":"object","description":"Body of `POST /sandbox/clock/advance`: exactly one of `seconds`, `days` (86,400 seconds each) or `to`. None, more than one, or any other field answers `400 VALIDATION_ERROR`.","minProperties":1,"maxProperties":1,"additionalProperties":false,"properties":{"seconds":{"type":"integer","minimum":1,"maximum":31536000,"description":"Move the clock forward by this many seconds (at most 365 days)."},"days":{"type":"integer","minimum":1,"maximum":365,"description":"Move the clock forward by this many days of 86,400 seconds."},"to":{"type":"string","format":"date-time","description":"Move the clock to this moment (ISO 8601 with an offset). A moment before the current sandbox time answers `400 CLOCK_BACKWARDS`; the current time itself runs what is due and leaves the clock where it is."}}};
+const v96 = validate137;
+const schema159 = {"type":"string","format":"uuid"};
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length > 1){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties",schema:1,parentSchema:schema159,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8588,8 +9258,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(Object.keys(data).length < 1){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema159,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema159.type,parentSchema:schema159,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8598,136 +9269,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((key0 === "seconds") || (key0 === "days")) || (key0 === "to"))){
-const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema159,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.seconds !== undefined){
-let data0 = data.seconds;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err3 = {instancePath:instancePath+"/seconds",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.seconds.type,parentSchema:schema159.properties.seconds,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(data0 > 31536000 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/seconds",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000",schema:31536000,parentSchema:schema159.properties.seconds,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/seconds",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema159.properties.seconds,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.days !== undefined){
-let data1 = data.days;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err6 = {instancePath:instancePath+"/days",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.days.type,parentSchema:schema159.properties.days,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 365 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/days",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 365},message:"must be <= 365",schema:365,parentSchema:schema159.properties.days,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/days",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema159.properties.days,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.to !== undefined){
-let data2 = data.to;
-if(typeof data2 === "string"){
-if(!(formats62.validate(data2))){
-const err9 = {instancePath:instancePath+"/to",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema159.properties.to,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/to",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema159.properties.to.type,parentSchema:schema159.properties.to,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate135.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v99 = validate136;
+const v97 = validate138;
 const schema160 = {"type":"string","format":"uuid"};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8756,210 +9309,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate136.errors = vErrors;
-return errors === 0;
-}
-validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const v100 = validate137;
-const schema161 = {"$ref":"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema"};
-const schema162 = {"type":"object","description":"Body of `POST /sandbox/campaigns/{campaign_id}/replies`.","required":["lead_id","channel","message"],"additionalProperties":false,"properties":{"lead_id":{"type":"string","format":"uuid","description":"The lead who replies: a lead of the organization with a live enrolment in the campaign, to whom a message was already sent on `channel`."},"channel":{"type":"string","enum":["email","linkedin"],"description":"The channel the reply arrives on."},"message":{"type":"string","minLength":1,"maxLength":10000,"description":"The reply as the prospect wrote it."}}};
-
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate137.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.lead_id === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "lead_id"},message:"must have required property '"+"lead_id"+"'",schema:schema162.required,parentSchema:schema162,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.channel === undefined){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'",schema:schema162.required,parentSchema:schema162,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.message === undefined){
-const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema162.required,parentSchema:schema162,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "lead_id") || (key0 === "channel")) || (key0 === "message"))){
-const err3 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema162,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.lead_id !== undefined){
-let data0 = data.lead_id;
-if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err4 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema162.properties.lead_id,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.lead_id.type,parentSchema:schema162.properties.lead_id,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/channel",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.channel.type,parentSchema:schema162.properties.channel,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(!((data1 === "email") || (data1 === "linkedin"))){
-const err7 = {instancePath:instancePath+"/channel",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/channel/enum",keyword:"enum",params:{allowedValues: schema162.properties.channel.enum},message:"must be equal to one of the allowed values",schema:schema162.properties.channel.enum,parentSchema:schema162.properties.channel,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-let data2 = data.message;
-if(typeof data2 === "string"){
-if(func1(data2) > 10000){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/message/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema162.properties.message,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func1(data2) < 1){
-const err9 = {instancePath:instancePath+"/message",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema162.properties.message,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/message",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.message.type,parentSchema:schema162.properties.message,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate137.errors = vErrors;
-return errors === 0;
-}
-validate137.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const v101 = validate138;
-const schema163 = {"type":"string","format":"uuid"};
-
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate138.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema163,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.type,parentSchema:schema163,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate138.errors = vErrors;
 return errors === 0;
 }
 validate138.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v102 = validate139;
-const schema164 = {"$ref":"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema"};
-const schema165 = {"type":"object","description":"Body of `POST /sandbox/campaigns/{campaign_id}/engagements`. `start_time` is required for `meeting_booked`; `invitee_name` and `invitee_email` apply to `meeting_booked` and `confirmed_by` to `booking_confirmed`.","required":["lead_id","kind"],"additionalProperties":false,"properties":{"lead_id":{"type":"string","format":"uuid","description":"The lead concerned, a lead of the organization enrolled in the campaign."},"kind":{"type":"string","enum":["email_opened","connection_accepted","meeting_booked","booking_confirmed"],"description":"`email_opened`: the lead opened the latest email sent to them. `connection_accepted`: the lead accepted the connection request sent to them. `meeting_booked`: the lead booked a meeting from a calendar. `booking_confirmed`: the reply agent or a person confirmed the lead as booked."},"start_time":{"type":"string","format":"date-time","description":"`meeting_booked` only, and required there: start of the calendar event."},"invitee_name":{"type":"string","maxLength":200,"description":"`meeting_booked` only: the invitee's name; default the lead's first and last name."},"invitee_email":{"type":"string","format":"email","maxLength":320,"description":"`meeting_booked` only: the invitee's email; default the lead's email."},"confirmed_by":{"type":"string","enum":["agent","person"],"default":"agent","description":"`booking_confirmed` only: who confirmed the booking."}}};
+const v98 = validate139;
+const schema161 = {"$ref":"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema"};
+const schema162 = {"type":"object","description":"Body of `PATCH /crm/deals/{deal_id}`: any subset of the writable fields. Moving the deal to a won or lost stage sets `actual_close_date`; moving it back to an open stage clears it. This shape is this implementation's design.","additionalProperties":false,"minProperties":1,"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"lead_id":{"type":["string","null"],"format":"uuid","description":"A lead of the organization; an unknown or foreign ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"stage_id":{"type":["string","null"],"format":"uuid","description":"A stage of one of the organization's pipelines; an unknown or foreign ID answers `400 INVALID_STAGE`."},"owner_id":{"type":["string","null"],"format":"uuid","description":"A member of the organization; an unknown ID answers `400 VALIDATION_ERROR` (`type: not_found`)."},"value":{"type":["number","null"],"minimum":0},"probability":{"type":["integer","null"],"minimum":0,"maximum":100},"expected_close_date":{"type":["string","null"],"format":"date-time"},"notes":{"type":["string","null"],"maxLength":10000},"custom_fields":{"type":["object","null"],"additionalProperties":true},"metadata":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8972,8 +9329,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.lead_id === undefined){
-const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "lead_id"},message:"must have required property '"+"lead_id"+"'",schema:schema165.required,parentSchema:schema165,data};
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8982,8 +9339,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema165.required,parentSchema:schema165,data};
+for(const key0 in data){
+if(!(func6.call(schema162.properties, key0))){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema162,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8992,9 +9350,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((((key0 === "lead_id") || (key0 === "kind")) || (key0 === "start_time")) || (key0 === "invitee_name")) || (key0 === "invitee_email")) || (key0 === "confirmed_by"))){
-const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema165,data};
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func1(data0) > 500){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema162.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9003,12 +9364,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.lead_id !== undefined){
-let data0 = data.lead_id;
-if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err3 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema165.properties.lead_id,data:data0};
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema162.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9019,7 +9376,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.lead_id.type,parentSchema:schema165.properties.lead_id,data:data0};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema162.properties.name.type,parentSchema:schema162.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9029,10 +9386,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/kind",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.kind.type,parentSchema:schema165.properties.kind,data:data1};
+if(data.lead_id !== undefined){
+let data1 = data.lead_id;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err5 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: schema162.properties.lead_id.type},message:"must be string,null",schema:schema162.properties.lead_id.type,parentSchema:schema162.properties.lead_id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9041,8 +9398,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!((((data1 === "email_opened") || (data1 === "connection_accepted")) || (data1 === "meeting_booked")) || (data1 === "booking_confirmed"))){
-const err6 = {instancePath:instancePath+"/kind",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/kind/enum",keyword:"enum",params:{allowedValues: schema165.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema165.properties.kind.enum,parentSchema:schema165.properties.kind,data:data1};
+if(typeof data1 === "string"){
+if(!(formats2.test(data1))){
+const err6 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema162.properties.lead_id,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9052,11 +9410,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.start_time !== undefined){
-let data2 = data.start_time;
-if(typeof data2 === "string"){
-if(!(formats62.validate(data2))){
-const err7 = {instancePath:instancePath+"/start_time",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/start_time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema165.properties.start_time,data:data2};
+}
+if(data.stage_id !== undefined){
+let data2 = data.stage_id;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err7 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/stage_id/type",keyword:"type",params:{type: schema162.properties.stage_id.type},message:"must be string,null",schema:schema162.properties.stage_id.type,parentSchema:schema162.properties.stage_id,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9065,9 +9423,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/start_time",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/start_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.start_time.type,parentSchema:schema165.properties.start_time,data:data2};
+if(typeof data2 === "string"){
+if(!(formats2.test(data2))){
+const err8 = {instancePath:instancePath+"/stage_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/stage_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema162.properties.stage_id,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9077,11 +9435,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.invitee_name !== undefined){
-let data3 = data.invitee_name;
-if(typeof data3 === "string"){
-if(func1(data3) > 200){
-const err9 = {instancePath:instancePath+"/invitee_name",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema165.properties.invitee_name,data:data3};
+}
+if(data.owner_id !== undefined){
+let data3 = data.owner_id;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err9 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/owner_id/type",keyword:"type",params:{type: schema162.properties.owner_id.type},message:"must be string,null",schema:schema162.properties.owner_id.type,parentSchema:schema162.properties.owner_id,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9090,9 +9448,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/invitee_name",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.invitee_name.type,parentSchema:schema165.properties.invitee_name,data:data3};
+if(typeof data3 === "string"){
+if(!(formats2.test(data3))){
+const err10 = {instancePath:instancePath+"/owner_id",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/owner_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema162.properties.owner_id,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9102,11 +9460,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.invitee_email !== undefined){
-let data4 = data.invitee_email;
-if(typeof data4 === "string"){
-if(func1(data4) > 320){
-const err11 = {instancePath:instancePath+"/invitee_email",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema165.properties.invitee_email,data:data4};
+}
+if(data.value !== undefined){
+let data4 = data.value;
+if((!(typeof data4 == "number")) && (data4 !== null)){
+const err11 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/value/type",keyword:"type",params:{type: schema162.properties.value.type},message:"must be number,null",schema:schema162.properties.value.type,parentSchema:schema162.properties.value,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9115,8 +9473,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!(formats6.test(data4))){
-const err12 = {instancePath:instancePath+"/invitee_email",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema165.properties.invitee_email,data:data4};
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/value",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema162.properties.value,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9126,8 +9485,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/invitee_email",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.invitee_email.type,parentSchema:schema165.properties.invitee_email,data:data4};
+}
+if(data.probability !== undefined){
+let data5 = data.probability;
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
+const err13 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/probability/type",keyword:"type",params:{type: schema162.properties.probability.type},message:"must be integer,null",schema:schema162.properties.probability.type,parentSchema:schema162.properties.probability,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9136,11 +9498,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.confirmed_by !== undefined){
-let data5 = data.confirmed_by;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/confirmed_by",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/confirmed_by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.properties.confirmed_by.type,parentSchema:schema165.properties.confirmed_by,data:data5};
+if(typeof data5 == "number"){
+if(data5 > 100 || isNaN(data5)){
+const err14 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/probability/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema162.properties.probability,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9149,8 +9509,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!((data5 === "agent") || (data5 === "person"))){
-const err15 = {instancePath:instancePath+"/confirmed_by",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/confirmed_by/enum",keyword:"enum",params:{allowedValues: schema165.properties.confirmed_by.enum},message:"must be equal to one of the allowed values",schema:schema165.properties.confirmed_by.enum,parentSchema:schema165.properties.confirmed_by,data:data5};
+if(data5 < 0 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/probability",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/probability/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema162.properties.probability,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9161,8 +9521,10 @@ errors++;
 }
 }
 }
-else {
-const err16 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data};
+if(data.expected_close_date !== undefined){
+let data6 = data.expected_close_date;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err16 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/expected_close_date/type",keyword:"type",params:{type: schema162.properties.expected_close_date.type},message:"must be string,null",schema:schema162.properties.expected_close_date.type,parentSchema:schema162.properties.expected_close_date,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9171,13 +9533,89 @@ vErrors.push(err16);
 }
 errors++;
 }
+if(typeof data6 === "string"){
+if(!(formats70.validate(data6))){
+const err17 = {instancePath:instancePath+"/expected_close_date",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/expected_close_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema162.properties.expected_close_date,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.notes !== undefined){
+let data7 = data.notes;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err18 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/notes/type",keyword:"type",params:{type: schema162.properties.notes.type},message:"must be string,null",schema:schema162.properties.notes.type,parentSchema:schema162.properties.notes,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func1(data7) > 10000){
+const err19 = {instancePath:instancePath+"/notes",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/notes/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema162.properties.notes,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.custom_fields !== undefined){
+let data8 = data.custom_fields;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
+const err20 = {instancePath:instancePath+"/custom_fields",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/custom_fields/type",keyword:"type",params:{type: schema162.properties.custom_fields.type},message:"must be object,null",schema:schema162.properties.custom_fields.type,parentSchema:schema162.properties.custom_fields,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data9 = data.metadata;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+const err21 = {instancePath:instancePath+"/metadata",schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/properties/metadata/type",keyword:"type",params:{type: schema162.properties.metadata.type},message:"must be object,null",schema:schema162.properties.metadata.type,parentSchema:schema162.properties.metadata,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema162.type,parentSchema:schema162,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate139.errors = vErrors;
 return errors === 0;
 }
 validate139.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v103 = validate140;
-const schema166 = {"type":"string","format":"uuid"};
+const v99 = validate140;
+const schema163 = {"$ref":"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema"};
+const schema164 = {"type":"object","description":"Body of `POST /sandbox/clock/advance`: exactly one of `seconds`, `days` (86,400 seconds each) or `to`. None, more than one, or any other field answers `400 VALIDATION_ERROR`.","minProperties":1,"maxProperties":1,"additionalProperties":false,"properties":{"seconds":{"type":"integer","minimum":1,"maximum":31536000,"description":"Move the clock forward by this many seconds (at most 365 days)."},"days":{"type":"integer","minimum":1,"maximum":365,"description":"Move the clock forward by this many days of 86,400 seconds."},"to":{"type":"string","format":"date-time","description":"Move the clock to this moment (ISO 8601 with an offset). A moment before the current sandbox time answers `400 CLOCK_BACKWARDS`; the current time itself runs what is due and leaves the clock where it is."}}};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9189,9 +9627,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema166,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length > 1){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties",schema:1,parentSchema:schema164,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9200,9 +9638,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.type,parentSchema:schema166,data};
+if(Object.keys(data).length < 1){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema164,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9211,13 +9648,131 @@ vErrors.push(err1);
 }
 errors++;
 }
+for(const key0 in data){
+if(!(((key0 === "seconds") || (key0 === "days")) || (key0 === "to"))){
+const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema164,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.seconds !== undefined){
+let data0 = data.seconds;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err3 = {instancePath:instancePath+"/seconds",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema164.properties.seconds.type,parentSchema:schema164.properties.seconds,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 > 31536000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/seconds",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000",schema:31536000,parentSchema:schema164.properties.seconds,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/seconds",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema164.properties.seconds,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.days !== undefined){
+let data1 = data.days;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err6 = {instancePath:instancePath+"/days",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema164.properties.days.type,parentSchema:schema164.properties.days,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 365 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/days",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 365},message:"must be <= 365",schema:365,parentSchema:schema164.properties.days,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/days",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema164.properties.days,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.to !== undefined){
+let data2 = data.to;
+if(typeof data2 === "string"){
+if(!(formats70.validate(data2))){
+const err9 = {instancePath:instancePath+"/to",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema164.properties.to,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/to",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema164.properties.to.type,parentSchema:schema164.properties.to,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.type,parentSchema:schema164,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v104 = validate141;
-const schema167 = {"type":"string","format":"uuid"};
+const v100 = validate141;
+const schema165 = {"type":"string","format":"uuid"};
 
 function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9231,7 +9786,7 @@ evaluated0.items = undefined;
 }
 if(typeof data === "string"){
 if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema167,data};
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9242,7 +9797,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.type,parentSchema:schema167,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema165.type,parentSchema:schema165,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9256,8 +9811,9 @@ return errors === 0;
 }
 validate141.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v105 = validate142;
-const schema168 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+const v101 = validate142;
+const schema166 = {"$ref":"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema"};
+const schema167 = {"type":"object","description":"Body of `POST /sandbox/campaigns/{campaign_id}/replies`.","required":["lead_id","channel","message"],"additionalProperties":false,"properties":{"lead_id":{"type":"string","format":"uuid","description":"The lead who replies: a lead of the organization with a live enrolment in the campaign, to whom a message was already sent on `channel`."},"channel":{"type":"string","enum":["email","linkedin"],"description":"The channel the reply arrives on."},"message":{"type":"string","minLength":1,"maxLength":10000,"description":"The reply as the prospect wrote it."}}};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9269,8 +9825,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.type,parentSchema:schema168,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.lead_id === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "lead_id"},message:"must have required property '"+"lead_id"+"'",schema:schema167.required,parentSchema:schema167,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9279,9 +9836,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 500 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema168,data};
+if(data.channel === undefined){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'",schema:schema167.required,parentSchema:schema167,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9290,8 +9846,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema168,data};
+if(data.message === undefined){
+const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema167.required,parentSchema:schema167,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9300,14 +9856,119 @@ vErrors.push(err2);
 }
 errors++;
 }
+for(const key0 in data){
+if(!(((key0 === "lead_id") || (key0 === "channel")) || (key0 === "message"))){
+const err3 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema167,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.lead_id !== undefined){
+let data0 = data.lead_id;
+if(typeof data0 === "string"){
+if(!(formats2.test(data0))){
+const err4 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema167.properties.lead_id,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.lead_id.type,parentSchema:schema167.properties.lead_id,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/channel",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.channel.type,parentSchema:schema167.properties.channel,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "email") || (data1 === "linkedin"))){
+const err7 = {instancePath:instancePath+"/channel",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/channel/enum",keyword:"enum",params:{allowedValues: schema167.properties.channel.enum},message:"must be equal to one of the allowed values",schema:schema167.properties.channel.enum,parentSchema:schema167.properties.channel,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+let data2 = data.message;
+if(typeof data2 === "string"){
+if(func1(data2) > 10000){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/message/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters",schema:10000,parentSchema:schema167.properties.message,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(func1(data2) < 1){
+const err9 = {instancePath:instancePath+"/message",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema167.properties.message,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/message",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema167.properties.message.type,parentSchema:schema167.properties.message,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema167.type,parentSchema:schema167,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
 }
 validate142.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v106 = validate143;
-const schema169 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+const v102 = validate143;
+const schema168 = {"type":"string","format":"uuid"};
 
 function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9319,8 +9980,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.type,parentSchema:schema169,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema168,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9329,9 +9991,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema169,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema168.type,parentSchema:schema168,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9340,24 +10002,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema169,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
 validate143.errors = vErrors;
 return errors === 0;
 }
 validate143.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v107 = validate144;
-const schema170 = {"type":"string","format":"uuid"};
+const v103 = validate144;
+const schema169 = {"$ref":"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema"};
+const schema170 = {"type":"object","description":"Body of `POST /sandbox/campaigns/{campaign_id}/engagements`. `start_time` is required for `meeting_booked`; `invitee_name` and `invitee_email` apply to `meeting_booked` and `confirmed_by` to `booking_confirmed`.","required":["lead_id","kind"],"additionalProperties":false,"properties":{"lead_id":{"type":"string","format":"uuid","description":"The lead concerned, a lead of the organization enrolled in the campaign."},"kind":{"type":"string","enum":["email_opened","connection_accepted","meeting_booked","booking_confirmed"],"description":"`email_opened`: the lead opened the latest email sent to them. `connection_accepted`: the lead accepted the connection request sent to them. `meeting_booked`: the lead booked a meeting from a calendar. `booking_confirmed`: the reply agent or a person confirmed the lead as booked."},"start_time":{"type":"string","format":"date-time","description":"`meeting_booked` only, and required there: start of the calendar event."},"invitee_name":{"type":"string","maxLength":200,"description":"`meeting_booked` only: the invitee's name; default the lead's first and last name."},"invitee_email":{"type":"string","format":"email","maxLength":320,"description":"`meeting_booked` only: the invitee's email; default the lead's email."},"confirmed_by":{"type":"string","enum":["agent","person"],"default":"agent","description":"`booking_confirmed` only: who confirmed the booking."}}};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9369,9 +10021,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema170,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.lead_id === undefined){
+const err0 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "lead_id"},message:"must have required property '"+"lead_id"+"'",schema:schema170.required,parentSchema:schema170,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9380,9 +10032,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.type,parentSchema:schema170,data};
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema170.required,parentSchema:schema170,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9391,13 +10042,192 @@ vErrors.push(err1);
 }
 errors++;
 }
+for(const key0 in data){
+if(!((((((key0 === "lead_id") || (key0 === "kind")) || (key0 === "start_time")) || (key0 === "invitee_name")) || (key0 === "invitee_email")) || (key0 === "confirmed_by"))){
+const err2 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema170,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.lead_id !== undefined){
+let data0 = data.lead_id;
+if(typeof data0 === "string"){
+if(!(formats2.test(data0))){
+const err3 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/lead_id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema170.properties.lead_id,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/lead_id",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/lead_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.lead_id.type,parentSchema:schema170.properties.lead_id,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/kind",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.kind.type,parentSchema:schema170.properties.kind,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((data1 === "email_opened") || (data1 === "connection_accepted")) || (data1 === "meeting_booked")) || (data1 === "booking_confirmed"))){
+const err6 = {instancePath:instancePath+"/kind",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/kind/enum",keyword:"enum",params:{allowedValues: schema170.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema170.properties.kind.enum,parentSchema:schema170.properties.kind,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.start_time !== undefined){
+let data2 = data.start_time;
+if(typeof data2 === "string"){
+if(!(formats70.validate(data2))){
+const err7 = {instancePath:instancePath+"/start_time",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/start_time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema170.properties.start_time,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/start_time",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/start_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.start_time.type,parentSchema:schema170.properties.start_time,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.invitee_name !== undefined){
+let data3 = data.invitee_name;
+if(typeof data3 === "string"){
+if(func1(data3) > 200){
+const err9 = {instancePath:instancePath+"/invitee_name",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema170.properties.invitee_name,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/invitee_name",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.invitee_name.type,parentSchema:schema170.properties.invitee_name,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.invitee_email !== undefined){
+let data4 = data.invitee_email;
+if(typeof data4 === "string"){
+if(func1(data4) > 320){
+const err11 = {instancePath:instancePath+"/invitee_email",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_email/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters",schema:320,parentSchema:schema170.properties.invitee_email,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(formats6.test(data4))){
+const err12 = {instancePath:instancePath+"/invitee_email",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema170.properties.invitee_email,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/invitee_email",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/invitee_email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.invitee_email.type,parentSchema:schema170.properties.invitee_email,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.confirmed_by !== undefined){
+let data5 = data.confirmed_by;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/confirmed_by",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/confirmed_by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema170.properties.confirmed_by.type,parentSchema:schema170.properties.confirmed_by,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((data5 === "agent") || (data5 === "person"))){
+const err15 = {instancePath:instancePath+"/confirmed_by",schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/properties/confirmed_by/enum",keyword:"enum",params:{allowedValues: schema170.properties.confirmed_by.enum},message:"must be equal to one of the allowed values",schema:schema170.properties.confirmed_by.enum,parentSchema:schema170.properties.confirmed_by,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"urn:ocs:openapi#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema170.type,parentSchema:schema170,data};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate144.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const v108 = validate145;
-const schema171 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+const v104 = validate145;
+const schema171 = {"type":"string","format":"uuid"};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9409,8 +10239,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.type,parentSchema:schema171,data};
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema171,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9419,9 +10250,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data == "number"){
-if(data > 500 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema171,data};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9430,24 +10261,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema171,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
 validate145.errors = vErrors;
 return errors === 0;
 }
 validate145.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const v109 = validate146;
-const schema172 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+const v105 = validate146;
+const schema172 = {"type":"string","format":"uuid"};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9459,8 +10279,98 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema172,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema172.type,parentSchema:schema172,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+validate146.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v106 = validate147;
+const schema173 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate147.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema172.type,parentSchema:schema172,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema173.type,parentSchema:schema173,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 500 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema173,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema173,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate147.errors = vErrors;
+return errors === 0;
+}
+validate147.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v107 = validate148;
+const schema174 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate148.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema174.type,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9471,7 +10381,7 @@ errors++;
 }
 if(typeof data == "number"){
 if(data > 9007199254740991 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema172,data};
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9481,7 +10391,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data < 0 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema172,data};
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema174,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9491,10 +10401,150 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate146.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v108 = validate149;
+const schema175 = {"type":"string","format":"uuid"};
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate149.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats2.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema175,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema175.type,parentSchema:schema175,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v109 = validate150;
+const schema176 = {"type":"integer","minimum":1,"maximum":500,"default":100};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate150.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema176.type,parentSchema:schema176,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 500 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500",schema:500,parentSchema:schema176,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema176,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+validate150.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const v110 = validate151;
+const schema177 = {"type":"integer","minimum":0,"maximum":9007199254740991,"default":0};
+
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate151.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema177.type,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema177,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate151.errors = vErrors;
+return errors === 0;
+}
+validate151.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 /** The validator of each key of validator-schemas.ts. */
 export const validators: Readonly<Record<string, PrecompiledValidator>> = {
@@ -9508,104 +10558,105 @@ export const validators: Readonly<Record<string, PrecompiledValidator>> = {
   "listLeads query page": v7,
   "listLeads query campaign_id": v8,
   "listLeads query email": v9,
-  "#/paths/~1leads/post/requestBody/content/application~1json/schema": v10,
-  "#/paths/~1leads~1create/post/requestBody/content/application~1json/schema": v11,
-  "importLeads header Idempotency-Key": v12,
-  "#/paths/~1leads~1batch/post/requestBody/content/application~1json/schema": v13,
-  "getLead path lead_id": v14,
-  "updateLead path lead_id": v15,
-  "#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema": v16,
-  "deleteLead path lead_id": v17,
-  "deleteLead query campaign_id": v18,
-  "listCampaigns query limit": v19,
-  "listCampaigns query offset": v20,
-  "listCampaigns query is_active": v21,
-  "createCampaign header Idempotency-Key": v22,
-  "#/paths/~1campaigns/post/requestBody/content/application~1json/schema": v23,
-  "getCampaign path campaign_id": v24,
-  "updateCampaign path campaign_id": v25,
-  "#/paths/~1campaigns~1{campaign_id}/patch/requestBody/content/application~1json/schema": v26,
-  "replaceSequence path campaign_id": v27,
-  "#/paths/~1campaigns~1{campaign_id}~1sequence/put/requestBody/content/application~1json/schema": v28,
-  "updateSequenceStep path campaign_id": v29,
-  "updateSequenceStep path step_id": v30,
-  "#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema": v31,
-  "replaceSenders path campaign_id": v32,
-  "#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema": v33,
-  "getCampaignPreflight path campaign_id": v34,
-  "setAbTesting path campaign_id": v35,
-  "#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema": v36,
-  "promoteAbVariation path campaign_id": v37,
-  "#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema": v38,
-  "previewCampaign path campaign_id": v39,
-  "#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema": v40,
-  "listAiFields path campaign_id": v41,
-  "createAiField path campaign_id": v42,
-  "#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema": v43,
-  "updateAiField path campaign_id": v44,
-  "updateAiField path field_id": v45,
-  "#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema": v46,
-  "getResponderSettings path campaign_id": v47,
-  "updateResponderSettings path campaign_id": v48,
-  "#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema": v49,
-  "getCampaignQueue path campaign_id": v50,
-  "getCampaignQueue query limit": v51,
-  "getCampaignQueue query before": v52,
-  "getCampaignAnalysis path campaign_id": v53,
-  "getCampaignAnalysis query date_filter": v54,
-  "getCampaignAnalysis query variation": v55,
-  "getDailyStats path campaign_id": v56,
-  "getDailyStats query date_filter": v57,
-  "getDailyStats query variation": v58,
-  "getStepFunnel path campaign_id": v59,
-  "getStepFunnel query date_filter": v60,
-  "getStepFunnel query variation": v61,
-  "getSenderBreakdown path campaign_id": v62,
-  "getSenderBreakdown query date_filter": v63,
-  "getPersonalizationQuality path campaign_id": v64,
-  "getPersonalizationQuality query date_filter": v65,
-  "getAbCohorts path campaign_id": v66,
-  "getAbCohorts query date_filter": v67,
-  "listBookings path campaign_id": v68,
-  "listBookings query since": v69,
-  "listWebhooks path campaign_id": v70,
-  "listWebhooks query limit": v71,
-  "listWebhooks query offset": v72,
-  "createWebhook path campaign_id": v73,
-  "#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema": v74,
-  "disableWebhook path campaign_id": v75,
-  "disableWebhook path webhook_id": v76,
-  "setWebhookSecret path campaign_id": v77,
-  "setWebhookSecret path webhook_id": v78,
-  "#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema": v79,
-  "activateWebhook path campaign_id": v80,
-  "#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema": v81,
-  "deactivateWebhook path campaign_id": v82,
-  "#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema": v83,
-  "listPipelines query limit": v84,
-  "listPipelines query offset": v85,
-  "getPipeline path pipeline_id": v86,
-  "updatePipeline path pipeline_id": v87,
-  "#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema": v88,
-  "listDeals query stage_id": v89,
-  "listDeals query owner_id": v90,
-  "listDeals query lead_id": v91,
-  "listDeals query limit": v92,
-  "listDeals query offset": v93,
-  "#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema": v94,
-  "getDeal path deal_id": v95,
-  "updateDeal path deal_id": v96,
-  "#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema": v97,
-  "#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema": v98,
-  "simulateReply path campaign_id": v99,
-  "#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema": v100,
-  "simulateEngagement path campaign_id": v101,
-  "#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema": v102,
-  "listSandboxMessages path campaign_id": v103,
-  "listSandboxMessages query lead_id": v104,
-  "listSandboxMessages query limit": v105,
-  "listSandboxMessages query offset": v106,
-  "listSandboxDeliveries path campaign_id": v107,
-  "listSandboxDeliveries query limit": v108,
-  "listSandboxDeliveries query offset": v109,
+  "createLead header Idempotency-Key": v10,
+  "#/paths/~1leads/post/requestBody/content/application~1json/schema": v11,
+  "#/components/schemas/LeadInput": v12,
+  "#/components/schemas/LeadBatchInput": v13,
+  "#/paths/~1leads~1create/post/requestBody/content/application~1json/schema": v14,
+  "getLead path lead_id": v15,
+  "updateLead path lead_id": v16,
+  "#/paths/~1leads~1{lead_id}/patch/requestBody/content/application~1json/schema": v17,
+  "deleteLead path lead_id": v18,
+  "deleteLead query campaign_id": v19,
+  "listCampaigns query limit": v20,
+  "listCampaigns query offset": v21,
+  "listCampaigns query is_active": v22,
+  "createCampaign header Idempotency-Key": v23,
+  "#/paths/~1campaigns/post/requestBody/content/application~1json/schema": v24,
+  "getCampaign path campaign_id": v25,
+  "updateCampaign path campaign_id": v26,
+  "#/paths/~1campaigns~1{campaign_id}/patch/requestBody/content/application~1json/schema": v27,
+  "replaceSequence path campaign_id": v28,
+  "#/paths/~1campaigns~1{campaign_id}~1sequence/put/requestBody/content/application~1json/schema": v29,
+  "updateSequenceStep path campaign_id": v30,
+  "updateSequenceStep path step_id": v31,
+  "#/paths/~1campaigns~1{campaign_id}~1sequence~1steps~1{step_id}/patch/requestBody/content/application~1json/schema": v32,
+  "replaceSenders path campaign_id": v33,
+  "#/paths/~1campaigns~1{campaign_id}~1senders/put/requestBody/content/application~1json/schema": v34,
+  "getCampaignPreflight path campaign_id": v35,
+  "setAbTesting path campaign_id": v36,
+  "#/paths/~1campaigns~1{campaign_id}~1ab-testing/post/requestBody/content/application~1json/schema": v37,
+  "promoteAbVariation path campaign_id": v38,
+  "#/paths/~1campaigns~1{campaign_id}~1ab-testing~1promote/post/requestBody/content/application~1json/schema": v39,
+  "previewCampaign path campaign_id": v40,
+  "#/paths/~1campaigns~1{campaign_id}~1preview/post/requestBody/content/application~1json/schema": v41,
+  "listAiFields path campaign_id": v42,
+  "createAiField path campaign_id": v43,
+  "#/paths/~1campaigns~1{campaign_id}~1ai-fields/post/requestBody/content/application~1json/schema": v44,
+  "updateAiField path campaign_id": v45,
+  "updateAiField path field_id": v46,
+  "#/paths/~1campaigns~1{campaign_id}~1ai-fields~1{field_id}/patch/requestBody/content/application~1json/schema": v47,
+  "getResponderSettings path campaign_id": v48,
+  "updateResponderSettings path campaign_id": v49,
+  "#/paths/~1campaigns~1{campaign_id}~1responder/patch/requestBody/content/application~1json/schema": v50,
+  "getCampaignQueue path campaign_id": v51,
+  "getCampaignQueue query limit": v52,
+  "getCampaignQueue query before": v53,
+  "getCampaignAnalysis path campaign_id": v54,
+  "getCampaignAnalysis query date_filter": v55,
+  "getCampaignAnalysis query variation": v56,
+  "getDailyStats path campaign_id": v57,
+  "getDailyStats query date_filter": v58,
+  "getDailyStats query variation": v59,
+  "getStepFunnel path campaign_id": v60,
+  "getStepFunnel query date_filter": v61,
+  "getStepFunnel query variation": v62,
+  "getSenderBreakdown path campaign_id": v63,
+  "getSenderBreakdown query date_filter": v64,
+  "getPersonalizationQuality path campaign_id": v65,
+  "getPersonalizationQuality query date_filter": v66,
+  "getAbCohorts path campaign_id": v67,
+  "getAbCohorts query date_filter": v68,
+  "listBookings path campaign_id": v69,
+  "listBookings query since": v70,
+  "listWebhooks path campaign_id": v71,
+  "listWebhooks query limit": v72,
+  "listWebhooks query offset": v73,
+  "createWebhook path campaign_id": v74,
+  "#/paths/~1campaigns~1{campaign_id}~1webhooks/post/requestBody/content/application~1json/schema": v75,
+  "disableWebhook path campaign_id": v76,
+  "disableWebhook path webhook_id": v77,
+  "setWebhookSecret path campaign_id": v78,
+  "setWebhookSecret path webhook_id": v79,
+  "#/paths/~1campaigns~1{campaign_id}~1webhooks~1{webhook_id}~1secret/post/requestBody/content/application~1json/schema": v80,
+  "activateWebhook path campaign_id": v81,
+  "#/paths/~1campaigns~1{campaign_id}~1webhook~1activate/post/requestBody/content/application~1json/schema": v82,
+  "deactivateWebhook path campaign_id": v83,
+  "#/paths/~1campaigns~1{campaign_id}~1webhook~1deactivate/post/requestBody/content/application~1json/schema": v84,
+  "listPipelines query limit": v85,
+  "listPipelines query offset": v86,
+  "getPipeline path pipeline_id": v87,
+  "updatePipeline path pipeline_id": v88,
+  "#/paths/~1crm~1pipelines~1{pipeline_id}/patch/requestBody/content/application~1json/schema": v89,
+  "listDeals query stage_id": v90,
+  "listDeals query owner_id": v91,
+  "listDeals query lead_id": v92,
+  "listDeals query limit": v93,
+  "listDeals query offset": v94,
+  "#/paths/~1crm~1deals/post/requestBody/content/application~1json/schema": v95,
+  "getDeal path deal_id": v96,
+  "updateDeal path deal_id": v97,
+  "#/paths/~1crm~1deals~1{deal_id}/patch/requestBody/content/application~1json/schema": v98,
+  "#/paths/~1sandbox~1clock~1advance/post/requestBody/content/application~1json/schema": v99,
+  "simulateReply path campaign_id": v100,
+  "#/paths/~1sandbox~1campaigns~1{campaign_id}~1replies/post/requestBody/content/application~1json/schema": v101,
+  "simulateEngagement path campaign_id": v102,
+  "#/paths/~1sandbox~1campaigns~1{campaign_id}~1engagements/post/requestBody/content/application~1json/schema": v103,
+  "listSandboxMessages path campaign_id": v104,
+  "listSandboxMessages query lead_id": v105,
+  "listSandboxMessages query limit": v106,
+  "listSandboxMessages query offset": v107,
+  "listSandboxDeliveries path campaign_id": v108,
+  "listSandboxDeliveries query limit": v109,
+  "listSandboxDeliveries query offset": v110,
 };

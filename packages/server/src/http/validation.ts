@@ -19,6 +19,7 @@ import { type OperationInfo, type OperationParameter, operationTable } from '../
 import { bodyKey, parameterKey, unvalidatedHeaders, validatorSchemas } from '../openapi/validator-schemas.ts';
 import type { PrecompiledValidator } from '../openapi/validator-runtime.ts';
 import { notFound, type ValidationIssue, validationError } from './api-error.ts';
+import { meantForm } from './body-forms.ts';
 
 export interface ValidatedInput {
   path: Record<string, string | number>;
@@ -87,7 +88,10 @@ export class RequestValidator {
         if (operation.bodyRequired) issues.push({ field: 'body', message: 'is required', type: 'required' });
       } else {
         const check = run(bodyKey(operation), raw.body);
-        if (!check.valid) issues.push(...toIssues(check.errors, 'body'));
+        // A body with several forms: the issues of the form it is meant for, not "matches none".
+        const form = check.valid ? undefined : meantForm(operation.bodyForms, raw.body);
+        if (form) issues.push(...toIssues(run(form.pointer, raw.body).errors, 'body'));
+        else if (!check.valid) issues.push(...toIssues(check.errors, 'body'));
       }
     }
     if (issues.length > 0) throw validationError(issues);

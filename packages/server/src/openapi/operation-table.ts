@@ -33,6 +33,19 @@ export interface OperationInfo {
   parameters: OperationParameter[];
   hasBody: boolean;
   bodyRequired: boolean;
+  /**
+   * A JSON body with several forms (`anyOf`/`oneOf` of component schemas, such as
+   * `POST /leads`: one lead or a batch): each form, resolved, with its pointer. Empty
+   * otherwise. A body that fails is checked again against the form it is meant for, so
+   * that its issues are that form's (validation.ts).
+   */
+  bodyForms: BodyForm[];
+}
+
+export interface BodyForm {
+  /** `#/components/schemas/LeadBatchInput`. */
+  pointer: string;
+  schema: JsonSchema;
 }
 
 const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -61,10 +74,20 @@ export function buildOperationTable(document: OpenApiDocument): OperationInfo[] 
         parameters,
         hasBody: Boolean(body),
         bodyRequired: Boolean(body?.required),
+        bodyForms: bodyFormsOf(document, body),
       });
     }
   }
   return table;
+}
+
+function bodyFormsOf(document: OpenApiDocument, body: unknown): BodyForm[] {
+  const media = (body as { content?: Record<string, { schema?: JsonSchema }> } | undefined)?.content?.[
+    'application/json'
+  ];
+  const forms = (media?.schema?.anyOf ?? media?.schema?.oneOf) as Array<{ $ref?: unknown }> | undefined;
+  if (!forms || !forms.every((form) => typeof form.$ref === 'string' && form.$ref.startsWith('#/'))) return [];
+  return forms.map((form) => ({ pointer: form.$ref as string, schema: resolveRef<JsonSchema>(document, form) }));
 }
 
 function resolveRef<T>(document: OpenApiDocument, node: unknown): T {

@@ -24,7 +24,7 @@ export type RequestBody<K extends OperationId> =
   Operation<K> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
 
 type Responses<K extends OperationId> = Operation<K>['responses'];
-type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202>;
+type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 207>;
 type BodyOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 
 /** The answers a handler may give: one documented 2xx status with its body. */

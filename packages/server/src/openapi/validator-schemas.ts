@@ -37,6 +37,8 @@ export function validatorSchemas(table: readonly OperationInfo[]): Map<string, J
       schemas.set(parameterKey(operation, parameter), rebase(parameter.schema) as JsonSchema);
     }
     if (operation.hasBody) schemas.set(bodyKey(operation), { $ref: `${documentId}${bodyKey(operation)}` });
+    // Each form of a body with several (a component schema, keyed by its pointer).
+    for (const form of operation.bodyForms) schemas.set(form.pointer, { $ref: `${documentId}${form.pointer}` });
   }
   return schemas;
 }

@@ -5,16 +5,15 @@
  */
 import { validationError } from '../http/api-error.ts';
 import type { AuthContext } from '../http/auth.ts';
-import type { Schemas, SuccessResponse } from '../openapi/types.ts';
+import type { SuccessResponse } from '../openapi/types.ts';
 import { UniqueViolation } from '../store/errors.ts';
 import type { CampaignRecord, EnrolmentRecord, LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { leadView } from '../views/lead.ts';
 import type { PartialHandlers } from './registry.ts';
 import { newId } from '../domain/ids.ts';
-
-/** The body's fields (the document's `anyOf` only adds that `email` or `linkedin_profile` is set). */
-type LeadInput = Extract<Schemas['LeadInput'], { campaign_id?: unknown }>;
+import { type LeadInput, newLead } from '../domain/new-lead.ts';
+import { importLeads } from './leads-import.ts';
 
 interface Outcome {
   lead: LeadRecord;
@@ -38,7 +37,7 @@ async function createLead(
   auth: AuthContext,
   now: Date,
   store: Store,
-): Promise<SuccessResponse<'createLead'>> {
+): Promise<SuccessResponse<'createLeadLegacy'>> {
   let outcome: Outcome | undefined;
   for (let attempt = 1; outcome === undefined; attempt++) {
     try {
@@ -118,30 +117,13 @@ async function createOrFind(tx: Store, organizationId: string, input: LeadInput,
   return { lead, enrolments, created: !existing, campaign, enrolment };
 }
 
-function newLead(organizationId: string, input: LeadInput, at: string): LeadRecord {
-  return {
-    id: newId(),
-    organization_id: organizationId,
-    email: input.email ?? null,
-    first_name: input.first_name ?? null,
-    last_name: input.last_name ?? null,
-    company: input.company ?? null,
-    title: input.title ?? null,
-    industry: input.industry ?? null,
-    website: input.website ?? null,
-    linkedin_profile: input.linkedin_profile ?? null,
-    annual_revenue: input.annual_revenue ?? null,
-    employee_count: input.employee_count ?? null,
-    custom_fields: input.custom_fields ?? {},
-    deleted_at: null,
-    created_at: at,
-    updated_at: at,
-  };
-}
-
 export const leadCreateHandlers: PartialHandlers = {
-  createLead: ({ body, auth, now }, { store }) => createLead(body, auth, now, store),
-  // Same body and answers (the document gives both operations the same schemas); the app
+  // The batch form (`{ leads: [...] }`) or one lead; the legacy operation has the single form only.
+  createLead: ({ body, auth, now, requestId }, { store }) =>
+    'leads' in body
+      ? importLeads(body.leads as LeadInput[], auth, now, requestId, store)
+      : createLead(body, auth, now, store),
+  // The single form's body and answers (the batch form is the successor's only); the app
   // adds the Deprecation and Link headers.
   createLeadLegacy: ({ body, auth, now }, { store }) => createLead(body, auth, now, store),
 };

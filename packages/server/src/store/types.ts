@@ -170,11 +170,18 @@ export interface LeadStore {
    * the email, compared case-insensitively; `update` does the same.
    */
   insert(record: LeadRecord): Promise<void>;
+  /**
+   * Inserts every record in one statement (the batch import): all or none. Throws
+   * `UniqueViolation` (`leads_email`) as `insert` does, also for two records of one email.
+   */
+  insertMany(records: LeadRecord[]): Promise<void>;
   /** A lead that is not deleted. */
   get(organizationId: string, id: string): Promise<LeadRecord | null>;
   getMany(organizationId: string, ids: string[]): Promise<LeadRecord[]>;
   /** The live lead with this email, compared case-insensitively. */
   findByEmail(organizationId: string, email: string): Promise<LeadRecord | null>;
+  /** The live leads holding any of these emails, compared case-insensitively, in one read. */
+  findByEmails(organizationId: string, emails: string[]): Promise<LeadRecord[]>;
   /** Newest first, ties by `id`; deleted leads never appear. */
   list(
     organizationId: string,
@@ -190,6 +197,8 @@ export interface LeadStore {
 export interface EnrolmentStore {
   /** Throws `UniqueViolation` (`enrolments_live`) when the lead has a live enrolment in the campaign. */
   insert(record: EnrolmentRecord): Promise<void>;
+  /** Inserts every record in one statement, all or none; throws as `insert` does. */
+  insertMany(records: EnrolmentRecord[]): Promise<void>;
   /**
    * The lead's live (not removed) enrolment in the campaign. With `forUpdate`, the row is
    * locked until the surrounding transaction ends: a reply and a step of one sequence lead

@@ -49,6 +49,7 @@ describe('each precompiled validator answers as a fresh compilation', () => {
   for (const operation of operationTable) {
     for (const parameter of operation.parameters) sources.set(parameterKey(operation, parameter), parameter.schema);
     if (operation.hasBody) sources.set(bodyKey(operation), { $ref: bodyKey(operation) });
+    for (const form of operation.bodyForms) sources.set(form.pointer, { $ref: form.pointer });
   }
 
   it.each([...schemas.keys()])('%s', (key) => {

@@ -43,11 +43,37 @@ export function memoryLeads(state: MemoryState): LeadStore {
       if (record.deleted_at === null) assertEmailFree(record.organization_id, record.email, record.id);
       state.leads.set(record.id, record);
     },
+    async insertMany(records) {
+      // Every record is checked before any is written: all or none, as one SQL statement.
+      // One pass over the table for the taken emails (a check per record would be n x table).
+      const taken = new Set(
+        state.leads
+          .where((l) => l.deleted_at === null && l.email !== null)
+          .map((l) => `${l.organization_id} ${l.email?.toLowerCase()}`),
+      );
+      for (const record of records) {
+        if (record.deleted_at !== null || record.email === null) continue;
+        const key = `${record.organization_id} ${record.email.toLowerCase()}`;
+        if (taken.has(key)) throw new UniqueViolation(uniqueConstraints.leadEmail);
+        taken.add(key);
+      }
+      for (const record of records) state.leads.set(record.id, record);
+    },
     async get(organizationId, id) {
       return live(organizationId, id);
     },
     async getMany(organizationId, ids) {
       return ids.map((id) => live(organizationId, id)).filter((lead): lead is LeadRecord => lead !== null);
+    },
+    async findByEmails(organizationId, emails) {
+      const wanted = new Set(emails.map((email) => email.toLowerCase()));
+      return state.leads.where(
+        (l) =>
+          l.organization_id === organizationId &&
+          l.deleted_at === null &&
+          l.email !== null &&
+          wanted.has(l.email.toLowerCase()),
+      );
     },
     async findByEmail(organizationId, email) {
       const wanted = email.toLowerCase();
@@ -104,6 +130,19 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
       );
       if (record.removed_at === null && live.length > 0) throw new UniqueViolation(uniqueConstraints.liveEnrolment);
       state.enrolments.set(record.id, record);
+    },
+    async insertMany(records) {
+      const live = new Set(
+        state.enrolments.where((e) => e.removed_at === null).map((e) => `${e.campaign_id} ${e.lead_id}`),
+      );
+      for (const record of records) {
+        if (!state.leads.has(record.lead_id)) throw new Error(`enrolment ${record.id}: no lead ${record.lead_id}`);
+        if (record.removed_at !== null) continue;
+        const key = `${record.campaign_id} ${record.lead_id}`;
+        if (live.has(key)) throw new UniqueViolation(uniqueConstraints.liveEnrolment);
+        live.add(key);
+      }
+      for (const record of records) state.enrolments.set(record.id, record);
     },
     async find(campaignId, leadId) {
       return (

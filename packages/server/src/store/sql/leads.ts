@@ -10,6 +10,31 @@ import { planEachRun } from './statement-names.ts';
 const leadJson = new Set(['custom_fields']);
 
 /**
+ * The lead's columns and their types, for the batch insert: one array parameter per column,
+ * unnested into rows, so that a batch is one statement of 16 parameters whatever its size
+ * (a `values` list would need 16 per lead and stops at 65,535 parameters).
+ */
+const leadColumnTypes = {
+  id: 'uuid',
+  organization_id: 'uuid',
+  email: 'text',
+  first_name: 'text',
+  last_name: 'text',
+  company: 'text',
+  title: 'text',
+  industry: 'text',
+  website: 'text',
+  linkedin_profile: 'text',
+  annual_revenue: 'bigint',
+  employee_count: 'integer',
+  custom_fields: 'text',
+  deleted_at: 'timestamptz',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+} as const satisfies Record<keyof LeadRecord, string>;
+const leadColumnList = Object.keys(leadColumnTypes) as (keyof LeadRecord)[];
+
+/**
  * The columns of an enrolment record: `enrolments` also holds its lead's sort key and deletion
  * (`lead_created_at`, `lead_deleted`, migration 010), which stay in the store.
  */
@@ -52,6 +77,31 @@ export function sqlLeads(client: SqlClient): LeadStore {
   return {
     async insert(record) {
       await reportingUniqueViolations(() => insertRow(client, 'leads', record, leadJson));
+    },
+    async insertMany(records) {
+      if (records.length === 0) return;
+      const columns = leadColumnList;
+      await reportingUniqueViolations(() =>
+        client.query(
+          `insert into leads (${columns.join(', ')})
+           select ${columns.map((column) => (leadJson.has(column) ? `${column}::jsonb` : column)).join(', ')}
+             from unnest(${columns.map((column, i) => `$${i + 1}::${leadColumnTypes[column]}[]`).join(', ')})
+                  as u(${columns.join(', ')})`,
+          columns.map((column) =>
+            records.map((record) => (leadJson.has(column) ? JSON.stringify(record[column]) : record[column])),
+          ),
+        ),
+      );
+    },
+    async findByEmails(organizationId, emails) {
+      if (emails.length === 0) return [];
+      // `leads_email` probed once per email (`lower(email) = any(...)`), planned with the values.
+      return client.query<LeadRecord>(
+        `${planEachRun}select * from leads
+          where organization_id = $1 and lower(email) = any(select lower(e) from unnest($2::text[]) e)
+            and deleted_at is null and email is not null`,
+        [organizationId, emails],
+      );
     },
     async get(organizationId, id) {
       const [row] = await client.query<LeadRecord>(
@@ -169,6 +219,31 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
         ),
       );
       if (inserted.length === 0) throw new Error(`enrolment ${record.id}: no lead ${record.lead_id}`);
+    },
+    async insertMany(records) {
+      if (records.length === 0) return;
+      // As `insert`, for every record in one statement: the leads' sort keys and deletion
+      // read `for share` (ordered with an erasure), the rows unnested from one array per column.
+      const columns = enrolmentColumnList;
+      const [counted] = await reportingUniqueViolations(() =>
+        client.query<{ inserted: number }>(
+          `with inserted as (
+           insert into enrolments (${columns.join(', ')}, lead_created_at, lead_deleted)
+           select ${columns.map((column) => `u.${column}`).join(', ')}, l.created_at, l.deleted_at is not null
+             from unnest(${columns.map((column, i) => `$${i + 1}::${enrolmentColumnTypes[column]}[]`).join(', ')})
+                  as u(${columns.join(', ')})
+             join (select id, created_at, deleted_at from leads
+                    where id = any($${columns.length + 1}::uuid[]) for share) l on l.id = u.lead_id
+           returning 1)
+           select count(*)::int as inserted from inserted`,
+          [
+            ...columns.map((column) => records.map((record) => record[column])),
+            [...new Set(records.map((record) => record.lead_id))],
+          ],
+        ),
+      );
+      if (Number(counted?.inserted) !== records.length)
+        throw new Error('enrolments: a lead of the batch does not exist');
     },
     async find(campaignId, leadId, options) {
       const [row] = await client.query<EnrolmentRecord>(

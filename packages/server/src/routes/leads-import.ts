@@ -1,0 +1,176 @@
+/**
+ * Tag Leads: the batch form of `POST /leads` (`{ leads: [...] }`, decision 0008). Each item
+ * is applied as if it were sent alone to `POST /leads`, in order, but the whole batch is one
+ * transaction of a few statements whatever its size: the campaigns named, one read of the
+ * live leads holding the batch's emails (and their enrolments), one insert of the new
+ * leads and one of the new enrolments. `Idempotency-Key` is the app's middleware.
+ */
+import { newId } from '../domain/ids.ts';
+import type { ApiError } from '../http/api-error.ts';
+import { validationError } from '../http/api-error.ts';
+import type { AuthContext } from '../http/auth.ts';
+import type { Schemas, SuccessResponse } from '../openapi/types.ts';
+import { UniqueViolation } from '../store/errors.ts';
+import type { CampaignRecord, EnrolmentRecord, LeadRecord } from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+import { leadView } from '../views/lead.ts';
+import { type LeadInput, newLead } from '../domain/new-lead.ts';
+
+type ItemResult = Schemas['LeadBatchItemResult'];
+
+/** What an item came to, before the leads' views are made (they show the batch's end state). */
+type Outcome =
+  | {
+      index: number;
+      kind: 'lead';
+      lead: LeadRecord;
+      created: boolean;
+      campaign: CampaignRecord | null;
+      enrolment: { id: string; created: boolean } | null;
+    }
+  | { index: number; kind: 'refused'; error: ApiError };
+
+/** As `POST /leads`: a concurrent create of one of the batch's emails makes the insert fail; run again. */
+const attempts = 3;
+
+export async function importLeads(
+  items: LeadInput[],
+  auth: AuthContext,
+  now: Date,
+  requestId: string,
+  store: Store,
+): Promise<SuccessResponse<'createLead'>> {
+  let applied: { outcomes: Outcome[]; enrolmentsByLead: Map<string, EnrolmentRecord[]> } | undefined;
+  for (let attempt = 1; applied === undefined; attempt++) {
+    try {
+      applied = await store.transaction((tx) => apply(tx, auth.organization.id, items, now.toISOString()));
+    } catch (error) {
+      if (!(error instanceof UniqueViolation) || attempt >= attempts) throw error;
+    }
+  }
+  const results = applied.outcomes.map((outcome) => toResult(outcome, applied.enrolmentsByLead, requestId));
+  const created = results.filter((result) => result.status === 201).length;
+  const existing = results.filter((result) => result.status === 200).length;
+  const failed = results.length - created - existing;
+  return {
+    status: 207,
+    body: {
+      success: true,
+      message: `Imported ${results.length} lead${results.length === 1 ? '' : 's'}: ${created} created, ${existing} already existed, ${failed} refused.`,
+      created,
+      existing,
+      failed,
+      results,
+    },
+  };
+}
+
+async function apply(tx: Store, organizationId: string, items: LeadInput[], at: string) {
+  const campaigns = new Map<string, CampaignRecord | null>();
+  for (const id of new Set(items.flatMap((item) => (item.campaign_id ? [item.campaign_id] : [])))) {
+    campaigns.set(id, await tx.campaigns.get(organizationId, id));
+  }
+  const emails = [...new Set(items.flatMap((item) => (item.email ? [item.email] : [])))];
+  const found = await tx.leads.findByEmails(organizationId, emails);
+  const byEmail = new Map(found.map((lead) => [lead.email?.toLowerCase() ?? '', lead]));
+  const enrolmentsByLead = new Map<string, EnrolmentRecord[]>();
+  for (const enrolment of await tx.enrolments.listForLeads(found.map((lead) => lead.id))) {
+    enrolmentsByLead.set(enrolment.lead_id, [...(enrolmentsByLead.get(enrolment.lead_id) ?? []), enrolment]);
+  }
+  const newLeads: LeadRecord[] = [];
+  const newEnrolments: EnrolmentRecord[] = [];
+  const outcomes = items.map((item, index): Outcome => {
+    const campaign = item.campaign_id ? (campaigns.get(item.campaign_id) ?? null) : null;
+    if (item.campaign_id && !campaign) {
+      return {
+        index,
+        kind: 'refused',
+        error: validationError(
+          [{ field: `body.leads[${index}].campaign_id`, message: 'campaign not found', type: 'not_found' }],
+          `Request validation failed: body.leads[${index}].campaign_id is not a campaign of this organization. List your campaigns with GET /v1/campaigns.`,
+        ),
+      };
+    }
+    // An earlier item of the batch with the same email counts as an existing lead, as it
+    // would had the items been sent one by one.
+    const existing = item.email ? byEmail.get(item.email.toLowerCase()) : undefined;
+    const lead = existing ?? newLead(organizationId, item, at);
+    if (!existing) {
+      newLeads.push(lead);
+      if (lead.email) byEmail.set(lead.email.toLowerCase(), lead);
+    }
+    let enrolment: { id: string; created: boolean } | null = null;
+    if (campaign) {
+      const enrolments = enrolmentsByLead.get(lead.id) ?? [];
+      const current = enrolments.find((e) => e.campaign_id === campaign.id);
+      if (current) {
+        enrolment = { id: current.id, created: false };
+      } else {
+        const record: EnrolmentRecord = {
+          id: newId(),
+          organization_id: organizationId,
+          campaign_id: campaign.id,
+          lead_id: lead.id,
+          // The A/B arm is drawn when the first step is sent (LeadEnrolment.variation), not here.
+          status: 'not_contacted',
+          variation: null,
+          enrolled_at: at,
+          removed_at: null,
+        };
+        newEnrolments.push(record);
+        enrolmentsByLead.set(lead.id, [...enrolments, record]);
+        enrolment = { id: record.id, created: true };
+      }
+    }
+    return { index, kind: 'lead', lead, created: !existing, campaign, enrolment };
+  });
+  // Rows in a fixed order (email, then campaign and lead): two batches sharing emails then
+  // take the unique index's row locks in the same order, so one waits for the other and
+  // retries (`attempts`) instead of both deadlocking.
+  await tx.leads.insertMany(
+    newLeads.sort((a, b) => compare(a.email?.toLowerCase() ?? '', b.email?.toLowerCase() ?? '')),
+  );
+  await tx.enrolments.insertMany(
+    newEnrolments.sort((a, b) => compare(a.campaign_id, b.campaign_id) || compare(a.lead_id, b.lead_id)),
+  );
+  return { outcomes, enrolmentsByLead };
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function toResult(outcome: Outcome, enrolmentsByLead: Map<string, EnrolmentRecord[]>, requestId: string): ItemResult {
+  if (outcome.kind === 'refused') {
+    const { error, index } = outcome;
+    return {
+      index,
+      status: 400,
+      success: false,
+      error: error.code as 'VALIDATION_ERROR',
+      message: error.message,
+      details: error.details as { errors: [] },
+      request_id: requestId,
+    };
+  }
+  const { index, lead, created, campaign, enrolment } = outcome;
+  const common = {
+    index,
+    success: true,
+    sequence_lead_id: enrolment?.id ?? null,
+    lead: leadView(lead, enrolmentsByLead.get(lead.id) ?? []),
+  };
+  if (created) {
+    const message = campaign ? `Lead created and enrolled in campaign ${campaign.name}` : 'Lead created';
+    return { ...common, status: 201, created: true, message };
+  }
+  const enrolled = !enrolment
+    ? ''
+    : enrolment.created
+      ? ` Enrolled in campaign ${campaign?.name ?? ''}.`
+      : ' Already enrolled in the campaign.';
+  return {
+    ...common,
+    status: 200,
+    created: false,
+    message: `A lead with this email already exists; returned unchanged.${enrolled}`,
+  };
+}

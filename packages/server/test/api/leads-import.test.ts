@@ -1,0 +1,268 @@
+/**
+ * The batch form of `POST /leads` (`{ leads: [...] }`, decision 0008): many leads in one request, a result per item in the
+ * order sent, the same rules as `POST /leads` (same email, enrolment, campaigns of the
+ * organization), one transaction, the 1 MB body limit, and `Idempotency-Key` so that a
+ * retried batch never creates a lead twice. Runs on memory, PGlite and PostgreSQL.
+ */
+import { expect, it } from 'vitest';
+import { maxBodyBytes } from '../../src/http/body.ts';
+import type { Store } from '../../src/store/types.ts';
+import { type TestApi, createTestApi } from '../support/api.ts';
+import { describeBackends } from '../support/backends.ts';
+import { insertCampaign, mayaInput, steppingClock } from '../support/lead-fixtures.ts';
+
+interface Lead {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  linkedin_profile: string | null;
+  enrolments: Array<{ campaign_id: string; sequence_lead_id: string; status: string; variation: string | null }>;
+}
+interface ItemResult {
+  index: number;
+  status: number;
+  success: boolean;
+  message: string;
+  created?: boolean;
+  sequence_lead_id?: string | null;
+  lead?: Lead;
+  error?: string;
+  details?: { errors: Array<{ field: string; type: string; message: string }> };
+  request_id?: string;
+}
+interface Imported {
+  success: boolean;
+  message: string;
+  created: number;
+  existing: number;
+  failed: number;
+  results: ItemResult[];
+}
+interface Failure {
+  error: string;
+  message: string;
+  details?: { errors: Array<{ field: string; type: string; message: string }> };
+}
+
+const profile = (n: number) => `https://www.linkedin.com/in/imported-${n}`;
+
+describeBackends('import leads', (store) => {
+  let api: TestApi;
+  const setup = async (options: { store?: Store } = {}) => {
+    api = await createTestApi(options.store ?? store(), { clock: steppingClock() });
+  };
+  const campaign = (overrides = {}) => insertCampaign(store(), api.organizationId, api.ownerId, overrides);
+  const importLeads = (leads: unknown[], headers: Record<string, string> = {}) =>
+    api.call<Imported>('POST', '/v1/leads', { body: { leads }, headers });
+  const total = async () => (await store().leads.list(api.organizationId, { limit: 1, offset: 0 })).total;
+
+  it('creates and enrols every lead of the batch, with a result per item in the order sent', async () => {
+    await setup();
+    const q4 = await campaign();
+    const leads = Array.from({ length: 5 }, (_, n) => ({
+      email: `lead${n}@example.com`,
+      first_name: `Lead ${n}`,
+      campaign_id: n % 2 === 0 ? q4.id : undefined,
+    }));
+    const answer = await importLeads(leads);
+    expect(answer.status).toBe(207);
+    expect(answer.body).toMatchObject({ success: true, created: 5, existing: 0, failed: 0 });
+    expect(answer.body.message).toBe('Imported 5 leads: 5 created, 0 already existed, 0 refused.');
+    expect(answer.body.results.map((r) => [r.index, r.status, r.created, r.lead?.email])).toEqual(
+      leads.map((lead, n) => [n, 201, true, lead.email]),
+    );
+    for (const [n, result] of answer.body.results.entries()) {
+      if (n % 2 === 0) {
+        expect(result.message).toBe('Lead created and enrolled in campaign Q4 Founders Outreach');
+        expect(result.lead?.enrolments).toEqual([
+          expect.objectContaining({ campaign_id: q4.id, sequence_lead_id: result.sequence_lead_id, variation: null }),
+        ]);
+      } else {
+        expect(result).toMatchObject({ message: 'Lead created', sequence_lead_id: null });
+        expect(result.lead?.enrolments).toEqual([]);
+      }
+      const read = await api.call<{ lead: Lead }>('GET', `/v1/leads/${result.lead?.id}`);
+      expect(read.body.lead).toEqual(result.lead);
+    }
+    expect(await total()).toBe(5);
+    expect(await store().enrolments.countForCampaign(q4.id)).toBe(3);
+  });
+
+  it('treats an email already in the organization, or earlier in the batch, as POST /leads does', async () => {
+    await setup();
+    const q4 = await campaign();
+    const existing = await api.call<{ lead: Lead }>('POST', '/v1/leads', { body: mayaInput });
+    const answer = await importLeads([
+      { email: mayaInput.email.toUpperCase(), first_name: 'Not applied', campaign_id: q4.id },
+      { email: 'tom@brightledger.io', first_name: 'Tom' },
+      { email: 'TOM@brightledger.io', first_name: 'Tom again', campaign_id: q4.id },
+      { email: mayaInput.email, campaign_id: q4.id },
+    ]);
+    expect(answer.status).toBe(207);
+    expect(answer.body).toMatchObject({ created: 1, existing: 3, failed: 0 });
+    const [maya, tom, tomAgain, mayaAgain] = answer.body.results;
+    expect(maya).toMatchObject({
+      status: 200,
+      created: false,
+      lead: { id: existing.body.lead.id, first_name: 'Maya' },
+    });
+    expect(maya?.message).toBe(
+      'A lead with this email already exists; returned unchanged. Enrolled in campaign Q4 Founders Outreach.',
+    );
+    expect(tom).toMatchObject({ status: 201, created: true });
+    expect(tomAgain).toMatchObject({ status: 200, created: false, lead: { id: tom?.lead?.id, first_name: 'Tom' } });
+    // The second enrolment of Maya in the same campaign is the first one, as for POST /leads.
+    expect(mayaAgain).toMatchObject({ status: 200, sequence_lead_id: maya?.sequence_lead_id });
+    expect(mayaAgain?.message).toBe(
+      'A lead with this email already exists; returned unchanged. Already enrolled in the campaign.',
+    );
+    expect(await total()).toBe(2);
+    expect(await store().enrolments.countForCampaign(q4.id)).toBe(2);
+  });
+
+  it('refuses an item whose campaign is not of the organization, in its own result, and applies the others', async () => {
+    await setup();
+    const q4 = await campaign();
+    const unknown = crypto.randomUUID();
+    const answer = await importLeads([
+      { email: 'a@example.com', campaign_id: q4.id },
+      { email: 'b@example.com', campaign_id: unknown },
+      { linkedin_profile: profile(1) },
+    ]);
+    expect(answer.status).toBe(207);
+    expect(answer.body).toMatchObject({ created: 2, existing: 0, failed: 1 });
+    expect(answer.body.results[1]).toEqual({
+      index: 1,
+      status: 400,
+      success: false,
+      error: 'VALIDATION_ERROR',
+      message: expect.stringContaining('body.leads[1].campaign_id is not a campaign of this organization'),
+      details: { errors: [{ field: 'body.leads[1].campaign_id', message: 'campaign not found', type: 'not_found' }] },
+      request_id: answer.headers.get('x-request-id'),
+    });
+    expect(await total()).toBe(2);
+    expect(await store().leads.findByEmail(api.organizationId, 'b@example.com')).toBeNull();
+  });
+
+  it('refuses the whole batch when an item does not match LeadInput, naming the item, and creates nothing', async () => {
+    await setup();
+    const answer = await api.call<Failure>('POST', '/v1/leads', {
+      body: {
+        leads: [{ email: 'ok@example.com' }, { first_name: 'No email' }, { email: 'ok2@example.com', extra: 1 }],
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('VALIDATION_ERROR');
+    expect(answer.body.details?.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'body.leads[1].email', message: 'email or linkedin_profile is required', type: 'required' },
+        { field: 'body.leads[2].extra', message: 'is not a known field', type: 'additional_properties' },
+      ]),
+    );
+    expect(await total()).toBe(0);
+    const empty = await api.call<Failure>('POST', '/v1/leads', { body: { leads: [] } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.details?.errors[0]).toMatchObject({ field: 'body.leads', type: 'min_items' });
+  });
+
+  it('takes a batch up to the 1 MB body limit in one request, and refuses one past it with 413', async () => {
+    await setup();
+    const lead = (n: number) => ({ email: `lead-${String(n).padStart(6, '0')}@example.com`, first_name: 'Imported' });
+    const perLead = JSON.stringify(lead(0)).length + 1;
+    const fitting = Math.floor((maxBodyBytes - 20) / perLead);
+    const big = await importLeads(Array.from({ length: fitting }, (_, n) => lead(n)));
+    expect(big.status).toBe(207);
+    expect(big.body.created).toBe(fitting);
+    expect(await total()).toBe(fitting);
+
+    const over = await api.call<Failure>('POST', '/v1/leads', {
+      body: { leads: Array.from({ length: fitting + 100 }, (_, n) => lead(n + fitting)) },
+    });
+    expect(over.status).toBe(413);
+    expect(over.body.error).toBe('PAYLOAD_TOO_LARGE');
+    expect(await total()).toBe(fitting);
+  }, 60_000);
+
+  it('replays a retried batch with the same Idempotency-Key without creating anything twice', async () => {
+    await setup();
+    const q4 = await campaign();
+    // Leads known only by their LinkedIn profile are never matched: only the key stops a retry from duplicating them.
+    const leads = [{ linkedin_profile: profile(1), campaign_id: q4.id }, { linkedin_profile: profile(2) }];
+    const headers = { 'Idempotency-Key': 'import-part-1' };
+    const first = await importLeads(leads, headers);
+    const again = await importLeads(leads, headers);
+    expect(first.status).toBe(207);
+    expect(again.status).toBe(207);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('idempotency-key')).toBe('import-part-1');
+    expect(await total()).toBe(2);
+    expect(await store().enrolments.countForCampaign(q4.id)).toBe(1);
+
+    const reused = await api.call<Failure>('POST', '/v1/leads', {
+      body: { leads: [{ linkedin_profile: profile(3) }] },
+      headers,
+    });
+    expect(reused.status).toBe(409);
+    expect(reused.body.error).toBe('IDEMPOTENCY_KEY_REUSED');
+    // Without a key the same batch is a new request: the leads without email are created again.
+    await importLeads(leads);
+    expect(await total()).toBe(4);
+  });
+
+  it('erases a lead created by a batch from the stored answer that a replay returns', async () => {
+    await setup();
+    const headers = { 'Idempotency-Key': 'import-erase' };
+    const leads = [
+      { email: 'maya.patel@acmerobotics.com', first_name: 'Maya', company: 'Acme Robotics' },
+      { email: 'tom@brightledger.io', first_name: 'Tom' },
+    ];
+    const first = await importLeads(leads, headers);
+    const maya = first.body.results[0]?.lead;
+    expect((await api.call('DELETE', `/v1/leads/${maya?.id}`)).status).toBe(200);
+    const replay = await importLeads(leads, headers);
+    const text = JSON.stringify(replay.body);
+    expect(text).not.toContain('maya.patel@acmerobotics.com');
+    expect(text).not.toContain('Acme Robotics');
+    expect(replay.body.results[0]?.lead).toMatchObject({ id: maya?.id, email: null, first_name: null });
+    expect(replay.body.results[1]?.lead).toMatchObject({ email: 'tom@brightledger.io', first_name: 'Tom' });
+  });
+
+  it('gives concurrent batches of the same emails one lead per email', async () => {
+    await setup();
+    const q4 = await campaign();
+    const leads = Array.from({ length: 20 }, (_, n) => ({ email: `shared${n}@example.com`, campaign_id: q4.id }));
+    const answers = await Promise.all([importLeads(leads), importLeads([...leads].reverse()), importLeads(leads)]);
+    expect(answers.map((a) => a.status)).toEqual([207, 207, 207]);
+    expect(answers.reduce((sum, a) => sum + a.body.created, 0)).toBe(20);
+    expect(await total()).toBe(20);
+    expect(await store().enrolments.countForCampaign(q4.id)).toBe(20);
+  });
+
+  it('leaves nothing behind when the enrolments fail after the leads were written', async () => {
+    const failing: Store = {
+      ...store(),
+      transaction: (work) =>
+        store().transaction((tx) =>
+          work({
+            ...tx,
+            enrolments: {
+              ...tx.enrolments,
+              insertMany: async () => {
+                throw new Error('disk full');
+              },
+            },
+          }),
+        ),
+    };
+    await setup({ store: failing });
+    const q4 = await campaign();
+    const failed = await api.call<Failure>('POST', '/v1/leads', {
+      body: { leads: [{ email: 'a@example.com', campaign_id: q4.id }] },
+      headers: { 'Idempotency-Key': 'fails-once' },
+    });
+    expect(failed.status).toBe(500);
+    expect(failed.body.message).not.toContain('disk full');
+    expect(await total()).toBe(0);
+  });
+});
