@@ -15,7 +15,7 @@
 import type { Clock } from '../domain/clock.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/records.ts';
 import type { DeliveryClaimState, DeliveryCompletion, Store } from '../store/types.ts';
-import { defaultSigner, type DeliverySigner, prepareAttempt } from './attempt.ts';
+import { defaultSigner, type DeliverySigner, type PreparedAttempt, prepareAttempt } from './attempt.ts';
 import { createBatcher } from './batcher.ts';
 import { refusalBeforeAttempt } from './schedule.ts';
 import { givenUp, settledAttempt } from './settle.ts';
@@ -84,7 +84,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
   const batchSize = options.batchSize ?? 100;
   const concurrency = Math.max(1, options.concurrency ?? 64);
-  // Slots that must be free before the next claim, once attempts are in flight.
+  // The next claim is made when fewer than this many claimed deliveries wait for a slot.
   const refillAt = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2));
   const leaseMs = options.leaseMs ?? deliveryPolicy.timeoutMs + 60_000;
   const signer = options.signer ?? defaultSigner;
@@ -123,33 +123,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     else counts.retried += 1;
   }
 
-  /** One attempt of one claimed delivery; resolves to whether a request was sent. */
-  async function attemptOne(delivery: DeliveryRecord, webhooks: WebhookRecord[], claimedAt: Date): Promise<boolean> {
-    const refusal =
-      refusalBeforeAttempt(delivery.attempts_made, new Date(delivery.created_at), claimedAt) ??
-      (webhooks.length === 0 ? 'no enabled webhook at attempt time: the event was dropped' : null);
-    if (refusal !== null) {
-      await complete(givenUp(workerId, delivery, refusal, clock.now()));
-      return false;
-    }
-    const prepared = await prepareAttempt(
-      { transport, signer, clock, onRequest: () => (counts.requests += 1) },
-      delivery,
-      webhooks,
-    );
-    // Whether this worker still holds the claim, read just before sending: a delivery
-    // cancelled meanwhile (its lead was erased) or taken over is not sent. The last read
-    // before the requests leave: nothing is awaited between it and the sends.
-    if (!(await claimChecks.add(delivery))) {
-      counts.claimsLost += 1;
-      return false;
-    }
-    const result = await prepared.send();
-    await complete(settledAttempt(workerId, delivery, result));
-    counts.attempts += 1;
-    return true;
-  }
-
   /** The enabled webhooks of each campaign of a claimed batch: one read per campaign. */
   async function enabledWebhooks(claimed: DeliveryRecord[]): Promise<Map<string, WebhookRecord[]>> {
     const campaignIds = [...new Set(claimed.map((d) => d.campaign_id))];
@@ -157,57 +130,116 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return new Map(campaignIds.map((id, i) => [id, lists[i] ?? []]));
   }
 
+  /**
+   * Attempts every delivery due, as a pipeline, so that the requests never wait for the
+   * store: a claim (a batch of due deliveries, their webhooks, their signed requests) is
+   * made while the previous batch is still being sent, and an attempt holds one of the
+   * `concurrency` slots only from its last check of the claim to its answers. Completions
+   * are written in batches behind it.
+   */
   async function runDue(): Promise<number> {
     let made = 0;
     let failure: { error: unknown } | null = null;
+    const fail = (error: unknown) => {
+      failure ??= { error };
+    };
+    /** Claimed and signed, waiting for a slot. */
+    const ready: { delivery: DeliveryRecord; prepared: PreparedAttempt }[] = [];
+    /** Attempts from their last check to their answers: at most `concurrency`. */
     const inFlight = new Set<Promise<void>>();
-    // Resolved when an attempt ends: one waiter, rather than a race over every attempt.
-    let slotFreed: (() => void) | null = null;
+    /** Completions waiting for their batched write. */
+    const completing = new Set<Promise<void>>();
+    let claiming = false;
+    /** The last claim found nothing due; `idle` when nothing else was under way either. */
+    let nothingDue: { idle: boolean } | null = null;
+    // One waiter for "something ended" (an attempt, a claim, a completion).
+    let changed: (() => void) | null = null;
+    const signal = () => {
+      changed?.();
+      changed = null;
+    };
+    const track = (set: Set<Promise<void>>, work: Promise<void>) => {
+      const tracked = work.catch(fail);
+      set.add(tracked);
+      void tracked.finally(() => {
+        set.delete(tracked);
+        signal();
+      });
+    };
+
+    const claimBatch = async () => {
+      const now = clock.now();
+      const claimed = await store.deliveries.claimDue({
+        now: now.toISOString(),
+        limit: batchSize,
+        workerId,
+        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+      });
+      if (claimed.length === 0) {
+        nothingDue = { idle: inFlight.size === 0 && completing.size === 0 && ready.length === 0 };
+        return;
+      }
+      const webhooks = await enabledWebhooks(claimed);
+      const tools = { transport, signer, clock, onRequest: () => (counts.requests += 1) };
+      await Promise.all(
+        claimed.map(async (delivery) => {
+          const targets = webhooks.get(delivery.campaign_id) ?? [];
+          const refusal =
+            refusalBeforeAttempt(delivery.attempts_made, new Date(delivery.created_at), now) ??
+            (targets.length === 0 ? 'no enabled webhook at attempt time: the event was dropped' : null);
+          if (refusal !== null) track(completing, complete(givenUp(workerId, delivery, refusal, clock.now())));
+          else ready.push({ delivery, prepared: await prepareAttempt(tools, delivery, targets) });
+        }),
+      );
+    };
+
+    const sendOne = async (delivery: DeliveryRecord, prepared: PreparedAttempt) => {
+      // Whether this worker still holds the claim, read just before sending: a delivery
+      // cancelled meanwhile (its lead was erased) or taken over is not sent. The last read
+      // before the requests leave: nothing is awaited between it and the sends.
+      if (!(await claimChecks.add(delivery))) {
+        counts.claimsLost += 1;
+        return;
+      }
+      const result = await prepared.send();
+      counts.attempts += 1;
+      made += 1;
+      track(completing, complete(settledAttempt(workerId, delivery, result)));
+    };
+
     try {
-      while (!stopping && failure === null) {
-        const room = Math.min(batchSize, concurrency - inFlight.size);
-        // Claim in batches: refilling one slot at a time would cost a claim per delivery.
-        if (room <= 0 || (inFlight.size > 0 && room < refillAt)) {
-          await new Promise<void>((resolve) => {
-            slotFreed = resolve;
-          });
+      while (failure === null) {
+        // Everything claimed is attempted, even when stopping: a claim left unsent would
+        // cost the delivery an attempt when its lease runs out.
+        while (inFlight.size < concurrency && ready.length > 0) {
+          const { delivery, prepared } = ready.shift() as (typeof ready)[number];
+          track(inFlight, sendOne(delivery, prepared));
+        }
+        const underWay = claiming || inFlight.size > 0 || completing.size > 0 || ready.length > 0;
+        if (nothingDue !== null && !underWay) {
+          // Nothing was due: once what was under way is done, look once more (a delivery
+          // enqueued meanwhile); stop when nothing was under way at the last look either.
+          if ((nothingDue as { idle: boolean }).idle) break;
+          nothingDue = null;
+        }
+        if (!stopping && !claiming && nothingDue === null && ready.length < refillAt) {
+          claiming = true;
+          void claimBatch()
+            .catch(fail)
+            .finally(() => {
+              claiming = false;
+              signal();
+            });
           continue;
         }
-        const now = clock.now();
-        const claimed = await store.deliveries.claimDue({
-          now: now.toISOString(),
-          limit: room,
-          workerId,
-          leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        if (!claiming && inFlight.size === 0 && completing.size === 0 && ready.length === 0) break;
+        await new Promise<void>((resolve) => {
+          changed = resolve;
         });
-        if (claimed.length === 0) {
-          // Nothing due now: let what is in flight finish, then look once more (a delivery
-          // enqueued meanwhile); stop when nothing was in flight either.
-          if (inFlight.size === 0) break;
-          await Promise.all(inFlight);
-          continue;
-        }
-        const webhooks = await enabledWebhooks(claimed);
-        for (const delivery of claimed) {
-          const attempt = attemptOne(delivery, webhooks.get(delivery.campaign_id) ?? [], now).then(
-            (sent) => {
-              if (sent) made += 1;
-            },
-            (error: unknown) => {
-              failure ??= { error };
-            },
-          );
-          inFlight.add(attempt);
-          void attempt.finally(() => {
-            inFlight.delete(attempt);
-            slotFreed?.();
-            slotFreed = null;
-          });
-        }
       }
     } finally {
       // Never leave attempts behind: `stop()` and callers rely on runDue meaning "done".
-      await Promise.all(inFlight);
+      while (inFlight.size > 0 || completing.size > 0) await Promise.all([...inFlight, ...completing]);
     }
     if (failure !== null) throw (failure as { error: unknown }).error;
     return made;
