@@ -12,7 +12,8 @@ export type Campaign = Schemas['Campaign'];
 /** Bodies as a client sends them: fields with a default in the document are optional. */
 export type CampaignInput = OperationParams<'createCampaign'>;
 export type Lead = Schemas['Lead'];
-export type LeadInput = OperationParams<'createLead'>;
+/** One lead as `POST /leads` takes it (its single form; the batch form is `{ leads: LeadInput[] }`). */
+export type LeadInput = Exclude<OperationParams<'createLead'>, { leads: unknown }>;
 export type SenderAccount = Schemas['SenderAccount'];
 export type PipelineDetail = Schemas['PipelineDetail'];
 export type Stage = Schemas['Stage'];
