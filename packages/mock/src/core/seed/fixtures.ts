@@ -5,7 +5,7 @@
  */
 import type { components } from '@ocs/sdk/types';
 import type { CampaignInput, Sequence, SenderAccount } from '../api-types.ts';
-import type { CallApp } from '../in-process.ts';
+import { type CallApp, OcsMockSetupError } from '../in-process.ts';
 import type { OcsMockFixtures } from '../options.ts';
 
 type WebhookRegistration = components['schemas']['WebhookRegistration'];
@@ -54,9 +54,11 @@ export async function createFixtures(
     if (accountIds.length > 0) {
       await call('PUT', `/campaigns/${campaignId}/senders`, { account_ids: accountIds });
     }
-    for (const lead of leads ?? []) {
-      const answer = await call<{ lead: { id: string } }>('POST', '/leads', { ...lead, campaign_id: campaignId });
-      addLead(answer.lead.id);
+    for (const id of await importLeads(
+      call,
+      (leads ?? []).map((lead) => ({ ...lead, campaign_id: campaignId })),
+    )) {
+      addLead(id);
     }
     for (const webhook of webhooks ?? []) {
       const answer = await call<WebhookRegistration>('POST', `/campaigns/${campaignId}/webhooks`, webhook);
@@ -72,11 +74,33 @@ export async function createFixtures(
       for (const id of accountIds) busy.add(id);
     }
   }
-  for (const lead of fixtures.leads ?? []) {
-    const answer = await call<{ lead: { id: string } }>('POST', '/leads', lead);
-    addLead(answer.lead.id);
-  }
+  for (const id of await importLeads(call, fixtures.leads ?? [])) addLead(id);
   return created;
+}
+
+type LeadInput = NonNullable<OcsMockFixtures['leads']>[number];
+type BatchItem = { index: number; status: number; lead?: { id: string } };
+
+/** Leads per batch: far below the 1 MB body limit for any fixture a test writes. */
+const batchSize = 500;
+
+/**
+ * The leads with the batch form of `POST /leads` (one request per 500 leads instead of one
+ * per lead, which was most of a mock's start), in order; an item the service refuses fails
+ * as its single form would have.
+ */
+async function importLeads(call: CallApp, leads: readonly LeadInput[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < leads.length; start += batchSize) {
+    const batch = leads.slice(start, start + batchSize);
+    const { results } = await call<{ results: BatchItem[] }>('POST', '/leads', { leads: batch });
+    for (const result of results) {
+      const index = start + result.index;
+      if (!result.lead) throw new OcsMockSetupError(`POST /v1/leads (leads[${index}])`, result.status, result);
+      ids.push(result.lead.id);
+    }
+  }
+  return ids;
 }
 
 /** One connected account per channel the sequence uses, preferring accounts not in `busy`. */
