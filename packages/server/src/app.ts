@@ -110,6 +110,7 @@ export function createApp(options: AppOptions): App {
     store: options.store,
     transport: options.webhookTransport ?? createFetchTransport(),
     clock,
+    logger,
     onError: (error) => logger.log({ level: 'error', message: 'delivery worker failed', error: String(error) }),
   });
   const engine = createEngine({

@@ -5,7 +5,7 @@
 export { type App, type AppOptions, createApp } from './app.ts';
 export { type Clock, systemClock } from './domain/clock.ts';
 export { ApiError } from './http/api-error.ts';
-export { jsonLineLogger, type Logger, silentLogger } from './http/logger.ts';
+export { childLogger, type LogEntry, type Logger, type LogLevel, silentLogger } from './http/logger.ts';
 export { operationTable, openApiDocument } from './openapi/document.ts';
 export { handlers } from './routes/index.ts';
 export { seedDemoOrganization } from './seed/demo.ts';

@@ -13,10 +13,12 @@
  * registered when the reply came.
  */
 import type { Clock } from '../domain/clock.ts';
+import { type Logger, silentLogger } from '../http/logger.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/records.ts';
 import type { DeliveryClaimState, DeliveryCompletion, Store } from '../store/types.ts';
 import { defaultSigner, type DeliverySigner, type PreparedAttempt, prepareAttempt } from './attempt.ts';
 import { createBatcher } from './batcher.ts';
+import { attemptLines, givenUpLine } from './log-lines.ts';
 import { refusalBeforeAttempt } from './schedule.ts';
 import { givenUp, settledAttempt } from './settle.ts';
 import { deliveryPolicy, type WebhookTransport } from './types.ts';
@@ -39,6 +41,8 @@ export interface DeliveryWorkerOptions {
    */
   leaseMs?: number;
   signer?: DeliverySigner;
+  /** A line per request of an attempt and per delivery given up (never the event's personal data). */
+  logger?: Logger;
   /** Errors of the background loop (a store that cannot be reached); it carries on. */
   onError?: (error: unknown) => void;
 }
@@ -88,6 +92,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const refillAt = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2));
   const leaseMs = options.leaseMs ?? deliveryPolicy.timeoutMs + 60_000;
   const signer = options.signer ?? defaultSigner;
+  const logger = options.logger ?? silentLogger;
   const onError = options.onError ?? ((error: unknown) => console.error('delivery worker:', error));
   const completions = createBatcher(async (batch: DeliveryCompletion[]) => {
     const moved = new Set(await store.deliveries.completeAttempts(batch));
@@ -115,12 +120,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let notified = false;
   let wake: (() => void) | null = null;
 
-  async function complete(completion: DeliveryCompletion): Promise<void> {
+  /** Logs the attempt's requests, writes the completion (batched), and counts what it came to. */
+  async function complete(delivery: DeliveryRecord, completion: DeliveryCompletion): Promise<void> {
+    for (const line of attemptLines(delivery, completion)) logger.log(line);
     const moved = await completions.add(completion);
     if (!moved) counts.claimsLost += 1;
     else if (completion.outcome.status === 'delivered') counts.delivered += 1;
     else if (completion.outcome.status === 'failed') counts.failed += 1;
     else counts.retried += 1;
+    // Given up only once recorded: a completion refused (the claim was lost) gave nothing up.
+    const givenUpEntry = moved ? givenUpLine(delivery, completion) : null;
+    if (givenUpEntry !== null) logger.log(givenUpEntry);
   }
 
   /** The enabled webhooks of each campaign of a claimed batch: one read per campaign. */
@@ -187,7 +197,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           const refusal =
             refusalBeforeAttempt(delivery.attempts_made, new Date(delivery.created_at), now) ??
             (targets.length === 0 ? 'no enabled webhook at attempt time: the event was dropped' : null);
-          if (refusal !== null) track(completing, complete(givenUp(workerId, delivery, refusal, clock.now())));
+          if (refusal !== null)
+            track(completing, complete(delivery, givenUp(workerId, delivery, refusal, clock.now())));
           else ready.push({ delivery, prepared: await prepareAttempt(tools, delivery, targets) });
         }),
       );
@@ -204,7 +215,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       const result = await prepared.send();
       counts.attempts += 1;
       made += 1;
-      track(completing, complete(settledAttempt(workerId, delivery, result)));
+      track(completing, complete(delivery, settledAttempt(workerId, delivery, result)));
     };
 
     try {

@@ -1,22 +1,31 @@
 /**
- * Structured logging: one JSON line per request, carrying the request ID that the answer
- * and its error body carry. Failures are logged with their internal detail here only.
+ * What the application logs through: structured lines with a level and a message. The
+ * application is web-standard (the mock runs it in a browser), so it depends on this small
+ * interface only; the Node server backs it with pino (`node/logger.ts`), tests with an array.
+ * Lines never carry a lead's personal data: IDs, statuses and times only.
  */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
 export interface LogEntry {
-  level: 'info' | 'warn' | 'error';
+  level: LogLevel;
   message: string;
   [field: string]: unknown;
 }
 
 export interface Logger {
   log(entry: LogEntry): void;
+  /** A logger whose every line carries `bindings` (pino's child loggers). Optional: see `childLogger`. */
+  child?(bindings: Record<string, unknown>): Logger;
 }
 
 export const silentLogger: Logger = { log() {} };
 
-/** JSON lines on standard output (the Node entry's default). */
-export const jsonLineLogger = (write: (line: string) => void): Logger => ({
-  log(entry) {
-    write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  },
-});
+/** A logger whose every line carries `bindings`: the logger's own child, or one that adds them to each entry. */
+export function childLogger(logger: Logger, bindings: Record<string, unknown>): Logger {
+  if (logger === silentLogger) return silentLogger;
+  if (logger.child) return logger.child(bindings);
+  return {
+    log: (entry) => logger.log({ ...bindings, ...entry }),
+    child: (more) => childLogger(logger, { ...bindings, ...more }),
+  };
+}

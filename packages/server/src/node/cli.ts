@@ -62,7 +62,8 @@ import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
 import { type RunningServer, serve } from './serve.ts';
-import { jsonLineLogger } from '../http/logger.ts';
+import { createNodeLogger } from './logger.ts';
+import type { LogEntry, Logger } from '../http/logger.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
 
@@ -352,7 +353,8 @@ interface AdminRequest {
 }
 
 /** Admin commands run for another process are logged with the requests (what, not the key). */
-const adminLog = jsonLineLogger((line) => process.stdout.write(line));
+let adminLogger: Logger | undefined;
+const adminLog = { log: (entry: LogEntry) => (adminLogger ??= createNodeLogger()).log(entry) };
 
 /** What the admin channel of a serving process answers. */
 async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, after: () => void): Promise<unknown> {

@@ -1,6 +1,7 @@
 /**
- * Serves the application over HTTP with @hono/node-server, logs a JSON line per request,
- * and stops cleanly on SIGINT and SIGTERM.
+ * Serves the application over HTTP with @hono/node-server, logs (`logger.ts`: a line per
+ * request, per delivery attempt, at start and at shutdown), and stops cleanly on SIGINT and
+ * SIGTERM.
  */
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
@@ -9,7 +10,8 @@ import { answerClientErrors } from './client-errors.ts';
 import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
-import { jsonLineLogger } from '../http/logger.ts';
+import { type Logger, silentLogger } from '../http/logger.ts';
+import { createNodeLogger } from './logger.ts';
 import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
 import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
@@ -23,7 +25,10 @@ export interface ServeOptions {
   rateLimits?: Partial<RateLimitPolicy>;
   /** Trust a looked-up API key this long before reading it again. */
   authCacheTtlMs?: number;
+  /** No log at all. */
   quiet?: boolean;
+  /** Where the log goes; by default pino on standard output at `LOG_LEVEL` (`logger.ts`). */
+  logger?: Logger;
   /** How often the engine looks for due steps (default 1 s). */
   engineIntervalMs?: number;
   /** How often the delivery worker looks for due retries (default 1 s); new replies wake it at once. */
@@ -40,7 +45,8 @@ export interface RunningServer {
 }
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const logger = options.quiet ? undefined : jsonLineLogger((line) => process.stdout.write(line));
+  const nodeLogger = options.quiet || options.logger ? null : createNodeLogger();
+  const logger = options.quiet ? silentLogger : (options.logger ?? nodeLogger ?? silentLogger);
   // Deliveries leave through Node's sockets, so every resolved address is checked at connect
   // time (DNS rebinding, private ranges), which `fetch` cannot do.
   const insecure = options.config?.allowInsecureWebhooks === true;
@@ -77,14 +83,25 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       server.off('error', failed);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : options.port;
+      // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
+      const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+      logger.log({
+        level: 'info',
+        message: 'listening',
+        url: `${url}/v1`,
+        store: options.store.kind,
+        sandbox: options.config?.sandbox === true,
+        insecure_webhooks: insecure,
+      });
       resolve({
-        // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
-        url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+        url,
         forgetCachedKeys: () => app.authenticator.invalidate(),
         async close() {
           await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
           await app.engine.stop();
           webhookTransport.close();
+          logger.log({ level: 'info', message: 'stopped', url: `${url}/v1` });
+          nodeLogger?.flush();
         },
       });
     });

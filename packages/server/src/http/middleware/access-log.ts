@@ -1,16 +1,21 @@
-/** One log line per request, after its answer is final: the request ID, the caller, the status and the time taken. */
-import type { Logger } from '../logger.ts';
+/**
+ * One log line per request, after its answer is final: the request ID, the caller, the status
+ * and the time taken. It gives the request its logger first, a child carrying the request ID,
+ * so that every line written for the request (a failure's detail too) can be found by it.
+ */
+import { childLogger, type Logger } from '../logger.ts';
 import type { Middleware } from './context.ts';
 
 export function accessLog(logger: Logger): Middleware {
   return async (context, next) => {
     const started = performance.now();
+    const log = childLogger(logger, { request_id: context.requestId });
+    context.log = log;
     await next();
     const status = context.answer?.status ?? 500;
-    logger.log({
+    log.log({
       level: status >= 500 ? 'error' : 'info',
       message: 'request',
-      request_id: context.requestId,
       method: context.operation.method,
       // The path only: a query string may carry a lead's email (`GET /leads?email=`).
       path: context.url.pathname,

@@ -7,6 +7,7 @@ import type { OperationId } from '../../openapi/types.ts';
 import type { HandlerRequest } from '../../routes/registry.ts';
 import type { AppServices } from '../../services.ts';
 import type { AuthContext } from '../auth.ts';
+import type { Logger } from '../logger.ts';
 import type { RateLimitState } from '../rate-limit.ts';
 import type { ValidatedInput } from '../validation.ts';
 
@@ -42,6 +43,8 @@ export interface RequestContext {
   rawBody?: unknown;
   input?: ValidatedInput;
   answer?: Answer;
+  /** The request's logger: every line it writes carries the request ID (set by `accessLog`). */
+  log?: Logger;
 }
 
 /** One step of the pipeline: does its part, then calls `next` (or answers by not calling it). */

@@ -4,7 +4,7 @@
  * ID, and its detail goes to the log only.
  */
 import { ApiError } from '../api-error.ts';
-import type { Logger } from '../logger.ts';
+import { childLogger, type Logger } from '../logger.ts';
 import { RateLimitedError } from '../rate-limit.ts';
 import { errorBody } from '../responses.ts';
 import type { Middleware } from './context.ts';
@@ -20,10 +20,9 @@ export function errorEnvelope(logger: Logger): Middleware {
         context.rateLimit = error.state;
       }
       if (!(failure instanceof ApiError)) {
-        logger.log({
+        (context.log ?? childLogger(logger, { request_id: context.requestId })).log({
           level: 'error',
           message: 'request failed',
-          request_id: context.requestId,
           operation_id: context.operation.operationId,
           error: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure),
         });

@@ -1,0 +1,61 @@
+/**
+ * The Node server's logger: pino, at the level `LOG_LEVEL` names (`info` by default), one
+ * JSON line per entry on standard output, or readable lines when standard output is a
+ * terminal (`pretty-log-lines.ts`). Lines keep the shape the server always wrote: `level` as
+ * a word, `time` in ISO form, `message`.
+ */
+import pino from 'pino';
+import type { Logger } from '../http/logger.ts';
+import { UsageError } from './cli-kit.ts';
+import { prettyDestination } from './pretty-log-lines.ts';
+
+export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type NodeLogLevel = (typeof logLevels)[number];
+
+/** `LOG_LEVEL` as a level; unset or empty is `info`, anything else unknown is a usage mistake. */
+export function logLevelFrom(value: string | undefined): NodeLogLevel {
+  if (value === undefined || value.trim() === '') return 'info';
+  const level = value.trim().toLowerCase();
+  if (!(logLevels as readonly string[]).includes(level)) {
+    throw new UsageError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got '${value}'.`);
+  }
+  return level as NodeLogLevel;
+}
+
+export interface NodeLoggerOptions {
+  /** Default: `LOG_LEVEL` from the environment. */
+  level?: NodeLogLevel;
+  /** Where lines go. Default: standard output. */
+  destination?: { write(line: string): unknown };
+  /** Readable lines rather than JSON. Default: when the destination is standard output and a terminal. */
+  pretty?: boolean;
+}
+
+/** A pino logger behind the application's `Logger`, and `flush` for the last lines before exit. */
+export interface NodeLogger extends Logger {
+  flush(): void;
+}
+
+export function createNodeLogger(options: NodeLoggerOptions = {}): NodeLogger {
+  const level = options.level ?? logLevelFrom(process.env.LOG_LEVEL);
+  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
+  // Standard output through sonic-boom, asynchronously: a request never waits for a write.
+  const sink = options.destination ?? pino.destination({ dest: 1, sync: false });
+  const root = pino(
+    {
+      level,
+      messageKey: 'message',
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pretty ? prettyDestination(sink, process.stdout.hasColors?.() ?? false) : sink,
+  );
+  const adapt = (instance: pino.Logger): Logger => ({
+    log({ level: entryLevel, message, ...fields }) {
+      instance[entryLevel](fields, message);
+    },
+    child: (bindings) => adapt(instance.child(bindings)),
+  });
+  return { ...adapt(root), flush: () => root.flush() };
+}
