@@ -76,7 +76,7 @@ it('writes readable lines when asked (as on a terminal): time, level, message, t
   logger.log({ level: 'warn', message: 'delivery attempt', status: 503, error: 'status 503', next_attempt_at: null });
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(
-    /^\d\d:\d\d:\d\d\.\d{3} WARN  delivery attempt status=503 error="status 503" next_attempt_at=null\n$/,
+    /^\d\d:\d\d:\d\d\.\d{3} WARN {2}delivery attempt status=503 error="status 503" next_attempt_at=null\n$/,
   );
   expect(
     prettyLine(
