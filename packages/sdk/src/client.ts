@@ -1,16 +1,18 @@
 /**
  * `createClient`: the API key, the base URL, and a transport that retries, keeps one
  * deadline, honours an AbortSignal and records rate limits (src/transport.ts). The path
- * API (`client.GET(...)`) is openapi-fetch over the document's `paths`, sending through
- * that transport; the named operations (`getCampaign(client, ...)`) build their request
- * from their row of the operation table and send through the same transport directly,
- * which keeps a named call within a few percent of a plain `fetch` (bench/).
+ * API (`client.GET(...)`) is openapi-fetch's interface over the document's `paths`
+ * (src/paths.ts), sending through that transport; the named operations
+ * (`getCampaign(client, ...)`) build their request from their row of the operation table
+ * and send through the same transport directly, which keeps a named call close to a plain
+ * `fetch` (bench/). Every request carries `X-OCS-Client` (src/runtime.ts).
  */
-import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
 import { authorization, baseUrl, env } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
 import type { paths } from './generated/openapi.ts';
+import { createPathClient } from './paths.ts';
 import { parseRateLimit, type RateLimit } from './rate-limit.ts';
 import { isRetryable } from './retry.ts';
 import { clientHeaders } from './runtime.ts';
@@ -72,7 +74,7 @@ export interface ClientInternals {
   /** `Authorization: Bearer <key>`, `X-OCS-Client` and the client's own headers. */
   readonly headers: Readonly<Record<string, string>>;
   /** The middlewares registered with `client.use()`, which the named operations run too. */
-  readonly hooks: ReadonlySet<Middleware>;
+  readonly hooks: readonly Middleware[];
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly validate: ResponseValidator | undefined;
@@ -117,34 +119,24 @@ export function createClient(options: ClientOptions = {}): OcsClient {
       if (route) deprecated(route, response.headers);
     },
   });
-  const client = createFetchClient<paths, 'application/json'>({
+  // The middlewares of `client.use()`: the path API runs them, and so do the named
+  // operations once there is one (src/operation.ts).
+  const hooks: Middleware[] = [];
+  const client = createPathClient<paths>({
     baseUrl: base,
     headers,
+    hooks,
     // The path API's deadline covers the attempts and waits up to the answer's headers.
-    async fetch(request) {
+    async fetch(request, schemaPath) {
       const deadline = startDeadline(timeoutMs, request.signal);
       try {
         const retryable = isRetryable(request.method, request.headers.has('idempotency-key'));
-        return await send(request, {}, { deadline, maxRetries, retryable });
+        return await send(request, {}, { deadline, maxRetries, retryable, route: `${request.method} ${schemaPath}` });
       } finally {
         deadline.done();
       }
     },
   });
-  client.use({
-    onResponse: ({ request, response, schemaPath }) => deprecated(`${request.method} ${schemaPath}`, response.headers),
-  });
-  // The user's middlewares, kept so that the named operations run them too (src/operation.ts).
-  const hooks = new Set<Middleware>();
-  const { use, eject } = client;
-  client.use = (...middlewares) => {
-    use(...middlewares);
-    for (const middleware of middlewares) hooks.add(middleware);
-  };
-  client.eject = (...middlewares) => {
-    eject(...middlewares);
-    for (const middleware of middlewares) hooks.delete(middleware);
-  };
   return Object.defineProperties(client, {
     // Parsed when read: most callers never look at it.
     rateLimit: { get: () => last && parseRateLimit(last) },

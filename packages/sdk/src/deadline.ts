@@ -6,7 +6,8 @@
  * at the deadline (read from the shared clock of src/clock.ts) or when the caller's signal
  * aborts, the controller aborts too, so that the request in flight, or the body being
  * read, is torn down and its socket freed, rather than left open until the server answers.
- * The call then rejects with OcsTimeoutError or OcsAbortError.
+ * The call then rejects with OcsTimeoutError or OcsAbortError: fetch and body reads reject
+ * with the signal's reason, which is that error, so nothing needs to race them.
  */
 import { unwatch, watch } from './clock.ts';
 import { OcsAbortError, OcsTimeoutError, type OcsError } from './errors.ts';
@@ -16,8 +17,6 @@ export interface Deadline {
   readonly signal: AbortSignal;
   /** Epoch ms of the deadline. */
   readonly at: number;
-  /** Settles like `promise`, or rejects with OcsTimeoutError or OcsAbortError first. */
-  race<T>(promise: Promise<T>): Promise<T>;
   /** The SDK's error when the call was aborted or timed out, else undefined. */
   stopped(): OcsError | undefined;
   /** Resolves after `ms`, or rejects at the deadline or on abort. */
@@ -28,14 +27,12 @@ export interface Deadline {
 
 export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): Deadline {
   let stop: OcsError | undefined;
-  let reject!: (error: OcsError) => void;
-  const stopped = new Promise<never>((_, fail) => (reject = fail));
-  stopped.catch(() => {}); // only races observe it
   const controller = new AbortController();
   const at = Date.now() + timeoutMs;
+  // fetch and body reads reject with the reason, the SDK's error, when the signal aborts.
   const fire = (error: OcsError) => {
     if (stop) return;
-    reject((stop = error));
+    stop = error;
     controller.abort(error);
   };
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
@@ -47,16 +44,23 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   watch(check);
   signal?.addEventListener('abort', abort);
   if (signal?.aborted) abort();
-  const race = <T>(promise: Promise<T>) => Promise.race([promise, stopped]);
   return {
     signal: controller.signal,
     at,
-    race,
     stopped: () => stop,
-    sleep: (ms) => {
-      let wait: ReturnType<typeof setTimeout> | undefined;
-      return race(new Promise<void>((resolve) => (wait = setTimeout(resolve, ms)))).finally(() => clearTimeout(wait));
-    },
+    sleep: (ms) =>
+      new Promise<void>((resolve, reject) => {
+        const stopped = () => {
+          clearTimeout(wait);
+          reject(stop);
+        };
+        const wait = setTimeout(() => {
+          controller.signal.removeEventListener('abort', stopped);
+          resolve();
+        }, ms);
+        if (stop) stopped();
+        else controller.signal.addEventListener('abort', stopped);
+      }),
     done: () => {
       unwatch(check);
       signal?.removeEventListener('abort', abort);

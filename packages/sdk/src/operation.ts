@@ -75,16 +75,19 @@ async function call(
   const { send, baseUrl, headers: clientHeaders, hooks, timeoutMs, maxRetries, validate } = client['~ocs'];
   const { method, path: template, query } = operation;
   const path: Loose = {};
-  const search: Record<string, string> = {};
+  let url = template;
+  let search: Record<string, string> | undefined;
   const body: Loose = {};
   for (const key in params) {
     const value = params[key];
     // Query parameters are scalars (the generator refuses others); null and undefined are
     // left out, like openapi-fetch does.
     if (query.includes(key)) {
-      if (value != null) search[key] = String(value);
-    } else if (template.includes(`{${key}}`)) path[key] = value;
-    else body[key] = value;
+      if (value != null) (search ??= {})[key] = String(value);
+    } else if (template.includes(`{${key}}`)) {
+      path[key] = value;
+      url = url.replace(`{${key}}`, encodeURIComponent(String(value)));
+    } else body[key] = value;
   }
   const headers: Record<string, string> = { ...clientHeaders, ...options.headers };
   if (flags & BODY) headers['Content-Type'] = 'application/json';
@@ -97,11 +100,13 @@ async function call(
     maxRetries: options.maxRetries ?? maxRetries,
     retryable: isRetryable(method, idempotencyKey !== undefined),
     route: operation.route,
+    attempts: 0,
   };
   try {
     let response: Response;
     let errorBody: unknown;
-    if (hooks.size) {
+    const hooked = hooks.length > 0;
+    if (hooked) {
       // Through openapi-fetch, so that the middlewares of `client.use()` see a named call
       // as they see one of the path API, once per call, around every attempt.
       ({ response, error: errorBody } = await (client.request as unknown as Request_)(method, template, {
@@ -112,18 +117,17 @@ async function call(
         fetch: (request: Request) => send(request, {}, sending),
       }));
     } else {
-      const queryString = new URLSearchParams(search).toString();
+      const queryString = search && new URLSearchParams(search).toString();
       response = await send(
-        `${baseUrl}${template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(path[key])))}${
-          queryString ? `?${queryString}` : ''
-        }`,
+        `${baseUrl}${url}${queryString ? `?${queryString}` : ''}`,
         { method, headers, body: flags & BODY ? JSON.stringify(body) : undefined },
         sending,
       );
     }
     if (options[RAW] && response.ok) return response;
-    // Reading the body is within the deadline too (openapi-fetch has read an error's).
-    const text = response.bodyUsed ? '' : await deadline.race(response.text());
+    // Reading the body is within the deadline too: its signal aborts the read (the path
+    // client has read an error's body already).
+    const text = hooked && !response.ok ? '' : await response.text();
     let data: unknown = errorBody ?? {};
     if (text) {
       try {

@@ -12,7 +12,7 @@ import { parseRateLimit } from './rate-limit.ts';
 
 /** Whether a request may be sent more than once. */
 export const isRetryable = (method: string, hasIdempotencyKey: boolean): boolean =>
-  hasIdempotencyKey || /^(GET|HEAD|PUT|DELETE)$/.test(method);
+  hasIdempotencyKey || method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'HEAD';
 
 /** Exponential backoff with full jitter: a random wait in [0, min(0.5 * 2^attempt, 8) s). */
 export const backoff = (attempt: number): number => Math.random() * Math.min(500 * 2 ** attempt, 8000);

@@ -40,38 +40,38 @@ export function createTransport(settings: TransportSettings): Send {
       call.attempts = attempt + 1;
       const started = Date.now();
       /** Debug line of this attempt: what came back, how long it took, and the retry if any. */
-      const note = (outcome: string, wait?: number) =>
-        log?.(
-          `${init.method ?? (input as Request).method} ${url} attempt ${attempt + 1}: ${outcome} in ${Date.now() - started} ms${
-            wait === undefined ? '' : `; retry in ${Math.round(wait)} ms`
-          }`,
-        );
+      const note =
+        log &&
+        ((outcome: string, wait?: number) =>
+          log(
+            `${init.method ?? (input as Request).method} ${url} attempt ${attempt + 1}: ${outcome} in ${Date.now() - started} ms${
+              wait === undefined ? '' : `; retry in ${Math.round(wait)} ms`
+            }`,
+          ));
       let response: Response;
       try {
         // A Request's body can be read once: a retryable one sends a copy each time.
-        response = await deadline.race(
-          (settings.fetch ?? fetch)(
-            typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
-            init,
-          ),
+        response = await (settings.fetch ?? fetch)(
+          typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
+          init,
         );
       } catch (error) {
         // Past the deadline or aborted: the deadline's signal has torn the request down.
         const stopped = deadline.stopped();
         if (stopped) {
-          note(stopped.name);
+          note?.(stopped.name);
           throw stopped;
         }
         // undici says "fetch failed" and puts the reason (ECONNREFUSED...) in `cause`.
         const reason = (error as { cause?: Error })?.cause?.message ?? (error as Error)?.message;
         const ms = backoff(attempt);
         if (!retryable || attempt >= maxRetries || Date.now() + ms > deadline.at) {
-          note(reason);
+          note?.(reason);
           throw new OcsConnectionError(`${url} failed ${attempt + 1}x: ${reason}. Check baseUrl and the network.`, {
             cause: error,
           });
         }
-        note(reason, ms);
+        note?.(reason, ms);
         await deadline.sleep(ms);
         continue;
       }
@@ -83,7 +83,7 @@ export function createTransport(settings: TransportSettings): Send {
       // Answer now rather than wait past the cap or the deadline: the caller gets the
       // error (with `retryAfter`) at once and decides.
       if (ms !== undefined && Date.now() + ms > deadline.at) ms = undefined;
-      note(`HTTP ${response.status} (request ${response.headers.get('x-request-id')})`, ms);
+      note?.(`HTTP ${response.status} (request ${response.headers.get('x-request-id')})`, ms);
       if (ms === undefined) return response;
       // Free the connection; not awaited, as a cancelled stream need not settle.
       response.body?.cancel().catch(() => {});

@@ -1,7 +1,7 @@
 /**
  * Size budget of the client: what an application bundles when it imports the client, two
  * operations, pagination and the error classes from the built package, minified by esbuild
- * and gzipped, openapi-fetch included: at most 6 kB. Also checks that the operations it
+ * and gzipped, the path API included: at most 6 kB. Also checks that the operations it
  * does not import stay out (the generated table is tree-shakable).
  */
 import { existsSync } from 'node:fs';
@@ -56,7 +56,7 @@ describe('client size', () => {
   it('createClient, createCampaign, paginate, listLeads and the errors: at most 6 kB min+gzip', async () => {
     const size = await bundle(['createClient', 'createCampaign', 'paginate', 'listLeads', ...errors]);
     expect(size.gzip).toBeLessThanOrEqual(6_000);
-    // openapi-fetch is in (the path API), the operations not imported are not.
+    // The path API is in, the operations not imported are not.
     expect(size.code).toContain('Content-Type');
     expect(size.code).toContain('POST /campaigns');
     expect(size.code).toContain('GET /leads');

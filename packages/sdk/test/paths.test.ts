@@ -1,0 +1,85 @@
+/**
+ * The path API's runtime (src/paths.ts) keeps openapi-fetch's behaviour: serializing
+ * params, headers and bodies, `parseAs`, empty answers, and the middleware protocol
+ * (`onRequest` answering instead of the service, `onError`, per-request middlewares).
+ */
+import { describe, expect, it } from 'vitest';
+import { serializeQuery } from '../src/paths.ts';
+import { clientOf, json, startServer } from './helpers/http.ts';
+
+const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
+
+describe('path API runtime', () => {
+  it('serializes query scalars, arrays (form, exploded) and objects (deepObject); leaves out null', () => {
+    expect(serializeQuery({ a: 'x y', b: 2, c: null, d: undefined, e: [1, 2], f: { g: 'h&' } })).toBe(
+      'a=x%20y&b=2&e=1&e=2&f[g]=h%26',
+    );
+  });
+
+  it('sends path, query, header params, headers (null removes one) and a JSON body', async () => {
+    const server = await startServer((_request, response) => json(response, 200, { success: true }));
+    const client = clientOf(server, { headers: { 'X-Team': 'growth' } });
+    await client.PATCH('/campaigns/{campaign_id}', {
+      params: { path: { campaign_id }, header: { 'X-Request-ID': 'req_mine' } },
+      body: { is_active: true },
+      headers: { 'X-Team': null as unknown as string, 'X-Extra': '1' },
+    });
+    await client.GET('/leads', { params: { query: { campaign_id, limit: 5 } } });
+    const [patch, get] = server.received;
+    expect(patch).toMatchObject({ method: 'PATCH', url: `/v1/campaigns/${campaign_id}`, body: '{"is_active":true}' });
+    expect(patch?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-request-id': 'req_mine',
+      'x-extra': '1',
+    });
+    expect(patch?.headers['x-team']).toBeUndefined();
+    expect(get?.url).toBe(`/v1/leads?campaign_id=${campaign_id}&limit=5`);
+    expect(get?.headers['content-type']).toBeUndefined();
+  });
+
+  it('parseAs, an empty answer, and an error body that is not JSON', async () => {
+    const server = await startServer((request, response) => {
+      if (request.url.includes('empty')) return response.writeHead(204).end();
+      if (request.url.includes('broken'))
+        return response.writeHead(502, { 'Content-Type': 'text/html' }).end('<h1>bad</h1>');
+      json(response, 200, { success: true });
+    });
+    const client = clientOf(server, { maxRetries: 0 });
+    const text = await client.GET('/auth/verify', { parseAs: 'text' });
+    expect(text.data).toBe('{"success":true}');
+    const empty = await client.request('get' as never, '/empty' as never);
+    expect(empty).toMatchObject({ data: undefined });
+    expect(empty.response.status).toBe(204);
+    const broken = await client.request('GET' as never, '/broken' as never);
+    expect(broken.error).toBe('<h1>bad</h1>');
+  });
+
+  it('middlewares: onRequest may answer, onError may recover, per-request middleware runs too', async () => {
+    const server = await startServer((_request, response) => response.socket?.destroy());
+    const client = clientOf(server, { maxRetries: 0 });
+    const order: string[] = [];
+    client.use({
+      onRequest: ({ schemaPath }) => {
+        order.push(`global ${schemaPath}`);
+        if (schemaPath === '/auth/verify') return Response.json({ success: true, from: 'hook' });
+        return undefined;
+      },
+    });
+    const answered = await client.GET('/auth/verify');
+    expect(answered.data).toMatchObject({ from: 'hook' });
+    expect(server.received).toHaveLength(0);
+    const recovered = await client.GET('/campaigns', {
+      middleware: [
+        {
+          onError: ({ error }) => {
+            order.push(`onError ${(error as Error).name}`);
+            return Response.json({ success: true, campaigns: [] });
+          },
+        },
+      ],
+    });
+    expect(recovered.data).toMatchObject({ campaigns: [] });
+    expect(order).toEqual(['global /auth/verify', 'global /campaigns', 'onError OcsConnectionError']);
+    expect(() => client.use({} as never)).toThrow(/Middleware must be an object/);
+  });
+});
