@@ -84,7 +84,8 @@ describe('entries', () => {
       const patterns = [
         /^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)";/gm,
         /^import\s*"([^"]+)";/gm,
-        /\b(?:require|import)\("([^"]+)"\)/g,
+        // (not inside a string: Ajv's bundled helper names itself as `'require("ajv/...")'`)
+        /(?<!['\w])(?:require|import)\("([^"]+)"\)/g,
       ];
       for (const pattern of patterns) {
         for (const [, specifier = ''] of text.matchAll(pattern)) {
@@ -98,7 +99,9 @@ describe('entries', () => {
         }
       }
     }
-    expect([...imported]).toEqual(expect.arrayContaining(['msw', 'hono', '@ocs/sdk', '@hono/node-server']));
+    // msw stays external (the test's MSW); Hono and its Node adapter are bundled with the engine.
+    expect([...imported]).toEqual(expect.arrayContaining(['msw', '@ocs/sdk']));
+    expect([...imported]).not.toEqual(expect.arrayContaining(['hono']));
     expect([...imported].filter((name) => !declared.has(name))).toEqual([]);
   });
 });
