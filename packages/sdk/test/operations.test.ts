@@ -58,11 +58,13 @@ describe('the generated operations', () => {
     const idempotent = documented
       .filter(({ op }) => JSON.stringify(op.parameters).includes('IdempotencyKey'))
       .map(({ op }) => op.operationId);
-    expect(idempotent).toEqual(['createCampaign']);
+    // createLead (single or batch) and createCampaign: each sends a key and is retried.
+    expect([...idempotent].sort()).toEqual(['createCampaign', 'createLead']);
     expect(source).toContain(
       "export const createCampaign = /* @__PURE__ */ op('createCampaign', 'POST /campaigns', 0, 3);",
     );
-    expect(source).toContain("export type IdempotentOperationId = 'createCampaign';");
+    expect(source).toContain("export const createLead = /* @__PURE__ */ op('createLead', 'POST /leads', 0, 3);");
+    expect(source).toContain(`export type IdempotentOperationId = ${idempotent.map((id) => `'${id}'`).join(' | ')};`);
   });
 
   it('carry JSDoc: summary, scope, errors, an example, and @deprecated naming the successor', () => {

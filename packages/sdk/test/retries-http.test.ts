@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createAccountConnectLink,
   createCampaign,
+  createLead,
   deleteLead,
   getCampaign,
   OcsApiError,
@@ -90,6 +91,21 @@ describe('requests', () => {
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
     expect(result.idempotencyKey).toBe(keys[0]);
+  });
+
+  it('createLead (POST /leads, which declares Idempotency-Key) is retried with its generated key', async () => {
+    const server = await firstThen(dropped, (response) =>
+      json(response, 201, {
+        success: true,
+        message: 'created',
+        created: true,
+        lead: { id: 'l1' },
+        sequence_lead_id: null,
+      }),
+    );
+    const result = await createLead(clientOf(server), { email: 'maya.patel@acmerobotics.com' });
+    const keys = server.received.map((request) => request.headers['idempotency-key']);
+    expect(keys).toEqual([result.idempotencyKey, result.idempotencyKey]);
   });
 
   it('never retries a PATCH or a POST without Idempotency-Key', async () => {
