@@ -46,3 +46,5 @@ export { type AiResponse, decideReply } from './domain/replies/agent.ts';
 export { defaultResponderSettings } from './domain/responder.ts';
 // The mock's delivery transport: the server's fetch transport over a fetch of its own.
 export { createFetchTransport } from './delivery/fetch-transport.ts';
+// For @ocs/mock: `/docs`, the API reference page, in front of the standalone mock.
+export { type DocsRouteOptions, rendererModule, withDocs } from './docs/docs-route.ts';

@@ -8,7 +8,7 @@
  * another origin.
  */
 import { serve } from '@hono/node-server';
-import { cors } from '@ocs/server';
+import { cors, withDocs } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
 import type { OcsMockOptions } from '../core/options.ts';
 import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
@@ -16,6 +16,7 @@ import type { OcsMockScenarios } from '../core/scenarios.ts';
 import type { OcsMockData } from '../core/seed/data.ts';
 import { mockWebhooks, type OcsMockWebhooks } from '../core/webhooks/trigger.ts';
 import { controlPath, controlRoutes } from './control.ts';
+import { mockDocs } from './docs.ts';
 
 export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
   /** Port to listen on; 0 picks a free one. Default 4011 (the SDK's default base URL). */
@@ -67,7 +68,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
   const api = cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request));
-  const fetch = (request: Request) => {
+  // `/docs` (the API reference page, when Redoc is installed) answers before the rest.
+  const fetch = withDocs(mockDocs)((request: Request) => {
     if (!request.url.includes(controlPath)) return api(request);
     // The control routes are for test suites, not pages: a page on another origin could still
     // send a "simple" POST (CORS only hides the answer), so one carrying a foreign Origin is
@@ -75,7 +77,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const from = request.headers.get('Origin');
     if (from !== null && from !== new URL(request.url).origin) return Promise.resolve(foreignOrigin(from));
     return control(request);
-  };
+  });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: host }, (info) => {
       resolve({

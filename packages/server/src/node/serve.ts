@@ -10,6 +10,8 @@ import { answerClientErrors } from './client-errors.ts';
 import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
+import { withDocs } from '../docs/docs-route.ts';
+import { serverDocs } from './docs-renderer.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
 import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
@@ -76,7 +78,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // error handler answers it (and a target that is not a path) in the API's error body.
   const server = createServer(
     { requireHostHeader: false },
-    getRequestListener(app.fetch, { errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }) }),
+    // `/docs` (the API reference page) answers before the application: no key, no budget.
+    getRequestListener(withDocs(serverDocs)(app.fetch), {
+      errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
+    }),
   );
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {

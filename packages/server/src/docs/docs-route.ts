@@ -1,0 +1,58 @@
+/**
+ * `GET /docs`: the API reference page, and the renderer's script it loads. It sits in front
+ * of the application, outside `/v1`: no API key, no rate-limit budget, no CORS; every other
+ * request (other paths, other methods) goes on to the application unchanged, so unknown
+ * paths still answer the API's 404 error body.
+ *
+ * Web-standard: the listener passes how to read the renderer (`@ocs/server`'s own copy of
+ * Redoc, or the one installed beside `@ocs/mock`). Without one, `/docs` answers a 404 page
+ * that says what to install.
+ */
+import { referencePage, rendererPath } from './reference-page.ts';
+
+/** The renderer's standalone bundle, as the module resolver names it. */
+export const rendererModule = 'redoc/bundles/redoc.standalone.js';
+
+export interface DocsRouteOptions {
+  /** Reads Redoc's standalone bundle; undefined when it is not installed. */
+  loadRenderer: () => Promise<string | undefined>;
+  /** What to tell a reader when the renderer is missing (what to install). */
+  missingRenderer: string;
+  /** The page's title. */
+  title?: string;
+}
+
+type Fetch = (request: Request) => Promise<Response>;
+
+/** Wraps a fetch handler so that `GET /docs` (and its script) is answered before it. */
+export function withDocs(options: DocsRouteOptions): (next: Fetch) => Fetch {
+  let renderer: Promise<string | undefined> | undefined;
+  // Read once, on the first visit: a server that nobody reads the docs of never loads 1 MB.
+  const loadRenderer = () => (renderer ??= options.loadRenderer().catch(() => undefined));
+  const page = referencePage(options.title ?? 'Outreach Campaign Service API reference', {
+    rendererUrl: rendererPath,
+    documentUrl: '/openapi.json',
+  });
+
+  return (next) => async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
+    const { pathname } = new URL(request.url);
+    if (pathname !== '/docs' && pathname !== '/docs/' && pathname !== rendererPath) return next(request);
+    const code = await loadRenderer();
+    if (code === undefined) return missing(options.missingRenderer);
+    if (pathname === rendererPath) {
+      return new Response(code, {
+        headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+      });
+    }
+    return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  };
+}
+
+function missing(message: string): Response {
+  const text = message.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+  return new Response(
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>API reference not installed</title></head>\n<body><h1>API reference not installed</h1><p>${text}</p><p>The document itself is at <a href="/openapi.json">/openapi.json</a> and <a href="/openapi.yaml">/openapi.yaml</a>.</p></body></html>\n`,
+    { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } },
+  );
+}
