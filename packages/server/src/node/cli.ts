@@ -62,7 +62,7 @@ import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
 import { type RunningServer, serve } from './serve.ts';
-import { createNodeLogger } from './logger.ts';
+import { createNodeLogger, logLevelFrom } from './logger.ts';
 import type { LogEntry, Logger } from '../http/logger.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
@@ -385,6 +385,7 @@ async function serveCommand(
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   const { perEndpoint, total } = numbers;
   const corsOrigins = corsOriginsOf(values['cors-origin']);
+  logLevelFrom(process.env.LOG_LEVEL); // an unknown level is said before anything starts
   // A port in use is said at once: before the store opens (seconds on PGlite), and before a
   // first start prints the demo key of a server that would not start.
   await ensurePortFree(port, host);
