@@ -119,6 +119,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let loop: Promise<void> | null = null;
   let notified = false;
   let wake: (() => void) | null = null;
+  /** Told by `notify()` while `runDue` runs: a delivery was enqueued, so look again now. */
+  let enqueued: (() => void) | null = null;
 
   /** Logs the attempt's requests, writes the completion (batched), and counts what it came to. */
   async function complete(delivery: DeliveryRecord, completion: DeliveryCompletion): Promise<void> {
@@ -167,6 +169,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const signal = () => {
       changed?.();
       changed = null;
+    };
+    enqueued = () => {
+      nothingDue = null;
+      signal();
     };
     const track = (set: Set<Promise<void>>, work: Promise<void>) => {
       const tracked = work.catch(fail);
@@ -249,6 +255,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         });
       }
     } finally {
+      enqueued = null;
       // Never leave attempts behind: `stop()` and callers rely on runDue meaning "done".
       while (inFlight.size > 0 || completing.size > 0) await Promise.all([...inFlight, ...completing]);
     }
@@ -267,6 +274,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     notify() {
       notified = true;
       wake?.();
+      enqueued?.();
     },
     start({ pollMs = 1_000 } = {}) {
       if (loop !== null) return;
