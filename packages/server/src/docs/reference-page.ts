@@ -29,6 +29,23 @@ const rendererOptions = {
   },
 };
 
+/**
+ * What the page may load: only from where it came (the server, or the file itself), inline
+ * code and styles (the static page, Redoc's styled-components) and blobs/data (Redoc's
+ * search worker, its icons). Redoc's menu shows its maker's logo from a CDN: the browser
+ * refuses it before any request (the logo then hides itself), as it would refuse any image
+ * a description might link from elsewhere.
+ */
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+].join('; ');
+
 export type ReferenceSource =
   /** Served: the browser fetches the renderer and the document from these URLs. */
   | { rendererUrl: string; documentUrl: string }
@@ -47,6 +64,7 @@ export function referencePage(title: string, source: ReferenceSource): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeText(title)}</title>
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy}">
 <style>body { margin: 0; padding: 0; }</style>
 </head>
 <body>
