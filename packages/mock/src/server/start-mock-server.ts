@@ -69,7 +69,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const control = controlRoutes(engine);
   const api = cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request));
   // `/docs` (the API reference page, when Redoc is installed) answers before the rest.
-  const fetch = withDocs(mockDocs)((request: Request) => {
+  const fetch = withDocs(mockDocs())((request: Request) => {
     if (!request.url.includes(controlPath)) return api(request);
     // The control routes are for test suites, not pages: a page on another origin could still
     // send a "simple" POST (CORS only hides the answer), so one carrying a foreign Origin is
