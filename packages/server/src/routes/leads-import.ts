@@ -1,9 +1,10 @@
 /**
  * Tag Leads: the batch form of `POST /leads` (`{ leads: [...] }`, decision 0009). Each item
  * is applied as if it were sent alone to `POST /leads`, in order, but the whole batch is one
- * transaction of a few statements whatever its size: the campaigns named, one read of the
- * live leads holding the batch's emails (and their enrolments), one insert of the new
- * leads and one of the new enrolments. `Idempotency-Key` is the app's middleware.
+ * transaction of a few statements whatever its size: the campaigns named, one insert of the
+ * leads that answers the existing lead of each email already taken (`insertMissing`), one
+ * read of the existing leads' enrolments, one insert of the new enrolments.
+ * `Idempotency-Key` is the app's middleware.
  */
 import { newId } from '../domain/ids.ts';
 import type { ApiError } from '../http/api-error.ts';
@@ -70,18 +71,41 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
   for (const id of new Set(items.flatMap((item) => (item.campaign_id ? [item.campaign_id] : [])))) {
     campaigns.set(id, await tx.campaigns.get(organizationId, id));
   }
-  const emails = [...new Set(items.flatMap((item) => (item.email ? [item.email] : [])))];
-  const found = await tx.leads.findByEmails(organizationId, emails);
-  const byEmail = new Map(found.map((lead) => [lead.email?.toLowerCase() ?? '', lead]));
+  const refused = (item: LeadInput) => Boolean(item.campaign_id && !campaigns.get(item.campaign_id));
+
+  // One new record per email (compared case-insensitively) and per lead without one: a
+  // later item of the same email counts as an existing lead, as it would had the items
+  // been sent one by one. A refused item creates nothing, so it gets no record.
+  const byEmail = new Map<string, LeadRecord>();
+  const recordOf = items.map((item) => {
+    if (refused(item)) return undefined;
+    const key = item.email?.toLowerCase();
+    const known = key === undefined ? undefined : byEmail.get(key);
+    if (known) return known;
+    const record = newLead(organizationId, item, at);
+    if (key !== undefined) byEmail.set(key, record);
+    return record;
+  });
+  const records = [...new Set(recordOf.filter((record) => record !== undefined))];
+  // In email order: two batches sharing emails take the unique index's locks in the same
+  // order, so one waits for the other instead of both deadlocking.
+  records.sort((a, b) => compare(a.email?.toLowerCase() ?? '', b.email?.toLowerCase() ?? ''));
+  const resolved = await tx.leads.insertMissing(records);
+  const leadOf = new Map(
+    records.map((record, i) => [record.id, resolved[i] as { lead: LeadRecord; inserted: boolean }]),
+  );
+
   const enrolmentsByLead = new Map<string, EnrolmentRecord[]>();
-  for (const enrolment of await tx.enrolments.listForLeads(found.map((lead) => lead.id))) {
+  const existingIds = resolved.filter((r) => !r.inserted).map((r) => r.lead.id);
+  for (const enrolment of await tx.enrolments.listForLeads(existingIds)) {
     enrolmentsByLead.set(enrolment.lead_id, [...(enrolmentsByLead.get(enrolment.lead_id) ?? []), enrolment]);
   }
-  const newLeads: LeadRecord[] = [];
   const newEnrolments: EnrolmentRecord[] = [];
+  const answered = new Set<string>();
   const outcomes = items.map((item, index): Outcome => {
+    const record = recordOf[index];
     const campaign = item.campaign_id ? (campaigns.get(item.campaign_id) ?? null) : null;
-    if (item.campaign_id && !campaign) {
+    if (!record) {
       return {
         index,
         kind: 'refused',
@@ -91,14 +115,10 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
         ),
       };
     }
-    // An earlier item of the batch with the same email counts as an existing lead, as it
-    // would had the items been sent one by one.
-    const existing = item.email ? byEmail.get(item.email.toLowerCase()) : undefined;
-    const lead = existing ?? newLead(organizationId, item, at);
-    if (!existing) {
-      newLeads.push(lead);
-      if (lead.email) byEmail.set(lead.email.toLowerCase(), lead);
-    }
+    const { lead, inserted } = leadOf.get(record.id) as { lead: LeadRecord; inserted: boolean };
+    // Only the first item of a new lead created it; the next ones found it.
+    const created = inserted && !answered.has(lead.id);
+    answered.add(lead.id);
     let enrolment: { id: string; created: boolean } | null = null;
     if (campaign) {
       const enrolments = enrolmentsByLead.get(lead.id) ?? [];
@@ -106,7 +126,7 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
       if (current) {
         enrolment = { id: current.id, created: false };
       } else {
-        const record: EnrolmentRecord = {
+        const enrolmentRecord: EnrolmentRecord = {
           id: newId(),
           organization_id: organizationId,
           campaign_id: campaign.id,
@@ -117,19 +137,13 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
           enrolled_at: at,
           removed_at: null,
         };
-        newEnrolments.push(record);
-        enrolmentsByLead.set(lead.id, [...enrolments, record]);
-        enrolment = { id: record.id, created: true };
+        newEnrolments.push(enrolmentRecord);
+        enrolmentsByLead.set(lead.id, [...enrolments, enrolmentRecord]);
+        enrolment = { id: enrolmentRecord.id, created: true };
       }
     }
-    return { index, kind: 'lead', lead, created: !existing, campaign, enrolment };
+    return { index, kind: 'lead', lead, created, campaign, enrolment };
   });
-  // Rows in a fixed order (email, then campaign and lead): two batches sharing emails then
-  // take the unique index's row locks in the same order, so one waits for the other and
-  // retries (`attempts`) instead of both deadlocking.
-  await tx.leads.insertMany(
-    newLeads.sort((a, b) => compare(a.email?.toLowerCase() ?? '', b.email?.toLowerCase() ?? '')),
-  );
   await tx.enrolments.insertMany(
     newEnrolments.sort((a, b) => compare(a.campaign_id, b.campaign_id) || compare(a.lead_id, b.lead_id)),
   );

@@ -171,17 +171,17 @@ export interface LeadStore {
    */
   insert(record: LeadRecord): Promise<void>;
   /**
-   * Inserts every record in one statement (the batch import): all or none. Throws
-   * `UniqueViolation` (`leads_email`) as `insert` does, also for two records of one email.
+   * The batch import's insert, one statement: inserts each record whose email no live lead
+   * of the organization holds (compared case-insensitively; a record without email always
+   * is), and answers, per record in order, the live lead holding it: the record itself
+   * (`inserted`) or the existing lead, unchanged. No two records may share an email.
    */
-  insertMany(records: LeadRecord[]): Promise<void>;
+  insertMissing(records: LeadRecord[]): Promise<Array<{ lead: LeadRecord; inserted: boolean }>>;
   /** A lead that is not deleted. */
   get(organizationId: string, id: string): Promise<LeadRecord | null>;
   getMany(organizationId: string, ids: string[]): Promise<LeadRecord[]>;
   /** The live lead with this email, compared case-insensitively. */
   findByEmail(organizationId: string, email: string): Promise<LeadRecord | null>;
-  /** The live leads holding any of these emails, compared case-insensitively, in one read. */
-  findByEmails(organizationId: string, emails: string[]): Promise<LeadRecord[]>;
   /** Newest first, ties by `id`; deleted leads never appear. */
   list(
     organizationId: string,

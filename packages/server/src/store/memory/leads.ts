@@ -43,37 +43,26 @@ export function memoryLeads(state: MemoryState): LeadStore {
       if (record.deleted_at === null) assertEmailFree(record.organization_id, record.email, record.id);
       state.leads.set(record.id, record);
     },
-    async insertMany(records) {
-      // Every record is checked before any is written: all or none, as one SQL statement.
-      // One pass over the table for the taken emails (a check per record would be n x table).
-      const taken = new Set(
-        state.leads
-          .where((l) => l.deleted_at === null && l.email !== null)
-          .map((l) => `${l.organization_id} ${l.email?.toLowerCase()}`),
-      );
-      for (const record of records) {
-        if (record.deleted_at !== null || record.email === null) continue;
-        const key = `${record.organization_id} ${record.email.toLowerCase()}`;
-        if (taken.has(key)) throw new UniqueViolation(uniqueConstraints.leadEmail);
-        taken.add(key);
+    async insertMissing(records) {
+      // The live leads by organization and email, in one pass over the table.
+      const holder = new Map<string, LeadRecord>();
+      for (const lead of state.leads.where((l) => l.deleted_at === null && l.email !== null)) {
+        holder.set(`${lead.organization_id} ${lead.email?.toLowerCase()}`, lead);
       }
-      for (const record of records) state.leads.set(record.id, record);
+      return records.map((record) => {
+        const key = record.email === null ? undefined : `${record.organization_id} ${record.email.toLowerCase()}`;
+        const existing = key === undefined ? undefined : holder.get(key);
+        if (existing) return { lead: existing, inserted: false };
+        state.leads.set(record.id, record);
+        if (key !== undefined) holder.set(key, record);
+        return { lead: record, inserted: true };
+      });
     },
     async get(organizationId, id) {
       return live(organizationId, id);
     },
     async getMany(organizationId, ids) {
       return ids.map((id) => live(organizationId, id)).filter((lead): lead is LeadRecord => lead !== null);
-    },
-    async findByEmails(organizationId, emails) {
-      const wanted = new Set(emails.map((email) => email.toLowerCase()));
-      return state.leads.where(
-        (l) =>
-          l.organization_id === organizationId &&
-          l.deleted_at === null &&
-          l.email !== null &&
-          wanted.has(l.email.toLowerCase()),
-      );
     },
     async findByEmail(organizationId, email) {
       const wanted = email.toLowerCase();
