@@ -11,6 +11,12 @@
  * why) without counting an attempt: disabling the webhook is how an operator stops events,
  * and an event kept for a webhook enabled later would reach a receiver that was not
  * registered when the reply came.
+ *
+ * Throughput (docs/decisions/0011-delivery-pipeline-and-logs.md): claims, the last check of each
+ * claim before sending (kept for erasure, decision 0003) and completions each go to the
+ * store in batches, one statement for many deliveries, and the next batch is claimed and
+ * signed while the last is being sent. Each request and each delivery given up is logged
+ * (`log-lines.ts`), without the event's personal data.
  */
 import type { Clock } from '../domain/clock.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
@@ -124,14 +130,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   /** Logs the attempt's requests, writes the completion (batched), and counts what it came to. */
   async function complete(delivery: DeliveryRecord, completion: DeliveryCompletion): Promise<void> {
-    for (const line of attemptLines(delivery, completion)) logger.log(line);
+    if (logger !== silentLogger) for (const line of attemptLines(delivery, completion)) logger.log(line);
     const moved = await completions.add(completion);
     if (!moved) counts.claimsLost += 1;
     else if (completion.outcome.status === 'delivered') counts.delivered += 1;
     else if (completion.outcome.status === 'failed') counts.failed += 1;
     else counts.retried += 1;
     // Given up only once recorded: a completion refused (the claim was lost) gave nothing up.
-    const givenUpEntry = moved ? givenUpLine(delivery, completion) : null;
+    const givenUpEntry = moved && logger !== silentLogger ? givenUpLine(delivery, completion) : null;
     if (givenUpEntry !== null) logger.log(givenUpEntry);
   }
 
