@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateValidatorsModule, validatorsModulePath } from '../../../../scripts/generate/validators.ts';
 import { validators } from '../../src/generated/validators.ts';
+import { RequestValidator } from '../../src/http/validation.ts';
 import { openApiDocument, operationTable } from '../../src/openapi/document.ts';
 import {
   ajvOptions,
@@ -36,6 +37,20 @@ it('the checked-in validators are a fresh generation from the bundled document',
 
 it('has a validator for every schema the server validates with, and no other', () => {
   expect(Object.keys(validators).sort()).toEqual([...validatorSchemas(operationTable).keys()].sort());
+});
+
+it('refuses to start, naming the command, when a key of the document has no validator', () => {
+  const table = validators as Record<string, (typeof validators)[string]>;
+  const [key] = Object.keys(table);
+  if (!key) throw new Error('no validators');
+  const kept = table[key];
+  Reflect.deleteProperty(table, key);
+  try {
+    expect(() => new RequestValidator()).toThrow(`none for ${key}): run \`npm run generate\``);
+  } finally {
+    if (kept) table[key] = kept;
+  }
+  expect(() => new RequestValidator()).not.toThrow();
 });
 
 describe('each precompiled validator answers as a fresh compilation', () => {
