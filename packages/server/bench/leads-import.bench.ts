@@ -1,6 +1,6 @@
 /**
  * `leads-import-postgres`: 100,000 leads imported through the batch form of `POST /v1/leads`
- * (`{ leads: [...] }`, decision 0009) on the built reference server (a child process on a
+ * (`{ leads: [...] }`, decision 0012) on the built reference server (a child process on a
  * scratch PostgreSQL database, rate limits raised), in batches of BENCH_IMPORT_BATCH leads
  * (default 5,000: about 630 KB of body, under the 1 MB limit), 2 batches in flight, each with
  * its own `Idempotency-Key` as an importer sends them; beside the `pg` pool's own multi-row

@@ -1,5 +1,5 @@
 /**
- * Tag Leads: the batch form of `POST /leads` (`{ leads: [...] }`, decision 0009). Each item
+ * Tag Leads: the batch form of `POST /leads` (`{ leads: [...] }`, decision 0012). Each item
  * is applied as if it were sent alone to `POST /leads`, in order, but the whole batch is one
  * transaction of a few statements whatever its size: the campaigns named, one insert of the
  * leads that answers the existing lead of each email already taken (`insertMissing`), one

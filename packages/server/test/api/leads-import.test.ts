@@ -1,8 +1,9 @@
 /**
- * The batch form of `POST /leads` (`{ leads: [...] }`, decision 0009): many leads in one request, a result per item in the
- * order sent, the same rules as `POST /leads` (same email, enrolment, campaigns of the
- * organization), one transaction, the 1 MB body limit, and `Idempotency-Key` so that a
- * retried batch never creates a lead twice. Runs on memory, PGlite and PostgreSQL.
+ * The batch form of `POST /leads` (`{ leads: [...] }`, decision 0012): many leads in one
+ * request, a result per item in the order sent, the same rules as the single form (same
+ * email, enrolment, campaigns of the organization), one transaction, the 1 MB body limit,
+ * and `Idempotency-Key` so that a retried batch never creates a lead twice. Runs on memory,
+ * PGlite and PostgreSQL.
  */
 import { expect, it } from 'vitest';
 import { maxBodyBytes } from '../../src/http/body.ts';
