@@ -42,7 +42,8 @@ Options:
   --version                      the version
 
 Control routes (outside /v1): POST /__ocs-mock/reset, GET /__ocs-mock/data,
-POST /__ocs-mock/scenarios (see the @ocs/mock README).`;
+POST /__ocs-mock/scenarios (see the @ocs/mock README).
+The API reference: GET /docs, when redoc (an optional peer dependency) is installed.`;
 
 async function main(argv: string[]): Promise<void> {
   let values;
