@@ -50,10 +50,7 @@ export async function readData(
   );
   const defaultId = (pipelines.pipelines.find((p) => p.is_default) ?? pipelines.pipelines[0])?.id;
   const { pipeline } = await call<{ pipeline: PipelineDetail }>('GET', `/crm/pipelines/${defaultId}`);
-  const campaigns: Campaign[] = [];
-  for (const id of created.campaignIds) {
-    campaigns.push((await call<{ campaign: Campaign }>('GET', `/campaigns/${id}`)).campaign);
-  }
+  const campaigns = await campaignsInOrder(call, created.campaignIds);
   return {
     organization: {
       id: organizationId,
@@ -68,6 +65,24 @@ export async function readData(
     leads: await leadsInOrder(call, created.leadIds),
     webhooks: created.webhooks,
   };
+}
+
+/**
+ * The seeded campaigns, in the order they were created, read from the list (pages of 500,
+ * the maximum; the same view as `GET /campaigns/{id}`): one request instead of one per
+ * campaign.
+ */
+async function campaignsInOrder(call: CallApp, ids: readonly string[]): Promise<Campaign[]> {
+  const found = new Map<string, Campaign>();
+  for (let offset = 0; ids.length > 0; offset += 500) {
+    const page = await call<{ campaigns: Campaign[]; has_more: boolean }>(
+      'GET',
+      `/campaigns?limit=500&offset=${offset}`,
+    );
+    for (const campaign of page.campaigns) found.set(campaign.id, campaign);
+    if (!page.has_more) break;
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
 }
 
 /** Every lead (pages of 100, the maximum), in the order they were created. */
