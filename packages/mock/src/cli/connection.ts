@@ -1,0 +1,57 @@
+/**
+ * How `ocs listen` and `ocs trigger` reach a server: `--base-url` and `--api-key`, else
+ * `OCS_BASE_URL` and `OCS_API_KEY` (the SDK's own variables), through the SDK's client. An
+ * API error or an unreachable server becomes one line (`CliFailure`) naming the operation.
+ */
+import { createClient, OcsApiError, OcsConnectionError, OcsError, type OcsClient } from '@ocs/sdk';
+import { CliFailure, UsageError } from '@ocs/server/cli-kit';
+
+/** The options every `ocs` command takes, for node:util's parseArgs. */
+export const connectionOptions = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+} as const;
+
+export const connectionHelp = `  --base-url <url>   the server (or OCS_BASE_URL; default http://127.0.0.1:4011, ocs-mock)
+  --api-key <key>    its API key (or OCS_API_KEY)`;
+
+export interface Connection {
+  client: OcsClient;
+  baseUrl: string;
+}
+
+export function connect(values: { 'base-url'?: string; 'api-key'?: string }): Connection {
+  const apiKey = values['api-key'] ?? (process.env.OCS_API_KEY || undefined);
+  if (!apiKey) throw new UsageError('an API key is needed: pass --api-key or set OCS_API_KEY.');
+  const baseUrl = values['base-url'] ?? (process.env.OCS_BASE_URL || undefined) ?? 'http://127.0.0.1:4011';
+  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) {
+    throw new UsageError(`--base-url must be an http(s) URL, got '${baseUrl}'.`);
+  }
+  // A CLI reports at once: one retry covers a blip, not a server that is down.
+  return { client: createClient({ apiKey, baseUrl, maxRetries: 1, timeoutMs: 30_000 }), baseUrl };
+}
+
+/** Runs one SDK call; its failure is said in one line naming the operation. */
+export async function call<T>(what: string, baseUrl: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw describeFailure(what, baseUrl, error);
+  }
+}
+
+export function describeFailure(what: string, baseUrl: string, error: unknown): unknown {
+  if (error instanceof OcsConnectionError) {
+    return new CliFailure(`cannot reach ${baseUrl} (${what}): is the server running? Set --base-url or OCS_BASE_URL.`);
+  }
+  if (error instanceof OcsApiError) {
+    return new CliFailure(`${what} answered ${error.status} ${error.code}: ${error.message}`);
+  }
+  if (error instanceof OcsError) return new CliFailure(`${what} failed: ${error.message}`);
+  return error;
+}
+
+/** Whether `error` is the API's error `code` (at any status). */
+export function isApiError(error: unknown, code: string): error is OcsApiError {
+  return error instanceof OcsApiError && error.code === code;
+}

@@ -1,0 +1,172 @@
+/**
+ * `ocs listen --forward-to <url>`: `prospect_response` events of the server's campaigns,
+ * forwarded to a receiver on this machine, with a signing secret for the session.
+ *
+ * How events reach localhost (docs/decisions/0011-local-webhook-forwarding.md): a loopback
+ * relay (relay.ts) is registered as the campaigns' webhook, which the server accepts only
+ * with `--allow-insecure-webhooks`; the server's own delivery (signing, retries, the
+ * attempt header) is what the receiver gets. Slots are borrowed and given back (slot-lease.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { listCampaigns, paginate } from '@ocs/sdk';
+import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { call, connect, connectionHelp, connectionOptions, isApiError } from './connection.ts';
+import { type Forwarded, startRelay } from './relay.ts';
+import { SlotLeases } from './slot-lease.ts';
+
+export const listenUsage = `Usage: ocs listen --forward-to <url> [options]
+
+Forwards every prospect_response event of the server's campaigns to a receiver on this
+machine, signed (X-Signature-256) with a secret printed at start, and prints one line per
+delivery. The server must accept loopback receivers: ocs-server serve --allow-insecure-webhooks,
+or ocs-mock --allow-insecure-webhooks. Ctrl-C stops and gives every webhook slot back.
+
+Options:
+  --forward-to <url>  the receiver, e.g. http://localhost:3000/webhooks
+  --campaign <id>     only this campaign (repeatable); default: every campaign, new ones too
+  --replace           borrow slots that a webhook already holds: it is disabled while
+                      listening and re-enabled, secret kept, at exit (default: leave it)
+${connectionHelp}
+  -h, --help          this help`;
+
+/** How often new campaigns are looked for (without --campaign). */
+const pollMs = 2000;
+
+export async function listen(argv: string[], io: { out(line: string): void }): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'forward-to': { type: 'string' },
+        campaign: { type: 'string', multiple: true },
+        replace: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        ...connectionOptions,
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(parseArgsProblem(error, 'ocs listen takes options only'));
+  }
+  if (values.help) {
+    io.out(listenUsage);
+    return;
+  }
+  const forwardTo = values['forward-to'];
+  if (!forwardTo) throw new UsageError('--forward-to is required, e.g. --forward-to http://localhost:3000/webhooks.');
+  if (!/^https?:$/.test(URL.parse(forwardTo)?.protocol ?? '')) {
+    throw new UsageError(`--forward-to must be an http(s) URL, got '${forwardTo}'.`);
+  }
+  const { client, baseUrl } = connect(values);
+
+  const secret = `whsec_${randomBytes(24).toString('hex')}`;
+  const relay = await startRelay({
+    secret,
+    forwardTo,
+    onForwarded: (delivery) => io.out(deliveryLine(delivery)),
+    onRefused: (reason) => io.out(`${new Date().toISOString()}  ${reason}`),
+  });
+  const leases = new SlotLeases(client, baseUrl, { url: relay.url, secret }, values.replace);
+  const seen = new Set<string>();
+  let stopping = false;
+  // Listened for from the start: Ctrl-C while slots are being claimed still gives them back.
+  let interrupted = false;
+  const signalled = new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        interrupted = true;
+        resolve();
+      });
+    }
+  });
+  let poll: NodeJS.Timeout | undefined;
+  /** A look for new campaigns under way: stop() waits for it, so that no slot is taken after release. */
+  let looking: Promise<void> = Promise.resolve();
+
+  /** Gives the slots back and closes the relay; every later call is a no-op. */
+  const stop = async (): Promise<string[]> => {
+    if (stopping) return [];
+    stopping = true;
+    clearTimeout(poll);
+    await looking;
+    const problems = await leases.releaseAll();
+    await relay.close();
+    return problems;
+  };
+
+  const claim = async (campaignId: string, explicit: boolean) => {
+    if (interrupted) return;
+    seen.add(campaignId);
+    const claimed = await leases.claim(campaignId).catch((error: unknown) => {
+      if (isApiError(error, 'INVALID_WEBHOOK_URL')) {
+        throw new CliFailure(
+          `the server refuses a loopback receiver (INVALID_WEBHOOK_URL): start it with --allow-insecure-webhooks (ocs-server serve --allow-insecure-webhooks, or ocs-mock --allow-insecure-webhooks).`,
+        );
+      }
+      if (isApiError(error, 'CAMPAIGN_NOT_FOUND')) throw new CliFailure(`campaign ${campaignId} not found.`);
+      throw error;
+    });
+    if (claimed.kind === 'held') {
+      const line = `campaign ${campaignId}: its webhook slot is held by ${claimed.holder.url} (webhook ${claimed.holder.id}); left alone (pass --replace to borrow it while listening).`;
+      if (explicit) throw new CliFailure(line);
+      io.out(`skipped ${line}`);
+      return;
+    }
+    const displaced = claimed.lease.displaced;
+    if (displaced) io.out(`campaign ${campaignId}: disabled ${displaced.url} while listening; re-enabled at exit.`);
+  };
+
+  const campaignIds = async () =>
+    (await call('listCampaigns', baseUrl, () => paginate(client, listCampaigns).toArray({ limit: 10_000 }))).map(
+      (campaign) => campaign.id,
+    );
+
+  try {
+    if (values.campaign) {
+      for (const id of values.campaign) await claim(id, true);
+    } else {
+      for (const id of await campaignIds()) await claim(id, false);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  if (interrupted) {
+    await stop();
+    return;
+  }
+  const scope = values.campaign
+    ? `${leases.leases.size} campaign(s)`
+    : `every campaign (${leases.leases.size} now, new ones within ${pollMs / 1000} s)`;
+  io.out(`Ready: forwarding prospect_response events of ${scope} to ${forwardTo}
+Signing secret for this session (verify X-Signature-256 with it): ${secret}
+Ctrl-C to stop; the webhook slots are given back.`);
+
+  if (!values.campaign) {
+    const lookAgain = async () => {
+      try {
+        for (const id of await campaignIds()) if (!seen.has(id) && !stopping && !interrupted) await claim(id, false);
+      } catch (error) {
+        io.out(`${new Date().toISOString()}  could not look for new campaigns: ${(error as Error).message}`);
+      }
+      if (!stopping) poll = setTimeout(() => (looking = lookAgain()), pollMs);
+    };
+    poll = setTimeout(() => (looking = lookAgain()), pollMs);
+  }
+
+  await signalled;
+  const problems = await stop();
+  if (problems.length > 0) throw new CliFailure(`stopped, but ${problems.join('; ')}`);
+  io.out('Stopped; webhook slots given back.');
+}
+
+/** `2026-11-25T06:01:02.345Z  prospect_response  lead maya@acme.com (sequence lead …)  → 200  12 ms` */
+export function deliveryLine(d: Forwarded): string {
+  const lead = d.leadEmail ? `${d.leadEmail} (sequence lead ${d.sequenceLeadId})` : `sequence lead ${d.sequenceLeadId}`;
+  const outcome = d.status === null ? `receiver unreachable (${d.error})` : `${d.status}`;
+  const attempt = d.attempt && d.attempt !== '1' ? `  attempt ${d.attempt}` : '';
+  return `${d.at.toISOString()}  ${d.event}  lead ${lead}  -> ${outcome}  ${Math.round(d.durationMs)} ms${attempt}`;
+}

@@ -1,0 +1,81 @@
+/**
+ * `npx ocs <command>`: the local tools of `@ocs/mock` for webhooks, `listen` (events
+ * forwarded to a receiver on this machine) and `trigger` (one event made to happen).
+ *
+ * `--help` and `--version` exit 0. A mistake is one line on stderr and exit code 2; a failure
+ * (the server is down, refuses...) one line and exit code 1, with the stack under `--debug`
+ * or `OCS_DEBUG=1`. Ctrl-C ends `listen` with exit code 0 once its webhook slots are back.
+ */
+import { readFileSync } from 'node:fs';
+import { CliFailure, debugging, firstLine, UsageError } from '@ocs/server/cli-kit';
+import { listen } from './listen.ts';
+import { trigger } from './trigger.ts';
+
+const usage = `Usage: ocs <command> [options]
+
+Webhooks of the Outreach Campaign Service on your machine, against ocs-mock or the
+reference server (started with --allow-insecure-webhooks).
+
+Commands:
+  listen --forward-to <url>     forward prospect_response events to a local receiver
+  trigger prospect_response     make one happen (a simulated reply in the sandbox)
+
+Run ocs <command> --help for its options. Both read OCS_BASE_URL and OCS_API_KEY.
+
+Options:
+  -h, --help     this help
+  --version      the version
+  --debug        print the stack of an internal error (or OCS_DEBUG=1)`;
+
+const commands: Record<string, (argv: string[], io: { out(line: string): void }) => Promise<void>> = {
+  listen,
+  trigger,
+};
+
+async function main(argv: string[]): Promise<void> {
+  const args = argv.filter((arg) => arg !== '--debug');
+  const [first, ...rest] = args;
+  if (first === undefined || first === '-h' || first === '--help') {
+    console.log(usage);
+    return;
+  }
+  if (first === '--version') {
+    console.log(packageVersion());
+    return;
+  }
+  const command = commands[first];
+  if (!command) {
+    throw new UsageError(
+      first.startsWith('-')
+        ? `unknown option ${first}.`
+        : `unknown command '${first}'; the commands are listen and trigger.`,
+    );
+  }
+  await command(rest, { out: (line) => console.log(line) });
+}
+
+function fail(error: unknown): never {
+  if (error instanceof UsageError) {
+    process.stderr.write(`ocs: ${error.message} Run ocs --help for usage.\n`);
+    process.exit(2);
+  }
+  if (error instanceof CliFailure) {
+    process.stderr.write(`ocs: ${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(
+    `ocs: internal error: ${firstLine(error)}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
+  );
+  if (debugging(process.argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+}
+
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);
+
+await main(process.argv.slice(2)).then(() => process.exit(0), fail);
+
+/** The package's version, read at run time (`../../package.json` from src/cli/ and dist/cli/). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
+}

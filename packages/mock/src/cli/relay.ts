@@ -1,0 +1,142 @@
+/**
+ * The loopback receiver `ocs listen` registers on the server: it checks each delivery's
+ * `X-Signature-256` with the session secret (the SDK's verifier), forwards the same bytes
+ * and signature to the developer's receiver, and answers the server with the receiver's
+ * status, so that a failing receiver is retried exactly as a real one would be.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifySignature } from '@ocs/sdk/webhooks';
+
+export interface Forwarded {
+  at: Date;
+  event: string;
+  /** The payload's `sequence_lead_id` (the event names the lead by it) and the lead's email. */
+  sequenceLeadId: string;
+  leadEmail: string | null;
+  attempt: string | null;
+  /** The receiver's status, or null when it could not be reached (`error` says why). */
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface Relay {
+  /** What is registered on the server: loopback, with an unguessable path. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Headers of a delivery passed on to the receiver as they came. */
+const passedOn = ['content-type', 'x-signature-256', 'user-agent'];
+
+export async function startRelay(options: {
+  secret: string;
+  forwardTo: string;
+  onForwarded(delivery: Forwarded): void;
+  onRefused(reason: string): void;
+}): Promise<Relay> {
+  const path = `/ocs-listen/${randomBytes(9).toString('base64url')}`;
+  const inFlight = new Set<Promise<void>>();
+  const server = createServer((request, response) => {
+    const handled = handle(request, response).catch((error: unknown) => {
+      options.onRefused(`relay error: ${(error as Error).message}`);
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+    inFlight.add(handled);
+    void handled.finally(() => inFlight.delete(handled));
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readAll(request);
+    if (request.method !== 'POST' || request.url !== path) {
+      response.writeHead(404).end();
+      return;
+    }
+    const signature = request.headers['x-signature-256'];
+    if (!(await verifySignature({ payload: body, signature, secret: options.secret }))) {
+      options.onRefused('refused a delivery whose X-Signature-256 does not match the session secret');
+      response.writeHead(401).end();
+      return;
+    }
+    const event = parse(body);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string' && (passedOn.includes(name) || name.startsWith('x-ocs-'))) headers[name] = value;
+    }
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const answer = await fetch(options.forwardTo, {
+        method: 'POST',
+        headers,
+        body: new Uint8Array(body),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(75_000), // the service's own limit (section 6)
+      });
+      status = answer.status;
+      await answer.body?.cancel();
+    } catch (caught) {
+      const cause = (caught as { cause?: { code?: string } }).cause;
+      error = cause?.code ?? (caught as Error).name;
+    }
+    options.onForwarded({
+      at: new Date(),
+      event: event.event,
+      sequenceLeadId: event.sequence_lead_id,
+      leadEmail: event.lead_email,
+      attempt:
+        typeof request.headers['x-ocs-delivery-attempt'] === 'string'
+          ? request.headers['x-ocs-delivery-attempt']
+          : null,
+      status,
+      error,
+      durationMs: performance.now() - started,
+    });
+    // The server sees what the receiver said; an unreachable receiver is a gateway failure.
+    response.writeHead(status ?? 502).end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    async close() {
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readAll(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** What a line needs from the event; a body that is not the event still gets forwarded. */
+function parse(body: Buffer): { event: string; sequence_lead_id: string; lead_email: string | null } {
+  try {
+    const event = JSON.parse(body.toString('utf8')) as {
+      event?: unknown;
+      sequence_lead_id?: unknown;
+      lead?: { email?: unknown };
+    };
+    return {
+      event: typeof event.event === 'string' ? event.event : 'unknown',
+      sequence_lead_id: typeof event.sequence_lead_id === 'string' ? event.sequence_lead_id : '-',
+      lead_email: typeof event.lead?.email === 'string' ? event.lead.email : null,
+    };
+  } catch {
+    return { event: 'unparsable', sequence_lead_id: '-', lead_email: null };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * `ocs listen` borrows campaigns' webhook slots and gives them back. A campaign has one slot
+ * (spec section 3): when a user's webhook holds it, `listen` leaves it alone unless told
+ * (`--replace`); then it disables that webhook (which keeps its URL and its secret) and, at
+ * exit, registers the same URL again, which re-enables it with its secret kept. Nothing is
+ * ever repointed: a repointed webhook keeps the user's secret, which `listen` cannot know.
+ */
+import { createWebhook, disableWebhook, listWebhooks, paginate, type OcsClient } from '@ocs/sdk';
+import { call, isApiError } from './connection.ts';
+
+export interface Lease {
+  campaignId: string;
+  /** The webhook `listen` registered (disabled again on release). */
+  webhookId: string;
+  /** The user's webhook `listen` disabled to take the slot (`--replace`), re-enabled on release. */
+  displaced: { id: string; url: string } | null;
+}
+
+export type Claim = { kind: 'leased'; lease: Lease } | { kind: 'held'; holder: { id: string; url: string } };
+
+export class SlotLeases {
+  readonly leases = new Map<string, Lease>();
+
+  constructor(
+    private readonly client: OcsClient,
+    private readonly baseUrl: string,
+    private readonly relay: { url: string; secret: string },
+    private readonly replace: boolean,
+  ) {}
+
+  /** Takes the campaign's slot for the relay, or says who holds it. */
+  async claim(campaignId: string): Promise<Claim> {
+    const holder = await this.holderOf(campaignId);
+    if (holder && !this.replace) return { kind: 'held', holder };
+    if (holder) {
+      await call('disableWebhook', this.baseUrl, () =>
+        disableWebhook(this.client, { campaign_id: campaignId, webhook_id: holder.id }),
+      );
+    }
+    try {
+      const created = await createWebhook(this.client, {
+        campaign_id: campaignId,
+        webhook_url: this.relay.url,
+        secret: this.relay.secret,
+      });
+      const lease: Lease = { campaignId, webhookId: created.webhook_id, displaced: holder };
+      this.leases.set(campaignId, lease);
+      return { kind: 'leased', lease };
+    } catch (error) {
+      // Registered meanwhile by someone else: theirs stays, as if it had been there first.
+      if (!holder && isApiError(error, 'WEBHOOK_SLOT_TAKEN')) {
+        const id = String((error.details as { webhook_id?: unknown } | undefined)?.webhook_id ?? '');
+        return { kind: 'held', holder: { id, url: 'another receiver' } };
+      }
+      if (holder) await this.reEnable(campaignId, holder.url);
+      throw error;
+    }
+  }
+
+  /** Gives every slot back; returns what could not be restored, one line each. */
+  async releaseAll(): Promise<string[]> {
+    const problems: string[] = [];
+    for (const lease of this.leases.values()) {
+      try {
+        await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId });
+        if (lease.displaced) await this.reEnable(lease.campaignId, lease.displaced.url);
+        this.leases.delete(lease.campaignId);
+      } catch (error) {
+        const what = lease.displaced
+          ? `re-enable ${lease.displaced.url} (webhook ${lease.displaced.id})`
+          : `disable webhook ${lease.webhookId}`;
+        problems.push(`campaign ${lease.campaignId}: could not ${what}: ${(error as Error).message}`);
+      }
+    }
+    return problems;
+  }
+
+  private async holderOf(campaignId: string): Promise<{ id: string; url: string } | null> {
+    const webhooks = await call('listWebhooks', this.baseUrl, () =>
+      paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 }),
+    );
+    const enabled = webhooks.find((webhook) => webhook.enabled);
+    return enabled ? { id: enabled.webhook_id, url: enabled.webhook_url } : null;
+  }
+
+  /** Registering a disabled webhook's URL again re-enables it, its secret kept (spec section 3). */
+  private async reEnable(campaignId: string, url: string): Promise<void> {
+    await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url });
+  }
+}
