@@ -70,6 +70,7 @@ export default defineConfig([
       'wrong-env/browser-in-node': 'src/wrong-env/browser-in-node.ts',
       // Node-only programs: the CLI (top-level await, so never require()d) and the Prism launcher.
       'server/cli': 'src/server/cli.ts',
+      'cli/ocs': 'src/cli/ocs.ts',
       'prism/start-prism': 'src/prism/start-prism.ts',
     },
     format: ['esm'],
