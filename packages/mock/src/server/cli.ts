@@ -41,11 +41,16 @@ Options:
   -h, --help                     this help
   --version                      the version
 
+Also: ocs-mock proxy --target <base-url>  a proxy that checks a deployment against the
+document (ocs-mock proxy --help).
+
 Control routes (outside /v1): POST /__ocs-mock/reset, GET /__ocs-mock/data,
 POST /__ocs-mock/scenarios (see the @ocs/mock README).
 The API reference: GET /docs, when redoc (an optional peer dependency) is installed.`;
 
 async function main(argv: string[]): Promise<void> {
+  // `ocs-mock proxy ...`: the contract-checking proxy, loaded only when asked for.
+  if (argv[0] === 'proxy') return (await import('../proxy/proxy-command.ts')).proxy(argv.slice(1), packageVersion());
   let values;
   try {
     ({ values } = parseArgs({

@@ -1,0 +1,126 @@
+/**
+ * One request through `ocs-mock proxy`: sent on to the target as it came (method, path,
+ * query, headers, body), the target's answer given back as it came, and both checked
+ * against the contract on the way.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Contract, Violation } from './contract.ts';
+
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number | null;
+  operationId: string | null;
+  violations: Violation[];
+}
+
+/** Hop-by-hop headers (RFC 9110 section 7.6.1) and what fetch recomputes. */
+const notForwarded = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
+
+export async function forward(
+  contract: Contract,
+  target: URL,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<Exchange> {
+  const incoming = new URL(request.url ?? '/', 'http://proxy.invalid');
+  const method = (request.method ?? 'GET').toUpperCase();
+  const upstream = new URL(incoming.pathname + incoming.search, target);
+  const raw = await readAll(request);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (notForwarded.has(name) || value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+
+  const exchange: Exchange = { method, path: incoming.pathname, status: null, operationId: null, violations: [] };
+  // Only the API is under contract: /openapi.json, /docs and the like pass through unchecked.
+  const apiPath = incoming.pathname.startsWith('/v1/') ? incoming.pathname.slice(3) : null;
+  const matched = apiPath === null ? null : contract.match(method, apiPath);
+  if (apiPath !== null && !matched) {
+    exchange.violations.push({
+      operationId: null,
+      side: 'request',
+      message: `no operation of the document is ${method} ${incoming.pathname}`,
+    });
+  }
+  if (matched) {
+    exchange.operationId = matched.operation.operationId;
+    exchange.violations.push(
+      ...contract.checkRequest(matched.operation, {
+        params: matched.params,
+        url: incoming,
+        headers,
+        body: parseJson(raw),
+      }),
+    );
+  }
+
+  let answer: Response;
+  try {
+    answer = await fetch(upstream, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(raw),
+      redirect: 'manual',
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    response.writeHead(502, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({ success: false, error: 'PROXY_UPSTREAM_UNREACHABLE', message: `${target.origin}: ${cause}` }),
+    );
+    exchange.violations.push({
+      operationId: exchange.operationId,
+      side: 'response',
+      message: `target unreachable (${cause})`,
+    });
+    return exchange;
+  }
+  const body = await answer.text();
+  exchange.status = answer.status;
+  if (matched)
+    exchange.violations.push(
+      ...contract.checkResponse(matched.operation, { status: answer.status, headers: answer.headers, body }),
+    );
+
+  // fetch has already decoded the body: its encoding and length are no longer those of the bytes sent on.
+  const back: Record<string, string | string[]> = {};
+  answer.headers.forEach((value, name) => {
+    if (name === 'content-encoding' || name === 'content-length' || notForwarded.has(name)) return;
+    back[name] = name === 'set-cookie' ? answer.headers.getSetCookie() : value;
+  });
+  response.writeHead(answer.status, back);
+  response.end(body);
+  return exchange;
+}
+
+function readAll(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** The request body as the validator takes it: parsed JSON, the text when it is not JSON, undefined when empty. */
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * `ocs-mock proxy --target <base-url>`: a contract-checking proxy in front of a deployment.
+ * Every request is sent on and its answer given back unchanged; each request or answer that
+ * breaks the OpenAPI document is reported in a line naming the operation, and a summary
+ * (requests, violations by operation) is printed at exit (Ctrl-C or SIGTERM).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { integerOption, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { Contract } from './contract.ts';
+import { type Exchange, forward } from './forward.ts';
+import { Tally } from './tally.ts';
+
+export const proxyUsage = `Usage: ocs-mock proxy --target <base-url> [options]
+
+Forwards every request to a deployment of the API and reports each request and answer that
+breaks the OpenAPI document (undocumented status, body not matching its schema, missing
+required header, unknown path), naming the operation. A summary is printed at exit (Ctrl-C).
+
+Options:
+  --target <url>     the deployment, e.g. https://api.example.com or http://127.0.0.1:4010
+  --port <n>         port, 0 to 65535 (default 4013; 0 picks a free one)
+  --host <address>   interface (default 127.0.0.1)
+  --quiet            print violations and the summary only (not a line per request)
+  -h, --help         this help
+  --version          the version`;
+
+export const defaultProxyPort = 4013;
+
+export async function proxy(argv: string[], version: string): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        target: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(parseArgsProblem(error, 'ocs-mock proxy takes options only'));
+  }
+  if (values.help) {
+    console.log(proxyUsage);
+    return;
+  }
+  if (values.version) {
+    console.log(version);
+    return;
+  }
+  if (!values.target) throw new UsageError('proxy needs --target <base-url>, e.g. --target http://127.0.0.1:4010.');
+  const parsed = URL.parse(values.target);
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    throw new UsageError(`--target must be an http(s) URL, got '${values.target}'.`);
+  }
+  // The base URL with or without /v1: requests keep their own /v1 path.
+  const target = new URL(parsed.origin);
+  const port = integerOption('--port', values.port, 0, 65535) ?? defaultProxyPort;
+  const host = values.host ?? '127.0.0.1';
+
+  const contract = new Contract();
+  const tally = new Tally();
+  const server = createServer((request, response) => {
+    forward(contract, target, request, response).then(
+      (exchange) => {
+        tally.add(exchange);
+        report(exchange, values.quiet);
+      },
+      (error: unknown) => {
+        if (!response.headersSent) response.writeHead(500).end();
+        console.log(`proxy error: ${(error as Error).message}`);
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(listenProblem(error, port, host)));
+    server.listen(port, host, () => resolve());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  console.log(`OCS contract proxy at http://${host}:${bound}/v1 -> ${target.origin} (Ctrl-C for the summary)`);
+
+  await new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
+  });
+  server.closeAllConnections();
+  server.close();
+  console.log(tally.summary());
+}
+
+function report(exchange: Exchange, quiet: boolean): void {
+  const what = `${exchange.method} ${exchange.path} -> ${exchange.status ?? 'no answer'}`;
+  const operation = exchange.operationId ?? '(no operation)';
+  if (!quiet) console.log(`${operation}  ${what}${exchange.violations.length ? '' : '  ok'}`);
+  for (const violation of exchange.violations) {
+    console.log(
+      `VIOLATION ${violation.operationId ?? '(no operation)'} ${violation.side}: ${violation.message}  [${what}]`,
+    );
+  }
+}
