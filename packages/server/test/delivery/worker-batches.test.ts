@@ -5,6 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { createDeliveryWorker } from '../../src/delivery/worker.ts';
+import type { DeliveryRecord } from '../../src/store/records.ts';
 import type { Store } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
 import { deliveryFixtures, replyTime } from '../support/delivery-fixtures.ts';
@@ -35,7 +36,7 @@ describeBackends('delivery worker batches', (store) => {
   it('reads the claims of many attempts again in a few reads, each claim once, before any request of it leaves', async () => {
     const f = await deliveryFixtures(store());
     await f.webhook();
-    const deliveries = [];
+    const deliveries: DeliveryRecord[] = [];
     for (let i = 0; i < 40; i++) deliveries.push(await f.enqueue());
     const counting = countingReads(store());
     const clock = manualClock(replyTime);
@@ -52,7 +53,7 @@ describeBackends('delivery worker batches', (store) => {
     expect(readBeforeSent).toHaveLength(40);
     expect(readBeforeSent.every(Boolean)).toBe(true);
     const readIds = counting.reads.flat();
-    expect(readIds.toSorted()).toEqual(deliveries.map((d) => d.id).toSorted());
+    expect([...readIds].sort()).toEqual(deliveries.map((d) => d.id).sort());
     expect(counting.reads.length).toBeLessThanOrEqual(4);
     expect(counting.singleGets()).toBe(0);
   });
