@@ -30,6 +30,8 @@ const maxDays = 14;
 export interface Target {
   campaign: { id: string; name: string };
   created: boolean;
+  /** The "ocs trigger" campaign is activated once it has a lead (preflight refuses an empty one). */
+  activate: boolean;
 }
 
 export async function triggerCampaign(client: OcsClient, baseUrl: string, campaignId?: string): Promise<Target> {
@@ -45,17 +47,20 @@ export async function triggerCampaign(client: OcsClient, baseUrl: string, campai
         `campaign ${campaignId} is not active, so its sequence writes to no one; activate it or omit --campaign.`,
       );
     }
-    return { campaign: found.campaign, created: false };
+    return { campaign: found.campaign, created: false, activate: false };
   }
   const campaigns = await call('listCampaigns', baseUrl, () =>
     paginate(client, listCampaigns).toArray({ limit: 10_000 }),
   );
-  const existing = campaigns.find((campaign) => campaign.name === triggerCampaignName && campaign.is_active);
-  if (existing) return { campaign: existing, created: false };
-  return { campaign: await createTriggerCampaign(client, baseUrl), created: true };
+  const existing = campaigns.find((campaign) => campaign.name === triggerCampaignName);
+  if (existing) return { campaign: existing, created: false, activate: !existing.is_active };
+  return { campaign: await createTriggerCampaign(client, baseUrl), created: true, activate: true };
 }
 
-/** One email, then a LinkedIn connection request with a note: both channels written to on day 0. */
+/**
+ * One email, then a LinkedIn connection request with a note: both channels written to on
+ * day 0. Left inactive: it is activated once its first lead is in.
+ */
 async function createTriggerCampaign(client: OcsClient, baseUrl: string): Promise<{ id: string; name: string }> {
   const accounts = await call('listAccounts', baseUrl, () => paginate(client, listAccounts).toArray({ limit: 500 }));
   const pick = (platform: Channel) =>
@@ -87,7 +92,6 @@ async function createTriggerCampaign(client: OcsClient, baseUrl: string): Promis
   await call('replaceSenders', baseUrl, () =>
     replaceSenders(client, { campaign_id: id, account_ids: [email.id, linkedin.id] }),
   );
-  await call('updateCampaign', baseUrl, () => updateCampaign(client, { campaign_id: id, is_active: true }));
   return { id, name: triggerCampaignName };
 }
 
@@ -97,6 +101,7 @@ export async function contactedLead(
   baseUrl: string,
   campaignId: string,
   channel: Channel,
+  activate: boolean,
 ): Promise<{ id: string; email: string }> {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const created = await call('createLead', baseUrl, () =>
@@ -110,6 +115,9 @@ export async function contactedLead(
     }),
   );
   const lead = { id: created.lead.id, email: created.lead.email ?? '' };
+  if (activate) {
+    await call('updateCampaign', baseUrl, () => updateCampaign(client, { campaign_id: campaignId, is_active: true }));
+  }
   const written = async () => {
     const { messages } = await call('listSandboxMessages', baseUrl, () =>
       listSandboxMessages(client, { campaign_id: campaignId, lead_id: lead.id }),

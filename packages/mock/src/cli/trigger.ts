@@ -34,7 +34,7 @@ const replies = {
 type Sentiment = keyof typeof replies;
 
 /** How long to wait for `ocs listen` to register on a campaign just created. */
-const webhookWaitMs = 5000;
+const webhookWaitMs = 10_000;
 
 export async function trigger(argv: string[], io: { out(line: string): void }): Promise<void> {
   let values;
@@ -78,9 +78,9 @@ export async function trigger(argv: string[], io: { out(line: string): void }): 
   }
   const { client, baseUrl } = connect(values);
 
-  const { campaign, created } = await triggerCampaign(client, baseUrl, values.campaign);
+  const { campaign, created, activate } = await triggerCampaign(client, baseUrl, values.campaign);
   if (created) await waitForWebhook(client, baseUrl, campaign.id);
-  const lead = await contactedLead(client, baseUrl, campaign.id, channel);
+  const lead = await contactedLead(client, baseUrl, campaign.id, channel, activate);
   const { reply } = await call('simulateReply', baseUrl, () =>
     simulateReply(client, { campaign_id: campaign.id, lead_id: lead.id, channel, message: replies[sentiment] }),
   );

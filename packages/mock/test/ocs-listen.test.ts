@@ -1,0 +1,240 @@
+/**
+ * `ocs listen` and `ocs trigger` end to end, as real processes (the built bins): the
+ * reference server on PGlite with loopback receivers allowed, a receiver process that
+ * verifies each delivery with @ocs/sdk/webhooks and the secret `listen` printed, and the
+ * webhook slots checked through the API before, during and after (Ctrl-C gives them back).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCampaign, createClient, createWebhook, listCampaigns, listWebhooks, type OcsClient } from '@ocs/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ocsBin,
+  type ReferenceServer,
+  receiverScript,
+  requireBuilds,
+  run,
+  startReferenceServer,
+  stopAll,
+  watch,
+  type Watched,
+} from './support/local-processes.ts';
+
+let server: ReferenceServer;
+let client: OcsClient;
+let receiver: Watched;
+let receiverUrl: string;
+let secretFile: string;
+let connection: string[];
+const scratch = mkdtempSync(join(tmpdir(), 'ocs-listen-test-'));
+const userHook = 'https://hooks.northwind-outreach.com/ocs';
+
+beforeAll(async () => {
+  requireBuilds();
+  server = await startReferenceServer();
+  client = createClient({ baseUrl: server.url, apiKey: server.apiKey });
+  connection = ['--base-url', server.url, '--api-key', server.apiKey];
+  secretFile = join(scratch, 'secret');
+  writeFileSync(secretFile, 'not-yet');
+  receiver = watch(receiverScript, [], { OCS_WEBHOOK_SECRET_FILE: secretFile });
+  const [, url] = await receiver.waitFor(/listening (\S+)/);
+  receiverUrl = `${url}/webhooks`;
+}, 120_000);
+
+afterAll(async () => {
+  stopAll();
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The receiver's records so far (one JSON line per request it got). */
+function received(): Array<Record<string, unknown>> {
+  return receiver
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function userCampaign(name: string): Promise<{ id: string; webhookId: string }> {
+  const { campaign_id: id } = await createCampaign(client, { name });
+  if (!id) throw new Error('no campaign id');
+  const hook = await createWebhook(client, {
+    campaign_id: id,
+    webhook_url: userHook,
+    secret: 'users-own-secret-0123456789',
+  });
+  return { id, webhookId: hook.webhook_id };
+}
+
+const webhooksOf = async (campaignId: string) => (await listWebhooks(client, { campaign_id: campaignId })).webhooks;
+
+async function startListen(args: string[] = []): Promise<{ listen: Watched; secret: string }> {
+  const listen = watch(ocsBin, ['listen', '--forward-to', receiverUrl, ...connection, ...args]);
+  const [, secret = ''] = await listen.waitFor(/Signing secret[^:]*: (whsec_[0-9a-f]+)/);
+  writeFileSync(secretFile, secret);
+  return { listen, secret };
+}
+
+describe('ocs listen + ocs trigger against the reference server', () => {
+  it('forwards signed events to the receiver, leaves a held slot alone, and gives slots back on Ctrl-C', async () => {
+    const user = await userCampaign('Held by the user');
+    const { listen } = await startListen();
+    expect(listen.stdout()).toContain(`skipped campaign ${user.id}: its webhook slot is held by ${userHook}`);
+
+    // No --campaign: trigger creates the "ocs trigger" campaign, which listen picks up.
+    const first = await run(ocsBin, ['trigger', 'prospect_response', ...connection]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Triggered prospect_response: positive reply on email .*; delivery \S+ /);
+    await listen.waitFor(/prospect_response {2}lead trigger-\S+ \(sequence lead \S+\) {2}-> 200 {2}\d+ ms/);
+
+    const campaigns = await listCampaigns(client, {});
+    const triggerCampaign = campaigns.campaigns.find((c) => c.name === 'ocs trigger');
+    if (!triggerCampaign) throw new Error('trigger made no campaign');
+    const second = await run(ocsBin, [
+      'trigger',
+      'prospect_response',
+      '--campaign',
+      triggerCampaign.id,
+      '--channel',
+      'linkedin',
+      '--sentiment',
+      'negative',
+      ...connection,
+    ]);
+    expect(second.code).toBe(0);
+    await receiver.waitFor(/"channel":"linkedin","sentiment":"negative"/);
+
+    // What the receiver verified itself, with the SDK and the printed secret.
+    const got = received();
+    expect(got).toHaveLength(2);
+    expect(got.every((r) => r.verified === true && r.event === 'prospect_response' && r.path === '/webhooks')).toBe(
+      true,
+    );
+    expect(got.map((r) => [r.channel, r.sentiment])).toEqual([
+      ['email', 'positive'],
+      ['linkedin', 'negative'],
+    ]);
+    const lines = listen
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('  prospect_response  '));
+    expect(lines).toHaveLength(2);
+
+    // While listening, the relay holds the trigger campaign's slot; the user's is untouched.
+    const during = await webhooksOf(triggerCampaign.id);
+    expect(during.filter((w) => w.enabled).map((w) => w.webhook_url)).toEqual([
+      expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/ocs-listen\//),
+    ]);
+
+    expect(await listen.stop('SIGINT')).toBe(0);
+    expect(listen.stdout()).toContain('Stopped; webhook slots given back.');
+    expect((await webhooksOf(triggerCampaign.id)).filter((w) => w.enabled)).toEqual([]);
+    expect(await webhooksOf(user.id)).toEqual([
+      expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook, enabled: true }),
+    ]);
+
+    // With nothing listening, trigger says the event went nowhere (exit 1, one line).
+    const unheard = await run(ocsBin, [
+      'trigger',
+      'prospect_response',
+      '--campaign',
+      triggerCampaign.id,
+      ...connection,
+    ]);
+    expect(unheard.code).toBe(1);
+    expect(unheard.stderr).toMatch(
+      /^ocs: .*no prospect_response sent: no enabled webhook on the campaign; run ocs listen first\.\n$/,
+    );
+  }, 120_000);
+
+  it('borrows a held slot only with --replace, and re-enables the same webhook (its secret kept) at exit', async () => {
+    const user = await userCampaign('Borrowed with --replace');
+
+    const refused = await run(ocsBin, ['listen', '--forward-to', receiverUrl, '--campaign', user.id, ...connection]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `ocs: campaign ${user.id}: its webhook slot is held by ${userHook} (webhook ${user.webhookId}); left alone (pass --replace to borrow it while listening).\n`,
+    );
+
+    const { listen } = await startListen(['--campaign', user.id, '--replace']);
+    expect(listen.stdout()).toContain(`campaign ${user.id}: disabled ${userHook} while listening; re-enabled at exit.`);
+    const during = await webhooksOf(user.id);
+    expect(during.find((w) => w.webhook_id === user.webhookId)?.enabled).toBe(false);
+
+    const before = received().length;
+    const triggered = await run(ocsBin, ['trigger', 'prospect_response', '--campaign', user.id, ...connection]);
+    // The user's campaign has no sequence: trigger says so rather than waiting forever.
+    expect(triggered.code).toBe(1);
+    expect(triggered.stderr).toMatch(/^ocs: campaign \S+ is not active/);
+    expect(received()).toHaveLength(before);
+
+    expect(await listen.stop('SIGINT')).toBe(0);
+    const after = await webhooksOf(user.id);
+    expect(after.filter((w) => w.enabled)).toEqual([
+      expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook, has_secret: true }),
+    ]);
+  }, 120_000);
+});
+
+describe('ocs as a command', () => {
+  it('answers --help and --version with exit code 0', async () => {
+    for (const args of [['--help'], ['listen', '--help'], ['trigger', '--help']]) {
+      const { code, stdout } = await run(ocsBin, args);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Usage: ocs/);
+    }
+    const version = await run(ocsBin, ['--version']);
+    expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('says a mistake in one line with exit code 2', async () => {
+    const mistakes: Array<[string[], RegExp]> = [
+      [['listen', '--api-key', 'k'], /--forward-to is required/],
+      [['listen', '--forward-to', 'localhost:3000', '--api-key', 'k'], /--forward-to must be an http\(s\) URL/],
+      [['listen', '--forward-to', 'http://localhost:3000'], /an API key is needed/],
+      [['trigger', 'lead_created', '--api-key', 'k'], /unknown event 'lead_created'/],
+      [
+        ['trigger', 'prospect_response', '--sentiment', 'happy', '--api-key', 'k'],
+        /--sentiment must be positive, neutral or negative/,
+      ],
+      [['trigger', 'prospect_response', '--channel', 'sms', '--api-key', 'k'], /--channel must be email or linkedin/],
+      [['serve'], /unknown command 'serve'/],
+      [['listen', '--bogus'], /unknown option --bogus/],
+    ];
+    for (const [args, message] of mistakes) {
+      const { code, stderr } = await run(ocsBin, args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('says in one line that the server must allow loopback receivers', async () => {
+    const strict = await startReferenceServer([]);
+    try {
+      const strictClient = createClient({ baseUrl: strict.url, apiKey: strict.apiKey });
+      const { campaign_id: id } = await createCampaign(strictClient, { name: 'On a strict server' });
+      const { code, stderr } = await run(ocsBin, [
+        'listen',
+        '--forward-to',
+        receiverUrl,
+        '--base-url',
+        strict.url,
+        '--api-key',
+        strict.apiKey,
+      ]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(
+        /^ocs: the server refuses a loopback receiver \(INVALID_WEBHOOK_URL\): start it with --allow-insecure-webhooks/,
+      );
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      if (!id) throw new Error('no campaign id');
+      expect((await listWebhooks(strictClient, { campaign_id: id })).webhooks).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  }, 120_000);
+});
