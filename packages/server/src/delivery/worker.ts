@@ -167,7 +167,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const inFlight = new Set<Promise<void>>();
     /** Completions waiting for their batched write. */
     const completing = new Set<Promise<void>>();
-    let claiming = false;
+    /** The claim under way, if any. */
+    let claiming: Promise<void> | null = null;
     /** The last claim found nothing due; `idle` when nothing else was under way either. */
     let nothingDue: { idle: boolean } | null = null;
     // One waiter for "something ended" (an attempt, a claim, a completion).
@@ -238,31 +239,32 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           const { delivery, prepared } = ready.shift() as (typeof ready)[number];
           track(inFlight, sendOne(delivery, prepared));
         }
-        const underWay = claiming || inFlight.size > 0 || completing.size > 0 || ready.length > 0;
+        const underWay = claiming !== null || inFlight.size > 0 || completing.size > 0 || ready.length > 0;
         if (nothingDue !== null && !underWay) {
           // Nothing was due: once what was under way is done, look once more (a delivery
           // enqueued meanwhile); stop when nothing was under way at the last look either.
           if ((nothingDue as { idle: boolean }).idle) break;
           nothingDue = null;
         }
-        if (!stopping && !claiming && nothingDue === null && ready.length < refillAt) {
-          claiming = true;
-          void claimBatch()
+        if (!stopping && claiming === null && nothingDue === null && ready.length < refillAt) {
+          claiming = claimBatch()
             .catch(fail)
             .finally(() => {
-              claiming = false;
+              claiming = null;
               signal();
             });
           continue;
         }
-        if (!claiming && inFlight.size === 0 && completing.size === 0 && ready.length === 0) break;
+        if (claiming === null && inFlight.size === 0 && completing.size === 0 && ready.length === 0) break;
         await new Promise<void>((resolve) => {
           changed = resolve;
         });
       }
     } finally {
       enqueued = null;
-      // Never leave attempts behind: `stop()` and callers rely on runDue meaning "done".
+      // Never leave work behind: `stop()` and callers rely on runDue meaning "done". (After a
+      // failure, deliveries claimed but not sent are left to their leases, and retried then.)
+      await claiming;
       while (inFlight.size > 0 || completing.size > 0) await Promise.all([...inFlight, ...completing]);
     }
     if (failure !== null) throw (failure as { error: unknown }).error;
