@@ -37,7 +37,16 @@ const documentId = 'ocs-openapi';
 export class Contract {
   private readonly matchers: Matcher[];
   private readonly requests = new RequestValidator();
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, formats: fullFormats });
+  // No meta-schemas: the document's schemas are not validated themselves (the openapi
+  // package lints them), and the bundle loads Ajv's meta-schema JSON as ES modules, which
+  // Ajv's require() would not read as schemas.
+  private readonly ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    meta: false,
+    validateSchema: false,
+    formats: fullFormats,
+  });
   private readonly bodyValidators = new Map<string, ValidateFunction>();
 
   constructor() {

@@ -93,13 +93,15 @@ export async function proxy(argv: string[], version: string): Promise<void> {
   console.log(tally.summary());
 }
 
+/** One write per exchange, so that its lines stay together whatever else is printed. */
 function report(exchange: Exchange, quiet: boolean): void {
   const what = `${exchange.method} ${exchange.path} -> ${exchange.status ?? 'no answer'}`;
   const operation = exchange.operationId ?? '(no operation)';
-  if (!quiet) console.log(`${operation}  ${what}${exchange.violations.length ? '' : '  ok'}`);
+  const lines = quiet ? [] : [`${operation}  ${what}${exchange.violations.length ? '' : '  ok'}`];
   for (const violation of exchange.violations) {
-    console.log(
+    lines.push(
       `VIOLATION ${violation.operationId ?? '(no operation)'} ${violation.side}: ${violation.message}  [${what}]`,
     );
   }
+  if (lines.length > 0) console.log(lines.join('\n'));
 }
