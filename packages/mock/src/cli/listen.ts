@@ -2,7 +2,7 @@
  * `ocs listen --forward-to <url>`: `prospect_response` events of the server's campaigns,
  * forwarded to a receiver on this machine, with a signing secret for the session.
  *
- * How events reach localhost (docs/decisions/0011-local-webhook-forwarding.md): a loopback
+ * How events reach localhost (docs/decisions/0013-local-webhook-tools.md): a loopback
  * relay (relay.ts) is registered as the campaigns' webhook, which the server accepts only
  * with `--allow-insecure-webhooks`; the server's own delivery (signing, retries, the
  * attempt header) is what the receiver gets. Slots are borrowed and given back (slot-lease.ts).

@@ -90,7 +90,10 @@ export async function proxy(argv: string[], version: string): Promise<void> {
   });
   server.closeAllConnections();
   server.close();
-  console.log(tally.summary());
+  // Exit once the summary is written: fetch's idle keep-alive sockets to the target would
+  // otherwise hold the process for seconds after Ctrl-C.
+  await new Promise<void>((resolve) => process.stdout.write(`${tally.summary()}\n`, () => resolve()));
+  process.exit(0);
 }
 
 /** One write per exchange, so that its lines stay together whatever else is printed. */
