@@ -96,7 +96,7 @@ describe('named operations', () => {
     });
     expectTypeOf(imported.created).toEqualTypeOf<number>();
     expectTypeOf(imported.idempotencyKey).toEqualTypeOf<string>();
-    expectTypeOf(imported.results[0]!.index).toEqualTypeOf<number>();
+    expectTypeOf(imported.results).items.toHaveProperty('index').toEqualTypeOf<number>();
     // @ts-expect-error every lead is a LeadInput
     await importLeads(client, [{ first_name: 1 }]);
   });
