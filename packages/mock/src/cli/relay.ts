@@ -79,8 +79,7 @@ export async function startRelay(options: {
       status = answer.status;
       await answer.body?.cancel();
     } catch (caught) {
-      const cause = (caught as { cause?: { code?: string } }).cause;
-      error = cause?.code ?? (caught as Error).name;
+      error = fetchProblem(caught);
     }
     options.onForwarded({
       at: new Date(),
@@ -139,4 +138,10 @@ function parse(body: Buffer): { event: string; sequence_lead_id: string; lead_em
   } catch {
     return { event: 'unparsable', sequence_lead_id: '-', lead_email: null };
   }
+}
+
+/** Why fetch failed, in a few words: the system's code (ECONNREFUSED...), else its message. */
+function fetchProblem(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
 }

@@ -75,7 +75,8 @@ export async function forward(
       redirect: 'manual',
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    const reason = (error as { cause?: { code?: string; message?: string } }).cause;
+    const cause = reason?.code ?? reason?.message ?? (error as Error).message;
     response.writeHead(502, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({ success: false, error: 'PROXY_UPSTREAM_UNREACHABLE', message: `${target.origin}: ${cause}` }),
