@@ -7,7 +7,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCampaign, createClient, createWebhook, listCampaigns, listWebhooks, type OcsClient } from '@ocs/sdk';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createCampaign,
+  createClient,
+  createWebhook,
+  listCampaigns,
+  listSandboxDeliveries,
+  listWebhooks,
+  type OcsClient,
+} from '@ocs/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ocsBin,
@@ -176,6 +186,36 @@ describe('ocs listen + ocs trigger against the reference server', () => {
     expect(after.filter((w) => w.enabled)).toEqual([
       expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook, has_secret: true }),
     ]);
+  }, 120_000);
+});
+
+describe('a failing receiver', () => {
+  it("is what the server sees: the receiver's status is the attempt's, and the line says it", async () => {
+    const failing = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(503).end());
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(failing.address() as AddressInfo).port}/hooks`;
+    try {
+      const { campaigns } = await listCampaigns(client, {});
+      const campaign = campaigns.find((c) => c.name === 'ocs trigger');
+      if (!campaign) throw new Error('run after the first test: no "ocs trigger" campaign');
+      const listen = watch(ocsBin, ['listen', '--forward-to', target, '--campaign', campaign.id, ...connection]);
+      await listen.waitFor(/Signing secret/);
+      const triggered = await run(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
+      expect(triggered.code).toBe(0);
+      const deliveryId = /delivery (\S+) /.exec(triggered.stdout)?.[1];
+      await listen.waitFor(/prospect_response {2}lead \S+ \(sequence lead \S+\) {2}-> 503 {2}\d+ ms/);
+      const { deliveries } = await listSandboxDeliveries(client, { campaign_id: campaign.id, limit: 500 });
+      const delivery = deliveries.find((d) => d.delivery_id === deliveryId);
+      expect(delivery).toMatchObject({ status: 'pending', attempts_made: 1 });
+      expect(delivery?.attempts[0]).toMatchObject({ ok: false, status: 503 });
+      expect(await listen.stop('SIGINT')).toBe(0);
+    } finally {
+      failing.closeAllConnections();
+      await new Promise((resolve) => failing.close(resolve));
+    }
   }, 120_000);
 });
 
