@@ -41,7 +41,9 @@ function hasWrk(): boolean {
   }
 }
 
-export const loadTool: LoadResult['tool'] = hasWrk() ? 'wrk' : 'autocannon';
+/** `BENCH_LOAD_TOOL=autocannon` measures with autocannon even where wrk is installed. */
+export const loadTool: LoadResult['tool'] =
+  process.env.BENCH_LOAD_TOOL === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
 
 function assertLoopback(url: string): void {
   const { hostname } = new URL(url);
@@ -68,12 +70,17 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const autocannonBin = new URL('../../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
-  const args = [autocannonBin, '-c', String(connections), '-d', String(seconds), '-j'];
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
-  if (options.method) args.push('-m', options.method);
-  if (options.body !== undefined) args.push('-b', options.body.replaceAll(uniqueMarker, '[<id>]'), '-I');
-  const { stdout } = await run(process.execPath, [...args, options.url], limits);
+  const child = new URL('autocannon-child.mjs', import.meta.url).pathname;
+  const input = {
+    url: options.url,
+    method: options.method,
+    headers: options.headers,
+    body: options.body,
+    connections,
+    seconds,
+    marker: uniqueMarker,
+  };
+  const { stdout } = await run(process.execPath, [child, JSON.stringify(input)], limits);
   const result = JSON.parse(stdout);
   return {
     tool: 'autocannon',
