@@ -69,11 +69,15 @@ describe('enrolSignups', () => {
 
 describe('when the service misbehaves', () => {
   it('survives rate limiting: the SDK waits and retries', async () => {
-    mock.scenarios.fail('createLead', { status: 429, code: 'RATE_LIMITED', times: 1, retryAfter: 0 });
-    // createLead is a POST without an Idempotency-Key: the SDK does not retry it, on purpose.
-    await expect(enrolSignups(client, campaignId, signups)).rejects.toBeInstanceOf(OcsRateLimitError);
+    // A limit that outlasts the retries reaches the caller as a typed error (both attempts refused).
+    mock.scenarios.fail('createLead', { status: 429, code: 'RATE_LIMITED', times: 2, retryAfter: 0 });
+    const impatient = createClient({ apiKey: mock.apiKey, baseUrl: mock.baseUrl, maxRetries: 1 });
+    await expect(enrolSignups(impatient, campaignId, signups)).rejects.toBeInstanceOf(OcsRateLimitError);
+    // createLead declares Idempotency-Key: the SDK sends one (generated) and retries it safely,
+    // like the GET; each signup is enrolled once.
     mock.scenarios.fail('getCampaign', { status: 429, code: 'RATE_LIMITED', times: 2, retryAfter: 0 });
-    expect((await enrolSignups(client, campaignId, signups)).enrolled).toBe(2);
+    mock.scenarios.fail('createLead', { status: 429, code: 'RATE_LIMITED', times: 1, retryAfter: 0 });
+    expect(await enrolSignups(client, campaignId, signups)).toMatchObject({ enrolled: 2, alreadyKnown: 0 });
   });
 
   it('stops the batch when the service is down', async () => {
