@@ -1,12 +1,14 @@
+import { uuidV7 } from './uuid-v7.ts';
+
 /**
- * IDs of new records: random UUIDs. The mock seeds its data with a seeded source instead
+ * IDs of new records: time-ordered UUIDs (v7, see uuid-v7.ts). The mock seeds its data with a seeded source instead
  * (`withIdSource`), so that the same seed gives the same IDs run after run.
  */
 let source: (() => string) | null = null;
 
-/** A new record ID: from the installed source while `withIdSource` runs, else a random UUID. */
+/** A new record ID: from the installed source while `withIdSource` runs, else a UUIDv7. */
 export function newId(): string {
-  return source ? source() : crypto.randomUUID();
+  return source ? source() : uuidV7();
 }
 
 /**

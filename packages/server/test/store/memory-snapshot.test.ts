@@ -30,12 +30,12 @@ it('restores every table as it was when the snapshot was taken', async () => {
   expect((await store.organizations.get(kept.id))?.name).toBe('Kept');
 });
 
-it('draws record IDs from the installed source while it runs, random UUIDs otherwise', async () => {
+it('draws record IDs from the installed source while it runs, UUIDv7 otherwise', async () => {
   let next = 0;
   const ids = () => `00000000-0000-4000-8000-${String(++next).padStart(12, '0')}`;
   const inside = await withIdSource(ids, async () => [newId(), newId()]);
   expect(inside).toEqual(['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002']);
-  expect(newId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(newId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   await expect(withIdSource(ids, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
   expect(newId()).not.toMatch(/^00000000-/);
 });
