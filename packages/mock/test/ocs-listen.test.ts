@@ -116,6 +116,8 @@ describe('ocs listen + ocs trigger against the reference server', () => {
     ]);
     expect(second.code).toBe(0);
     await receiver.waitFor(/"channel":"linkedin","sentiment":"negative"/);
+    // listen prints its line once the receiver's answer is back, a moment after the receiver's record.
+    await listen.waitFor(/(?:-> 200 {2}\d+ ms[\s\S]*){2}/);
 
     // What the receiver verified itself, with the SDK and the printed secret.
     const got = received();
