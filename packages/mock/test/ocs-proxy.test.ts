@@ -85,14 +85,16 @@ describe('ocs-mock proxy', () => {
         expect.stringMatching(
           /^VIOLATION verifyAuth response: status 418 is not documented \(documented: 200, .*\) {2}\[GET \/v1\/auth\/verify -> 418\]$/,
         ),
+        // The document marks X-Request-ID required on every answer; this upstream sends none.
+        'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
         'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
         'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
       ]);
       expect(await proxy.stop('SIGINT')).toBe(0);
       const summary = proxy.stdout().slice(proxy.stdout().indexOf('Summary:'));
-      expect(summary).toMatch(/^Summary: 3 requests, 3 violations\n/);
+      expect(summary).toMatch(/^Summary: 3 requests, 4 violations\n/);
       expect(summary).toContain('  verifyAuth: 1 violation(s) in 1 request(s)');
-      expect(summary).toContain('  listCampaigns: 1 violation(s) in 1 request(s)');
+      expect(summary).toContain('  listCampaigns: 2 violation(s) in 1 request(s)');
       expect(summary).toContain('  (no operation): 1 violation(s) in 1 request(s)');
     } finally {
       await new Promise((resolve) => upstream.server.close(resolve));
