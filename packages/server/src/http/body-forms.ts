@@ -17,10 +17,20 @@ export function meantForm(forms: readonly BodyForm[], body: unknown): BodyForm |
     ((schema.required as string[] | undefined) ?? []).every((field) => fields.includes(field)),
   );
   if (fitting.length > 1) {
-    fitting = fitting.filter(({ schema }) => {
+    const knowing = fitting.filter(({ schema }) => {
       const known = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
       return schema.additionalProperties !== false || fields.every((field) => known.includes(field));
     });
+    // None knows every field (`{ "leads": [...], "campaign_id": ... }`): the form named by a
+    // required field the body has is meant, and its issues say which field is unknown.
+    fitting = knowing.length > 0 ? knowing : mostRequiredFields(fitting);
   }
   return fitting.length === 1 ? fitting[0] : undefined;
+}
+
+/** The forms with the most required fields (at least one), the others left out. */
+function mostRequiredFields(forms: readonly BodyForm[]): BodyForm[] {
+  const count = ({ schema }: BodyForm) => ((schema.required as string[] | undefined) ?? []).length;
+  const most = Math.max(...forms.map(count));
+  return most > 0 ? forms.filter((form) => count(form) === most) : [];
 }

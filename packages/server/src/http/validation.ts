@@ -248,10 +248,15 @@ export function toIssues(errors: ErrorObject[], root: string): ValidationIssue[]
       }
     }
   }
+  // Two unions at one place (a union of forms whose branch is itself a union) would drop each
+  // other: keep the outermost, which Ajv reports after its branches. A failed check never
+  // comes out without an issue, or the request would reach its handler unvalidated.
+  const kept = errors.filter((error) => !dropped.has(error));
+  const outermost = unions.at(-1) ?? errors.at(-1);
+  if (kept.length === 0 && outermost) kept.push(outermost);
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const error of errors) {
-    if (dropped.has(error)) continue;
+  for (const error of kept) {
     const issue = toIssue(error, root);
     const key = `${issue.field}|${issue.type}|${issue.message}`;
     if (seen.has(key)) continue;

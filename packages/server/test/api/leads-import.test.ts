@@ -166,6 +166,35 @@ describeBackends('import leads', (store) => {
     expect(empty.body.details?.errors[0]).toMatchObject({ field: 'body.leads', type: 'min_items' });
   });
 
+  it('validates a batch with an unknown top-level field as a batch: 400 naming the field, never the handler', async () => {
+    await setup();
+    const id = await campaign();
+    // Each reached the handler unvalidated before (two unions at the body's root dropped each
+    // other's issues): 500s, and a lead with neither email nor LinkedIn profile stored.
+    const bodies = [
+      { leads: 'x', foo: 1 },
+      { leads: [null], foo: 1 },
+      { leads: [{ email: 123 }], foo: 1 },
+      { leads: [{ first_name: 'No email or LinkedIn', employee_count: -5 }], foo: 1 },
+      { leads: [{ email: 'top@example.com' }], campaign_id: id },
+    ];
+    for (const body of bodies) {
+      const answer = await api.call<Failure>('POST', '/v1/leads', { body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error).toBe('VALIDATION_ERROR');
+      expect(answer.body.details?.errors.length, JSON.stringify(body)).toBeGreaterThan(0);
+    }
+    const misplaced = await api.call<Failure>('POST', '/v1/leads', {
+      body: { leads: [{ email: 'top@example.com' }], campaign_id: id },
+    });
+    expect(misplaced.body.details?.errors).toContainEqual({
+      field: 'body.campaign_id',
+      message: 'is not a known field',
+      type: 'additional_properties',
+    });
+    expect(await total()).toBe(0);
+  });
+
   it('takes a batch up to the 1 MB body limit in one request, and refuses one past it with 413', async () => {
     await setup();
     const lead = (n: number) => ({ email: `lead-${String(n).padStart(6, '0')}@example.com`, first_name: 'Imported' });

@@ -21,8 +21,12 @@ describe('meantForm', () => {
     expect(meant({ email: 'bad', colour: 'red' })).toBe('#/components/schemas/LeadInput');
   });
 
+  it('takes a body with leads and fields of neither form for the batch, which names the unknown field', () => {
+    expect(meant({ leads: [], email: 'a@b.co' })).toBe('#/components/schemas/LeadBatchInput');
+    expect(meant({ leads: [], campaign_id: 'c' })).toBe('#/components/schemas/LeadBatchInput');
+  });
+
   it('names none when the body fits neither or is not an object', () => {
-    expect(meant({ leads: [], email: 'a@b.co' })).toBeUndefined();
     expect(meant([])).toBeUndefined();
     expect(meant(null)).toBeUndefined();
     expect(meant('text')).toBeUndefined();
