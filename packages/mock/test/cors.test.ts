@@ -3,6 +3,7 @@
  * the origins given otherwise, headers on the scenarios' answers too, and the control routes
  * untouched (no CORS header, and a foreign Origin refused).
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../src/node/index.ts';
 
@@ -63,6 +64,26 @@ describe('the standalone mock', () => {
     expect((await fetch(`${control}/reset`, { method: 'POST' })).status).toBe(204);
   });
 
+  it('refuses a control request by a host name (DNS rebinding: Origin and Host agree), serves localhost', async () => {
+    const { port } = new URL(mock.url);
+    const rebound = `evil.example:${port}`;
+    const reset = await rawRequest('POST', '/__ocs-mock/reset', { Host: rebound, Origin: `http://${rebound}` });
+    expect(reset.status).toBe(403);
+    expect(reset.body).toContain('evil.example');
+    const data = await rawRequest('GET', '/__ocs-mock/data', { Host: rebound });
+    expect(data.status).toBe(403);
+    expect(data.body).not.toContain(mock.apiKey);
+    expect((await rawRequest('POST', '/__ocs-mock/reset', { Host: `localhost:${port}` })).status).toBe(204);
+  });
+
+  it('routes by path only: a query naming the control path is still an API request', async () => {
+    const answer = await fetch(`${mock.url}/campaigns?x=/__ocs-mock/`, {
+      headers: { Authorization: `Bearer ${mock.apiKey}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { success: boolean }).success).toBe(true);
+  });
+
   it('allows only the origins given with corsOrigins', async () => {
     const strict = await startMockServer({ port: 0, seed: 2, corsOrigins: [page] });
     try {
@@ -74,3 +95,18 @@ describe('the standalone mock', () => {
     }
   });
 });
+
+/** A request with a Host header of our choosing (fetch does not let one set Host). */
+function rawRequest(method: string, path: string, headers: Record<string, string>) {
+  const { hostname, port } = new URL(mock.url);
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const sent = httpRequest({ host: hostname, port, method, path, headers }, (answer) => {
+      let body = '';
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk: string) => (body += chunk));
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}

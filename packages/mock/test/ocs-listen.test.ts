@@ -191,6 +191,29 @@ describe('ocs listen + ocs trigger against the reference server', () => {
   }, 120_000);
 });
 
+describe('a listen that did not exit cleanly', () => {
+  it('is cleaned up by the next listen: the stale relay disabled, the webhook it displaced re-enabled', async () => {
+    const user = await userCampaign('Borrowed, then the terminal closed');
+    const { listen: killed } = await startListen(['--campaign', user.id, '--replace']);
+    await killed.stop('SIGKILL');
+    // What the dead one left: its relay in the slot, the user's webhook disabled.
+    const left = await webhooksOf(user.id);
+    expect(left.find((w) => w.webhook_id === user.webhookId)?.enabled).toBe(false);
+    expect(left.filter((w) => w.enabled).map((w) => w.webhook_url)).toEqual([
+      expect.stringMatching(/\/ocs-listen\/.+\?displaced=/),
+    ]);
+
+    // No --replace needed to take a stale relay's slot back.
+    const { listen } = await startListen(['--campaign', user.id]);
+    expect(listen.stdout()).toMatch(/took the slot back from \S+, left by an ocs listen that did not exit cleanly/);
+    expect(await listen.stop('SIGHUP')).toBe(0);
+    const after = await webhooksOf(user.id);
+    expect(after.filter((w) => w.enabled)).toEqual([
+      expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook }),
+    ]);
+  }, 120_000);
+});
+
 describe('a failing receiver', () => {
   it("is what the server sees: the receiver's status is the attempt's, and the line says it", async () => {
     const failing = createServer((request, response) => {

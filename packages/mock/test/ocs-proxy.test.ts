@@ -6,7 +6,7 @@
  * document does not have) it reports each, naming the operation, and the summary at Ctrl-C
  * counts them by operation.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCampaign, createClient, getCampaign, listCampaigns, OcsBadRequestError } from '@ocs/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,34 @@ describe('ocs-mock proxy', () => {
     }
   }, 60_000);
 
+  it('sends every request to the target host, whatever its path, and names a body that is not JSON', async () => {
+    // Another host the request's path names (`//host/...`), which must never get it or its key.
+    let reachedElsewhere = 0;
+    const elsewhere = createServer((request, response) => {
+      reachedElsewhere += 1;
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const other = `127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const { proxy, url } = await startProxy(server.url);
+    try {
+      const { port } = new URL(url);
+      for (const path of [`//${other}/v1/campaigns`, `/.//${other}/v1/campaigns`, `/v1/..//${other}/v1/campaigns`]) {
+        await rawGet(Number(port), path, server.apiKey);
+      }
+      expect(reachedElsewhere).toBe(0);
+      await fetch(`${url}/leads`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json' },
+        body: '{bad',
+      });
+      await proxy.waitFor(/VIOLATION createLead request: the body is not JSON/);
+    } finally {
+      await proxy.stop('SIGINT');
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  }, 60_000);
+
   it('answers --help and --version with 0, and a mistake in one line with 2', async () => {
     expect(await run(ocsMockBin, ['proxy', '--help'])).toMatchObject({
       code: 0,
@@ -151,4 +179,19 @@ async function brokenUpstream(): Promise<{ server: Server; url: string }> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+}
+
+/** A GET whose path is sent exactly as written (fetch would normalize `//` and `..`). */
+function rawGet(port: number, path: string, apiKey: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      { host: '127.0.0.1', port, path, headers: { Authorization: `Bearer ${apiKey}` } },
+      (answer) => {
+        answer.resume();
+        answer.on('end', () => resolve(answer.statusCode ?? 0));
+      },
+    );
+    sent.on('error', reject);
+    sent.end();
+  });
 }

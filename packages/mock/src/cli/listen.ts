@@ -73,9 +73,12 @@ export async function listen(argv: string[], io: { out(line: string): void }): P
   let stopping = false;
   // Listened for from the start: Ctrl-C while slots are being claimed still gives them back.
   let interrupted = false;
+  // A closed terminal (SIGHUP) too; and a second Ctrl-C while the slots are being given back
+  // must not cut that short, so the handlers stay.
   const signalled = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        if (interrupted) io.out('Still giving the webhook slots back; a moment.');
         interrupted = true;
         resolve();
       });
@@ -114,7 +117,12 @@ export async function listen(argv: string[], io: { out(line: string): void }): P
       io.out(`skipped ${line}`);
       return;
     }
-    const displaced = claimed.lease.displaced;
+    const { displaced, staleRelay } = claimed.lease;
+    if (staleRelay) {
+      io.out(
+        `campaign ${campaignId}: took the slot back from ${staleRelay}, left by an ocs listen that did not exit cleanly.`,
+      );
+    }
     if (displaced) io.out(`campaign ${campaignId}: disabled ${displaced.url} while listening; re-enabled at exit.`);
   };
 

@@ -50,7 +50,8 @@ export async function startRelay(options: {
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readAll(request);
-    if (request.method !== 'POST' || request.url !== path) {
+    // The query names what the registration displaced (slot-lease.ts), not where to deliver.
+    if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://relay.invalid').pathname !== path) {
       response.writeHead(404).end();
       return;
     }

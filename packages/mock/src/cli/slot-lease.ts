@@ -4,6 +4,12 @@
  * (`--replace`); then it disables that webhook (which keeps its URL and its secret) and, at
  * exit, registers the same URL again, which re-enables it with its secret kept. Nothing is
  * ever repointed: a repointed webhook keeps the user's secret, which `listen` cannot know.
+ *
+ * A `listen` killed before it gave its slots back (a closed terminal, SIGKILL) leaves its relay
+ * registered and the user's webhook disabled. So the relay's registration names what it
+ * displaced (`?displaced=<webhook id>`), on the server where it outlives the process, and the
+ * next `listen` that finds such a stale relay in a slot takes the slot back without --replace
+ * and, at its own exit, re-enables the webhook the dead one had displaced.
  */
 import { createWebhook, disableWebhook, listWebhooks, paginate, type OcsClient } from '@ocs/sdk';
 import { call, isApiError } from './connection.ts';
@@ -14,6 +20,15 @@ export interface Lease {
   webhookId: string;
   /** The user's webhook `listen` disabled to take the slot (`--replace`), re-enabled on release. */
   displaced: { id: string; url: string } | null;
+  /** The relay of an earlier `listen` that did not exit cleanly, found in the slot and disabled. */
+  staleRelay: string | null;
+}
+
+interface Holder {
+  id: string;
+  url: string;
+  /** A relay of an earlier `listen`, and the webhook it had displaced, if any. */
+  stale?: { displaced: { id: string; url: string } | null };
 }
 
 export type Claim = { kind: 'leased'; lease: Lease } | { kind: 'held'; holder: { id: string; url: string } };
@@ -30,20 +45,27 @@ export class SlotLeases {
 
   /** Takes the campaign's slot for the relay, or says who holds it. */
   async claim(campaignId: string): Promise<Claim> {
-    const holder = await this.holderOf(campaignId);
-    if (holder && !this.replace) return { kind: 'held', holder };
-    if (holder) {
+    const found = await this.holderOf(campaignId);
+    if (found && !found.stale && !this.replace) return { kind: 'held', holder: found };
+    if (found) {
       await call('disableWebhook', this.baseUrl, () =>
-        disableWebhook(this.client, { campaign_id: campaignId, webhook_id: holder.id }),
+        disableWebhook(this.client, { campaign_id: campaignId, webhook_id: found.id }),
       );
     }
+    // What is given back at exit: the user's webhook, displaced now or by the stale relay.
+    const holder = found?.stale ? found.stale.displaced : found;
     try {
       const created = await createWebhook(this.client, {
         campaign_id: campaignId,
-        webhook_url: this.relay.url,
+        webhook_url: holder ? `${this.relay.url}?displaced=${encodeURIComponent(holder.id)}` : this.relay.url,
         secret: this.relay.secret,
       });
-      const lease: Lease = { campaignId, webhookId: created.webhook_id, displaced: holder };
+      const lease: Lease = {
+        campaignId,
+        webhookId: created.webhook_id,
+        displaced: holder,
+        staleRelay: found?.stale ? found.url : null,
+      };
       this.leases.set(campaignId, lease);
       return { kind: 'leased', lease };
     } catch (error) {
@@ -75,16 +97,36 @@ export class SlotLeases {
     return problems;
   }
 
-  private async holderOf(campaignId: string): Promise<{ id: string; url: string } | null> {
+  private async holderOf(campaignId: string): Promise<Holder | null> {
     const webhooks = await call('listWebhooks', this.baseUrl, () =>
       paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 }),
     );
     const enabled = webhooks.find((webhook) => webhook.enabled);
-    return enabled ? { id: enabled.webhook_id, url: enabled.webhook_url } : null;
+    if (!enabled) return null;
+    const holder: Holder = { id: enabled.webhook_id, url: enabled.webhook_url };
+    const stale = staleRelay(enabled.webhook_url);
+    if (stale) {
+      const displaced = webhooks.find((webhook) => webhook.webhook_id === stale.displacedId && !webhook.enabled);
+      holder.stale = { displaced: displaced ? { id: displaced.webhook_id, url: displaced.webhook_url } : null };
+    }
+    return holder;
   }
 
   /** Registering a disabled webhook's URL again re-enables it, its secret kept (spec section 3). */
   private async reEnable(campaignId: string, url: string): Promise<void> {
     await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url });
   }
+}
+
+/** A loopback relay URL of `ocs listen` (relay.ts), with the webhook it displaced, if any. */
+function staleRelay(url: string): { displacedId: string | null } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (!loopback || !parsed.pathname.startsWith('/ocs-listen/')) return null;
+  return { displacedId: parsed.searchParams.get('displaced') };
 }

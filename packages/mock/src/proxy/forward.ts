@@ -35,7 +35,11 @@ export async function forward(
 ): Promise<Exchange> {
   const incoming = new URL(request.url ?? '/', 'http://proxy.invalid');
   const method = (request.method ?? 'GET').toUpperCase();
-  const upstream = new URL(incoming.pathname + incoming.search, target);
+  // The target's origin, always: resolving the path against it would let `//other-host/...`
+  // (or `/.//other-host/...`) send the request, and its Authorization, to another host.
+  const upstream = new URL(target);
+  upstream.pathname = incoming.pathname;
+  upstream.search = incoming.search;
   const raw = await readAll(request);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -56,14 +60,18 @@ export async function forward(
   }
   if (matched) {
     exchange.operationId = matched.operation.operationId;
-    exchange.violations.push(
-      ...contract.checkRequest(matched.operation, {
-        params: matched.params,
-        url: incoming,
-        headers,
-        body: parseJson(raw),
-      }),
-    );
+    const body = parseJson(raw);
+    if (body === notJson) {
+      exchange.violations.push({
+        operationId: exchange.operationId,
+        side: 'request',
+        message: 'the body is not JSON',
+      });
+    } else {
+      exchange.violations.push(
+        ...contract.checkRequest(matched.operation, { params: matched.params, url: incoming, headers, body }),
+      );
+    }
   }
 
   let answer: Response;
@@ -115,13 +123,14 @@ function readAll(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** The request body as the validator takes it: parsed JSON, the text when it is not JSON, undefined when empty. */
+const notJson = Symbol('not JSON');
+
+/** The request body as the validator takes it: parsed JSON, undefined when empty, `notJson` otherwise. */
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
-  const text = raw.toString('utf8');
   try {
-    return JSON.parse(text);
+    return JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
-    return text;
+    return notJson;
   }
 }

@@ -16,6 +16,7 @@ import type { OcsMockScenarios } from '../core/scenarios.ts';
 import type { OcsMockData } from '../core/seed/data.ts';
 import { mockWebhooks, type OcsMockWebhooks } from '../core/webhooks/trigger.ts';
 import { controlPath, controlRoutes } from './control.ts';
+import { controlRefusal, isControlRequest } from './control-guard.ts';
 import { mockDocs } from './docs.ts';
 
 export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
@@ -70,12 +71,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const api = cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request));
   // `/docs` (the API reference page, when Redoc is installed) answers before the rest.
   const fetch = withDocs(mockDocs())((request: Request) => {
-    if (!request.url.includes(controlPath)) return api(request);
-    // The control routes are for test suites, not pages: a page on another origin could still
-    // send a "simple" POST (CORS only hides the answer), so one carrying a foreign Origin is
-    // refused before it resets anything.
-    const from = request.headers.get('Origin');
-    if (from !== null && from !== new URL(request.url).origin) return Promise.resolve(foreignOrigin(from));
+    if (!isControlRequest(request, controlPath)) return api(request);
+    // The control routes are for test suites, not pages (control-guard.ts): refused before
+    // they reset or read anything.
+    const refusal = controlRefusal(request);
+    if (refusal !== null) return Promise.resolve(refused(refusal));
     return control(request);
   });
   return new Promise((resolve, reject) => {
@@ -105,9 +105,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
 }
 
-function foreignOrigin(origin: string): Response {
-  return new Response(
-    JSON.stringify({ error: `The control routes do not answer pages on other origins (${origin}).` }),
-    { status: 403, headers: { 'Content-Type': 'application/json' } },
-  );
+function refused(reason: string): Response {
+  return new Response(JSON.stringify({ error: reason }), {
+    status: 403,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
