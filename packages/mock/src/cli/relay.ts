@@ -4,6 +4,7 @@
  * and signature to the developer's receiver, and answers the server with the receiver's
  * status, so that a failing receiver is retried exactly as a real one would be.
  */
+import { buffer } from 'node:stream/consumers';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +50,7 @@ export async function startRelay(options: {
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readAll(request);
+    const body = await buffer(request);
     // The query names what the registration displaced (slot-lease.ts), not where to deliver.
     if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://relay.invalid').pathname !== path) {
       response.writeHead(404).end();
@@ -112,15 +113,6 @@ export async function startRelay(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function readAll(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }
 
 /** What a line needs from the event; a body that is not the event still gets forwarded. */

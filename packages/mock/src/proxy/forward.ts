@@ -3,6 +3,7 @@
  * query, headers, body), the target's answer given back as it came, and both checked
  * against the contract on the way.
  */
+import { buffer } from 'node:stream/consumers';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Contract, Violation } from './contract.ts';
 
@@ -40,7 +41,7 @@ export async function forward(
   const upstream = new URL(target);
   upstream.pathname = incoming.pathname;
   upstream.search = incoming.search;
-  const raw = await readAll(request);
+  const raw = await buffer(request);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (notForwarded.has(name) || value === undefined) continue;
@@ -112,15 +113,6 @@ export async function forward(
   response.writeHead(answer.status, back);
   response.end(body);
   return exchange;
-}
-
-function readAll(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }
 
 const notJson = Symbol('not JSON');

@@ -11,7 +11,7 @@ import type { CampaignRecord, EnrolmentRecord, LeadRecord } from '../store/recor
 import type { Store } from '../store/types.ts';
 import { leadView } from '../views/lead.ts';
 import type { PartialHandlers } from './registry.ts';
-import { newId } from '../domain/ids.ts';
+import { newEnrolment } from '../domain/new-enrolment.ts';
 import { type LeadInput, newLead } from '../domain/new-lead.ts';
 import { importLeads } from './leads-import.ts';
 
@@ -114,17 +114,7 @@ async function createOrFind(tx: Store, organizationId: string, input: LeadInput,
     if (current) {
       enrolment = { id: current.id, created: false };
     } else {
-      const record: EnrolmentRecord = {
-        id: newId(),
-        organization_id: organizationId,
-        campaign_id: campaign.id,
-        lead_id: lead.id,
-        // The A/B arm is drawn when the first step is sent (LeadEnrolment.variation), not here.
-        status: 'not_contacted',
-        variation: null,
-        enrolled_at: at,
-        removed_at: null,
-      };
+      const record = newEnrolment(organizationId, campaign.id, lead.id, at);
       await tx.enrolments.insert(record);
       newEnrolments.push(record);
       enrolment = { id: record.id, created: true };

@@ -6,7 +6,6 @@
  * read of the existing leads' enrolments, one insert of the new enrolments.
  * `Idempotency-Key` is the app's middleware.
  */
-import { newId } from '../domain/ids.ts';
 import type { ApiError } from '../http/api-error.ts';
 import { validationError } from '../http/api-error.ts';
 import type { AuthContext } from '../http/auth.ts';
@@ -15,6 +14,7 @@ import { UniqueViolation } from '../store/errors.ts';
 import type { CampaignRecord, EnrolmentRecord, LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { leadView } from '../views/lead.ts';
+import { newEnrolment } from '../domain/new-enrolment.ts';
 import { type LeadInput, newLead } from '../domain/new-lead.ts';
 
 type ItemResult = Schemas['LeadBatchItemResult'];
@@ -126,17 +126,7 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
       if (current) {
         enrolment = { id: current.id, created: false };
       } else {
-        const enrolmentRecord: EnrolmentRecord = {
-          id: newId(),
-          organization_id: organizationId,
-          campaign_id: campaign.id,
-          lead_id: lead.id,
-          // The A/B arm is drawn when the first step is sent (LeadEnrolment.variation), not here.
-          status: 'not_contacted',
-          variation: null,
-          enrolled_at: at,
-          removed_at: null,
-        };
+        const enrolmentRecord = newEnrolment(organizationId, campaign.id, lead.id, at);
         newEnrolments.push(enrolmentRecord);
         enrolmentsByLead.set(lead.id, [...enrolments, enrolmentRecord]);
         enrolment = { id: enrolmentRecord.id, created: true };
