@@ -23,7 +23,14 @@ export const silentLogger: Logger = { log() {} };
 /** A logger whose every line carries `bindings`: the logger's own child, or one that adds them to each entry. */
 export function childLogger(logger: Logger, bindings: Record<string, unknown>): Logger {
   if (logger === silentLogger) return silentLogger;
-  if (logger.child) return logger.child(bindings);
+  if (logger.child) {
+    // Made on the first line, not before: most requests write only their access line, which
+    // carries the request ID itself (access-log.ts), and a pino child per request costs.
+    const make = logger.child.bind(logger);
+    let child: Logger | undefined;
+    const made = () => (child ??= make(bindings));
+    return { log: (entry) => made().log(entry), child: (more) => childLogger(made(), more) };
+  }
   return {
     log: (entry) => logger.log({ ...bindings, ...entry }),
     child: (more) => childLogger(logger, { ...bindings, ...more }),

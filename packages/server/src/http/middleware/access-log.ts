@@ -13,9 +13,12 @@ export function accessLog(logger: Logger): Middleware {
     context.log = log;
     await next();
     const status = context.answer?.status ?? 500;
-    log.log({
+    // Through the server's logger with the request ID as a field: the request's own child
+    // logger is made only when something else is logged for it.
+    logger.log({
       level: status >= 500 ? 'error' : 'info',
       message: 'request',
+      request_id: context.requestId,
       method: context.operation.method,
       // The path only: a query string may carry a lead's email (`GET /leads?email=`).
       path: context.url.pathname,
