@@ -21,6 +21,7 @@
 import { erasedEventBody } from '../delivery/payload.ts';
 import { erasedLeadFields } from '../store/memory/leads.ts';
 import { leadDataFields } from './lead-rules.ts';
+import { replaceValues } from './scrub-text.ts';
 import type { DealRecord, LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 
@@ -47,21 +48,13 @@ export function personalValues(lead: LeadRecord): string[] {
   return [...values].sort((a, b) => b.length - a.length);
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * `text` with every occurrence of the values replaced by `[erased]`: case-insensitively, and
  * where the value starts or ends with a letter or digit, only where no letter or digit is
- * glued to it (so that a first name `Al` leaves `Also` alone).
+ * glued to it (so that a first name `Al` leaves `Also` alone). See scrub-text.ts.
  */
 export function scrubText(text: string, values: readonly string[]): string {
-  if (values.length === 0) return text;
-  const alternatives = values.map((value) => {
-    const before = /^[\p{L}\p{N}]/u.test(value) ? '(?<![\\p{L}\\p{N}])' : '';
-    const after = /[\p{L}\p{N}]$/u.test(value) ? '(?![\\p{L}\\p{N}])' : '';
-    return `${before}${escapeRegExp(value)}${after}`;
-  });
-  return text.replace(new RegExp(alternatives.join('|'), 'giu'), erasedText);
+  return replaceValues(text, values, erasedText);
 }
 
 /** A JSON value with `scrubText` applied to every string and object key in it. */

@@ -1,0 +1,61 @@
+/**
+ * Finds a lead's values in text a person wrote (a deal's notes, a stored answer) and replaces
+ * them, for erasure. It used to be one regular expression of every value; a value of a few
+ * thousand accented letters (a long name is valid input) made V8 fail to compile it ("Stack
+ * overflow"), which failed the DELETE: the lead could not be erased. So: plain searches in a
+ * case-folded copy of the text, whose cost grows with the text and the values, never with
+ * what a regular expression compiler can hold.
+ *
+ * Matching as the expression did: case-insensitive; where a value starts (ends) with a letter
+ * or digit, only where no letter or digit is glued to it (a first name `Al` leaves `Also`
+ * alone); leftmost first, the longest value first at one place, no overlaps.
+ */
+
+const letterOrDigitAtEnd = /[\p{L}\p{N}]$/u;
+const letterOrDigitAtStart = /^[\p{L}\p{N}]/u;
+
+/**
+ * Case folding that keeps every UTF-16 index where it was (so that a match in the folded
+ * copy is a match at the same place in the text): upper then lower case, as a case-insensitive
+ * expression compares (`ſ` and `s`, `K` (Kelvin) and `k`), except for the rare characters
+ * whose folding changes their length (`İ`, `ß`), which are left as they are.
+ */
+export function foldCase(text: string): string {
+  const folded = text.toUpperCase().toLowerCase();
+  if (folded.length === text.length) return folded;
+  let out = '';
+  for (const char of text) {
+    const one = char.toUpperCase().toLowerCase();
+    out += one.length === char.length ? one : char;
+  }
+  return out;
+}
+
+export function replaceValues(text: string, values: readonly string[], replacement: string): string {
+  if (values.length === 0 || text.length === 0) return text;
+  const haystack = foldCase(text);
+  // Every place a value stands on its own: [start, end, rank], rank = the value's order.
+  const found: Array<[number, number, number]> = [];
+  values.forEach((value, rank) => {
+    if (value.length === 0) return;
+    const needle = foldCase(value);
+    const checkBefore = letterOrDigitAtStart.test(value);
+    const checkAfter = letterOrDigitAtEnd.test(value);
+    for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+      const end = at + needle.length;
+      if (checkBefore && letterOrDigitAtEnd.test(text.slice(Math.max(0, at - 2), at))) continue;
+      if (checkAfter && letterOrDigitAtStart.test(text.slice(end, end + 2))) continue;
+      found.push([at, end, rank]);
+    }
+  });
+  if (found.length === 0) return text;
+  found.sort((a, b) => a[0] - b[0] || a[2] - b[2]);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of found) {
+    if (start < from) continue;
+    out += text.slice(from, start) + replacement;
+    from = end;
+  }
+  return out + text.slice(from);
+}
