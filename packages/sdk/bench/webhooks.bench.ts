@@ -4,8 +4,12 @@
  * (HMAC + `timingSafeEqual`, the least any verifier must do), and the SDK's Web Crypto entry
  * for information. Each sample is CALLS verifications; the verifiers take turns
  * (A B C D A B C D ...) for ROUNDS repetitions after a warm-up.
- * Targets: the Node entry at least as fast as each of octokit and raw HMAC (ratio >= 1.00 of
- * verifications per second, wall-clock; CPU-time ratios printed beside them).
+ * Targets (verifications per second, wall-clock; CPU-time ratios printed beside them): the
+ * Node entry at least as fast as octokit (>= 1.00), and within 5 % of raw HMAC (>= 0.95).
+ * Raw HMAC is the floor of the work, not a competitor: the verifier does that HMAC and that
+ * comparison, and on top of them reads the header, checks its form and the secret, and
+ * answers through a promise (the same API serves Web Crypto), so it cannot be faster than
+ * its own inner step; the target bounds what the rest may cost.
  *
  * Run: npm run bench -- sdk-webhooks   (ROUNDS, default 30, and CALLS, default 1,000)
  */
@@ -83,7 +87,7 @@ await runBench({ name: 'sdk-webhooks', title: 'webhook verification, 4 KB body' 
         name: `verifications/s, wall-clock: SDK (node) / ${baseline === 'hmac' ? 'raw HMAC' : 'octokit'}`,
         subject: series('sdk', wall.sdk),
         baseline: series(baseline, wall[baseline]),
-        target: { op: '>=', value: 1 },
+        target: { op: '>=', value: baseline === 'hmac' ? 0.95 : 1 },
       }),
     );
     bench.add(
