@@ -1,6 +1,6 @@
 /**
  * The API the runtime checks call (test/runtimes/checks.js): a script of exact answers on a
- * real node:http server on loopback (helpers/http.ts), in the shapes of the document, with
+ * real node:http server on loopback (helpers/http.ts), built from the document's examples, with
  * every answer recorded so that the test can say what the client really did:
  *
  * - `POST /v1/campaigns` creates a campaign that `GET /v1/campaigns/{id}` then returns;
@@ -17,6 +17,7 @@
  * (packages/server/src/http/middleware/cors.ts): preflights, and the headers a page may read.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { examplesOf, type JsonObject, loadBundledDocument, operationsOf, responsesOf } from '@ocs/openapi/support';
 import { json, type Received, startServer, type TestServer } from '../helpers/http.ts';
 import type { RuntimeCheckInput } from '../runtimes/types.ts';
 
@@ -61,31 +62,23 @@ export interface RuntimeApiScript extends Ids {
   allowedOrigin?: string;
 }
 
-const timestamp = '2026-11-04T09:30:00.000Z';
-const campaign = (id: string, name: string) => ({
-  id,
-  name,
-  is_active: false,
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-const lead = (id: string, index: number) => ({
-  id,
-  email: `lead${index}@example.com`,
-  first_name: `Lead${index}`,
-  last_name: null,
-  company: 'Acme Robotics',
-  title: null,
-  industry: null,
-  website: null,
-  linkedin_profile: null,
-  annual_revenue: null,
-  employee_count: null,
-  custom_fields: {},
-  enrolments: [],
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+const document = loadBundledDocument();
+
+/** The first example of an operation's answer at a status, as the document gives it. */
+function documentExample(operationId: string, status: string): JsonObject {
+  const operation = operationsOf(document).find((op) => op.operation.operationId === operationId);
+  const answer = operation && responsesOf(document, operation).find((response) => response.status === status);
+  const media = (answer?.response.content as JsonObject | undefined)?.['application/json'] as JsonObject;
+  const [example] = media ? examplesOf(document, media) : [];
+  if (!example) throw new Error(`The document has no example of ${operationId} ${status}`);
+  return example.value as JsonObject;
+}
+
+// A campaign and a lead in the document's own shapes, from its examples, under the test's IDs.
+const exampleCampaign = documentExample('getCampaign', '200').campaign as JsonObject;
+const exampleLead = (documentExample('listLeads', '200').leads as JsonObject[])[0] as JsonObject;
+const campaign = (id: string, name: string) => ({ ...exampleCampaign, id, name });
+const lead = (id: string) => ({ ...exampleLead, id });
 const errorBody = (error: string, message: string, requestId: string) => ({
   success: false,
   error,
@@ -113,7 +106,7 @@ export async function startRuntimeApi(script: RuntimeApiScript): Promise<Runtime
   let hangingClosed = () => {};
   const whenHangingClosed = new Promise<void>((resolve) => (hangingClosed = resolve));
   const campaigns = new Map([[script.rateLimitedCampaignId, campaign(script.rateLimitedCampaignId, 'Rate limited')]]);
-  const leads = script.leadIds.map(lead);
+  const leads = script.leadIds.map((id) => lead(id));
 
   const server = await startServer((request, response) => {
     const cors = corsHeaders(script, request);
@@ -193,7 +186,7 @@ export async function startRuntimeApi(script: RuntimeApiScript): Promise<Runtime
 }
 
 /** A page of `GET /v1/leads`, by `limit` and `offset`. */
-function leadsPage(leads: unknown[], limit: number, offset: number) {
+function leadsPage(leads: JsonObject[], limit: number, offset: number) {
   const page = leads.slice(offset, offset + limit);
   return {
     success: true,
