@@ -154,20 +154,18 @@ function expectTypedError(observed: Record<string, unknown>, api: RuntimeApi, in
 
 /**
  * The call to the route that never answers rejected with OcsTimeoutError at its deadline,
- * was sent once, and its connection was closed while the runtime still ran: the deadline
- * aborted the request.
+ * was sent once (a socket closed early would have been retried), and its connection was
+ * closed while the runtime still ran: the deadline aborted the request.
  */
 function expectDeadline(observed: Record<string, unknown>, api: RuntimeApi, input: RuntimeCheckInput) {
   expect(observed).toMatchObject({ isTimeout: true, isOcsError: true, name: 'OcsTimeoutError', socketClosed: true });
-  // Not before the deadline; and at it (the SDK's ticker fires within 50 ms; the rest is
-  // slack for a loaded machine), not when something else ended the call.
   expect(observed.elapsedMs).toBeGreaterThanOrEqual(input.timeoutMs);
-  expect(observed.elapsedMs).toBeLessThan(input.timeoutMs + 2_000);
+  // Not a speed target (the SDK's ticker fires within 50 ms): a bound far above it, for a
+  // loaded machine, that still tells a deadline from a call ended by something else.
+  expect(observed.elapsedMs).toBeLessThan(input.timeoutMs + 5_000);
   const attempts = to(api, 'GET', `/campaigns/${input.hangingCampaignId}`);
   expect(attempts).toHaveLength(1);
-  const hung = attempts[0] as Answered;
-  // Closed by the deadline, not before it.
-  expect((hung.closedAt as number) - hung.at).toBeGreaterThanOrEqual(input.timeoutMs - 50);
+  expect(attempts[0]?.closedAt).toBeTypeOf('number');
   expect(api.probes).toHaveLength(1);
 }
 
