@@ -111,7 +111,7 @@ export function createClient(options: ClientOptions = {}): OcsClient {
     maxRetryAfterMs,
     fetch: options.fetch,
     log:
-      (options.debug ?? env('OCS_LOG') === 'debug')
+      (options.debug ?? env('OCS_LOG', true) === 'debug')
         ? (line) => (logger.debug ? logger.debug(`[@ocs/sdk] ${line}`) : logger.warn(`[@ocs/sdk] ${line}`))
         : undefined,
     onResponse(response, route) {

@@ -4,8 +4,20 @@
  */
 import { OcsError } from './errors.ts';
 
-// `process` is absent in browsers and web-standard runtimes.
-export const env = (name: string): string | undefined => globalThis.process?.env?.[name];
+/**
+ * An environment variable, where there is a `process` (browsers and web-standard runtimes
+ * have none). Deno without `--allow-env` throws NotCapable on the read: an `optional` one
+ * (`OCS_LOG`) then counts as unset, so that a client given its key and base URL needs no
+ * env access; for the key and base URL, Deno's error says which flag to add.
+ */
+export const env = (name: string, optional?: boolean): string | undefined => {
+  try {
+    return globalThis.process?.env?.[name];
+  } catch (error) {
+    if (optional) return undefined;
+    throw error;
+  }
+};
 
 /** `Bearer <key>` with exactly one space, after checking the key's shape. */
 export function authorization(apiKey = env('OCS_API_KEY')): string {
