@@ -58,12 +58,12 @@ describe.each([
       const problem = await diagnose({ payload: body, signature, secret: spaced }, [spaced]);
       expect(problem).toBeInstanceOf(api.WebhookVerificationError);
       expect(problem?.reason).toBe('secret_whitespace');
-      expect(problem?.message).toMatch(/whitespace around it.*trim it/);
+      expect(problem?.message).toMatch(/matches only without the whitespace around it.*trim it/);
     }
     const rotating = ['whsec_new_secret_0123456', `${secret}\n`];
     const problem = await diagnose({ payload: body, signature, secret: rotating }, rotating);
     expect(problem?.reason).toBe('secret_whitespace');
-    expect(problem?.message).toMatch(/The secret at index 1 has whitespace/);
+    expect(problem?.message).toMatch(/The secret at index 1 matches only without the whitespace/);
   });
 
   it('a body parsed and serialized again: reserialized_body', async () => {
@@ -77,7 +77,7 @@ describe.each([
     ]) {
       const problem = await diagnose({ payload: reserialized, signature, secret });
       expect(problem?.reason).toBe('reserialized_body');
-      expect(problem?.message).toMatch(/parsed and serialized again.*raw body/);
+      expect(problem?.message).toMatch(/parsed and serialized again: pass the raw bytes/);
     }
   });
 

@@ -57,7 +57,7 @@ export async function diagnoseSignatureWith(
       const which = secrets.length > 1 ? ` at index ${index}` : '';
       return new WebhookVerificationError(
         'secret_whitespace',
-        `The secret${which} has whitespace around it, and matches only without it: trim it (a newline read from a file or an environment variable?).`,
+        `The secret${which} matches only without the whitespace around it (a newline from a file or an env var?): trim it.`,
       );
     }
   }
@@ -65,7 +65,7 @@ export async function diagnoseSignatureWith(
   if (compact !== undefined && (await matches(check, secret, compact, hex))) {
     return new WebhookVerificationError(
       'reserialized_body',
-      'The body is the signed JSON parsed and serialized again, not the bytes received: pass the raw body (read it before any JSON parser, e.g. express.raw()).',
+      'The body is the signed JSON parsed and serialized again: pass the raw bytes received, before any JSON parser.',
     );
   }
   return failure;
