@@ -168,6 +168,12 @@ describe('createDeduplicator with a custom async store', () => {
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => dedupe.once(event(4), handler)));
     expect(handler).toHaveBeenCalledTimes(1);
     // The four that found the key held are refused (retried later), not counted as done.
-    expect(outcomes.map((o) => o.status).sort()).toEqual(['handled', 'in_flight', 'in_flight', 'in_flight', 'in_flight']);
+    expect(outcomes.map((o) => o.status).sort()).toEqual([
+      'handled',
+      'in_flight',
+      'in_flight',
+      'in_flight',
+      'in_flight',
+    ]);
   });
 });

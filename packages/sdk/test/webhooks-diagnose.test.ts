@@ -103,7 +103,10 @@ describe.each([
   });
 
   it('reads a Request from a clone, leaving it readable', async () => {
-    const request = new Request('https://receiver.test/hooks', { method: 'POST', body: JSON.stringify(event, null, 2) });
+    const request = new Request('https://receiver.test/hooks', {
+      method: 'POST',
+      body: JSON.stringify(event, null, 2),
+    });
     expect((await diagnose({ payload: request, signature, secret }))?.reason).toBe('reserialized_body');
     expect(await request.text()).toBe(JSON.stringify(event, null, 2));
   });

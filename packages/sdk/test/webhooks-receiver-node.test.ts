@@ -9,7 +9,14 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, type NodeHandlerOptions } from '../src/webhooks/receivers/node.ts';
-import { deliver, freshEvent, post, receiverContract, secret, type StartReceiver } from './support/receiver-contract.ts';
+import {
+  deliver,
+  freshEvent,
+  post,
+  receiverContract,
+  secret,
+  type StartReceiver,
+} from './support/receiver-contract.ts';
 
 /** Listens on 127.0.0.1:0; resolves with the URL of `path` and a close that ends open sockets. */
 async function listen(server: Server, path = '/webhooks/ocs') {
@@ -162,7 +169,10 @@ describe('Express 5', () => {
     try {
       const response = await deliver(url, freshEvent());
       expect(response.status).toBe(500);
-      expect(await response.json()).toMatchObject({ reason: 'parsed_body', message: expect.stringMatching(/read before/) });
+      expect(await response.json()).toMatchObject({
+        reason: 'parsed_body',
+        message: expect.stringMatching(/read before/),
+      });
     } finally {
       await close();
     }

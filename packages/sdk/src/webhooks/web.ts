@@ -123,14 +123,7 @@ export function createSignedRequest(
 }
 
 export { createDeduplicator, createMemoryStore } from './dedupe.ts';
-export type {
-  ClaimState,
-  DedupeKey,
-  DedupeStore,
-  Deduplicator,
-  DeduplicatorOptions,
-  OnceResult,
-} from './dedupe.ts';
+export type { ClaimState, DedupeKey, DedupeStore, Deduplicator, DeduplicatorOptions, OnceResult } from './dedupe.ts';
 export { WebhookVerificationError } from './errors.ts';
 export type { WebhookPayloadIssue, WebhookVerificationReason } from './errors.ts';
 export { signatureHeader } from './signature.ts';

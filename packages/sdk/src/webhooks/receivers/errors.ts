@@ -10,11 +10,7 @@
  *   holds what was thrown (500: the service retries the delivery).
  */
 export type WebhookReceiverReason =
-  | 'method_not_allowed'
-  | 'body_too_large'
-  | 'body_unreadable'
-  | 'in_flight'
-  | 'handler_failed';
+  'method_not_allowed' | 'body_too_large' | 'body_unreadable' | 'in_flight' | 'handler_failed';
 
 /** A refusal of the receiver itself, with the HTTP status it answered. */
 export class WebhookReceiverError extends Error {

@@ -5,7 +5,7 @@
  * application's other routes keep their parsers. Verifies with the `node:crypto` build.
  *
  * The Fastify types are described here by the little the receiver uses, not imported: the
- * package does not depend on Fastify, and works with Fastify 4 and 5.
+ * package does not depend on Fastify (tested with Fastify 5).
  */
 import { diagnoseSignature, verifyAndParse } from '../node.ts';
 import { WebhookVerificationError } from '../errors.ts';

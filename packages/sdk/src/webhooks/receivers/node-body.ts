@@ -13,7 +13,8 @@ import { WebhookReceiverError } from './errors.ts';
 /** A request as Express and other frameworks extend it. */
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
-const isRaw = (value: unknown): value is string | Uint8Array => typeof value === 'string' || value instanceof Uint8Array;
+const isRaw = (value: unknown): value is string | Uint8Array =>
+  typeof value === 'string' || value instanceof Uint8Array;
 
 const tooLarge = (limit: number) =>
   new WebhookReceiverError('body_too_large', 413, `The body is over ${limit} bytes (the receiver's maxBodyBytes).`);

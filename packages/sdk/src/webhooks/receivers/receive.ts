@@ -7,7 +7,12 @@ import { type RawBody, readBody } from '../body.ts';
 import { createDeduplicator, type DedupeKey, type OnceResult } from '../dedupe.ts';
 import { WebhookVerificationError } from '../errors.ts';
 import { type HeadersLike, signatureFrom } from '../signature.ts';
-import type { ProspectResponseEvent, VerifyAndParseInput, VerifyAndParseOptions, VerifySignatureInput } from '../types.ts';
+import type {
+  ProspectResponseEvent,
+  VerifyAndParseInput,
+  VerifyAndParseOptions,
+  VerifySignatureInput,
+} from '../types.ts';
 import { checkSecret } from '../verify.ts';
 import { WebhookReceiverError } from './errors.ts';
 import type { ReceiverOptions } from './options.ts';
@@ -40,7 +45,8 @@ function statusOf(error: WebhookVerificationError): number {
   return error.reason === 'invalid_json' || error.reason === 'invalid_payload' ? 400 : 401;
 }
 
-const describe = (value: unknown) => (value === '' ? 'an empty string' : Array.isArray(value) ? 'an array' : String(value));
+const describe = (value: unknown) =>
+  value === '' ? 'an empty string' : Array.isArray(value) ? 'an array' : String(value);
 
 /** Checks the options once, when the receiver is made: a missing secret is found at start-up. */
 function checkOptions(options: ReceiverOptions<unknown, unknown>): void {
@@ -51,7 +57,8 @@ function checkOptions(options: ReceiverOptions<unknown, unknown>): void {
       `secret: expected a non-empty string or array of strings, got ${describe(options?.secret)}: is the environment variable that holds it set?`,
     );
   }
-  if (typeof options.onEvent !== 'function') throw new TypeError('onEvent: expected a function, called with each event');
+  if (typeof options.onEvent !== 'function')
+    throw new TypeError('onEvent: expected a function, called with each event');
 }
 
 /** `onEvent`, the dedupe store or the schema threw: 500, so that the service retries. */
@@ -111,7 +118,8 @@ export function createReceiver<Event = ProspectResponseEvent, Request = unknown>
       let failure = error;
       if (failure.reason === 'signature_mismatch') {
         // Which mistake it was, found only now that verification failed.
-        failure = (await verifier.diagnoseSignature({ payload: body, signature: signatureFrom(headers), secret })) ?? failure;
+        failure =
+          (await verifier.diagnoseSignature({ payload: body, signature: signatureFrom(headers), secret })) ?? failure;
       }
       return refuse(failure, request);
     }
