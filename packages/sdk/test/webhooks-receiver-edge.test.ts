@@ -1,11 +1,11 @@
 /**
  * `createFetchHandler` in Vercel's `edge-runtime` (the EdgeVM of Next.js middleware and edge
  * functions: Web APIs only, no Node), behind its own HTTP server, driven over real HTTP by
- * support/remote-receiver-checks.ts. Bundled as a worker script is: esbuild, browser platform.
+ * support/remote-receiver-checks.ts. Bundled as a worker script is (support/classic-script.ts).
  */
-import { build } from 'esbuild';
 import { EdgeRuntime, runServer } from 'edge-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleClassicScript } from './support/classic-script.ts';
 import { secret } from './support/receiver-contract.ts';
 import { remoteReceiverChecks } from './support/remote-receiver-checks.ts';
 
@@ -14,7 +14,7 @@ describe('createFetchHandler in edge-runtime', () => {
   let server: Awaited<ReturnType<typeof runServer>>;
 
   beforeAll(async () => {
-    const bundled = await build({
+    const code = await bundleClassicScript({
       stdin: {
         contents: `
           import { createFetchHandler } from '../src/webhooks/receivers/fetch.ts';
@@ -24,16 +24,7 @@ describe('createFetchHandler in edge-runtime', () => {
         resolveDir: import.meta.dirname,
         loader: 'ts',
       },
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
     });
-    const code = bundled.outputFiles[0]?.text ?? '';
-    // A Node built-in left in an IIFE shows as a require call.
-    expect(code).not.toMatch(/\brequire\(["']|__require\b/);
     runtime = new EdgeRuntime({ initialCode: code });
     server = await runServer({ runtime, port: 0, host: '127.0.0.1' });
   });
