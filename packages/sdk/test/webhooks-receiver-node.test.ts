@@ -4,11 +4,13 @@
  * `express.text()`, `express.json()` with a `verify` hook keeping `req.rawBody`, and
  * `express.json()` alone, which is refused with 500 `parsed_body` saying what to change.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, type NodeHandlerOptions } from '../src/webhooks/receivers/node.ts';
+import { sign } from '../src/webhooks/node.ts';
+import { ProspectResponseEvent as eventSchema } from '../src/zod.ts';
 import {
   deliver,
   freshEvent,
@@ -97,6 +99,51 @@ describe('node:http', () => {
       expect(log.mock.calls[0]?.[1]).toMatchObject({ reason: 'handler_failed', cause: new Error('queue full') });
     } finally {
       log.mockRestore();
+      await close();
+    }
+  });
+
+  it('reports a body cut off by the sender as body_unreadable, without calling onEvent', async () => {
+    const onEvent = vi.fn();
+    const onError = vi.fn();
+    const { url, close } = await onNodeHttp({ secret, onEvent, onError });
+    try {
+      const { hostname, port, pathname } = new URL(url);
+      const request = httpRequest({
+        hostname,
+        port,
+        path: pathname,
+        method: 'POST',
+        headers: { 'content-length': 1000 },
+      });
+      request.on('error', () => {}); // the socket this test destroys
+      request.write('{"event":"prospect_response"');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      request.destroy();
+      await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(1));
+      expect(onError.mock.calls[0]?.[0]).toMatchObject({ name: 'WebhookReceiverError', reason: 'body_unreadable' });
+      expect(onEvent).not.toHaveBeenCalled();
+    } finally {
+      await close();
+    }
+  });
+
+  it('validates the whole event with a schema: 400 for a signed event that breaks it, the parsed event to onEvent', async () => {
+    const onEvent = vi.fn();
+    const { url, close } = await onNodeHttp({ secret, schema: eventSchema, onEvent, onError: () => {} });
+    try {
+      const broken = JSON.stringify({ ...freshEvent(), channel: 'fax' });
+      const refused = await post(url, broken, await sign(broken, secret));
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        reason: 'invalid_payload',
+        message: expect.stringMatching(/channel/),
+      });
+      const event = freshEvent();
+      expect((await deliver(url, event)).status).toBe(200);
+      expect(onEvent).toHaveBeenCalledTimes(1);
+      expect(onEvent.mock.calls[0]?.[0]).toEqual(event);
+    } finally {
       await close();
     }
   });
