@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The SDK's API reference (`npm run docs`, second step): TypeDoc over @ocs/sdk's public
- * entries (`.`, `./webhooks` for Node and the web, `./zod`, `./types`) into dist/docs/sdk.
+ * entries (`.`, `./webhooks` for Node and the web, the receivers `./webhooks/node`, `/fastify`
+ * and `/fetch`, `./zod`, `./types`) into dist/docs/sdk.
  */
 import { OptionDefaults } from 'typedoc';
 
@@ -12,6 +13,9 @@ const config = {
     'packages/sdk/src/index.ts',
     'packages/sdk/src/webhooks/node.ts',
     'packages/sdk/src/webhooks/web.ts',
+    'packages/sdk/src/webhooks/receivers/node.ts',
+    'packages/sdk/src/webhooks/receivers/fastify.ts',
+    'packages/sdk/src/webhooks/receivers/fetch.ts',
     'packages/sdk/src/zod.ts',
     'packages/sdk/src/generated/openapi.ts',
   ],

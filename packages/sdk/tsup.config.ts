@@ -11,6 +11,10 @@ export default defineConfig({
     index: 'src/index.ts',
     'webhooks/node': 'src/webhooks/node.ts',
     'webhooks/web': 'src/webhooks/web.ts',
+    // The receivers (docs/decisions/0015): entries of their own, so the verifier's stay as small.
+    'webhooks/receivers/node': 'src/webhooks/receivers/node.ts',
+    'webhooks/receivers/fastify': 'src/webhooks/receivers/fastify.ts',
+    'webhooks/receivers/fetch': 'src/webhooks/receivers/fetch.ts',
     zod: 'src/zod.ts',
     // `@ocs/sdk/types`: the document's types alone (an empty module at runtime).
     types: 'src/generated/openapi.ts',

@@ -1,20 +1,12 @@
 /** A `prospect_response` receiver on Hono (served on Node by `@hono/node-server`). */
-import { createDeduplicator, verifyAndParse } from '@ocs/sdk/webhooks';
+import { createFetchHandler } from '@ocs/sdk/webhooks/fetch';
 import { Hono } from 'hono';
 import type { ReceiverOptions } from './options.ts';
-import { statusFor } from './status.ts';
 
-export function createHonoReceiver({ secret, queue, dedupe = createDeduplicator() }: ReceiverOptions): Hono {
+export function createHonoReceiver({ secret, queue, dedupe }: ReceiverOptions): Hono {
+  const receive = createFetchHandler({ secret, dedupe, onEvent: (event) => queue.push(event) });
   const app = new Hono();
-  app.post('/webhooks/ocs', async (c) => {
-    try {
-      // c.req.raw is the Fetch Request, body unread: pass it before any c.req.json().
-      const event = await verifyAndParse(c.req.raw, { secret });
-      if (await dedupe.claim(event)) queue.push(event);
-      return c.body(null, 204);
-    } catch (error) {
-      return c.body(null, statusFor(error));
-    }
-  });
+  // c.req.raw is the Fetch Request, body unread: pass it before any c.req.json().
+  app.post('/webhooks/ocs', (c) => receive(c.req.raw));
   return app;
 }

@@ -1,29 +1,14 @@
 /** A `prospect_response` receiver on bare `node:http`. */
 import { createServer, type Server } from 'node:http';
-import { createDeduplicator, verifyAndParse } from '@ocs/sdk/webhooks';
+import { createNodeHandler } from '@ocs/sdk/webhooks/node';
 import type { ReceiverOptions } from './options.ts';
-import { statusFor } from './status.ts';
 
-const maxBody = 1024 * 1024;
-
-export function createNodeHttpReceiver({ secret, queue, dedupe = createDeduplicator() }: ReceiverOptions): Server {
-  return createServer(async (request, response) => {
-    if (request.method !== 'POST') return void response.writeHead(405, { allow: 'POST' }).end();
-    // The signature covers the exact bytes received: keep them as they are, never re-serialise.
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBody) return void response.writeHead(413).end();
-      chunks.push(chunk);
-    }
-    try {
-      const event = await verifyAndParse({ payload: Buffer.concat(chunks), headers: request.headers }, { secret });
-      // Retries carry the same idempotency_key: handle each event once, answer 2xx every time.
-      if (await dedupe.claim(event)) queue.push(event);
-      response.writeHead(204).end();
-    } catch (error) {
-      response.writeHead(statusFor(error)).end();
-    }
+export function createNodeHttpReceiver({ secret, queue, dedupe }: ReceiverOptions): Server {
+  // Reads the raw body itself, verifies, skips repeats, and answers 200 once the event is queued.
+  const receive = createNodeHandler({ secret, dedupe, onEvent: (event) => queue.push(event) });
+  return createServer((request, response) => {
+    if (new URL(request.url ?? '/', 'http://receiver').pathname === '/webhooks/ocs')
+      return void receive(request, response);
+    response.writeHead(404).end();
   });
 }

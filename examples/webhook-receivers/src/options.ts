@@ -7,6 +7,9 @@ export interface ReceiverOptions {
   secret: WebhookSecret;
   /** Where verified, first-seen events go to be handled after the 2xx answer. */
   queue: EventQueue;
-  /** Defaults to an in-memory deduplicator; use a shared store with several processes. */
+  /**
+   * Defaults to an in-memory deduplicator, which a restart forgets and other processes do
+   * not share: with several processes, `createDeduplicator({ store })` over a shared store.
+   */
   dedupe?: Deduplicator;
 }

@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import { createSignedRequest, type ProspectResponseEvent, sign } from '@ocs/sdk/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExpressReceiver } from '../src/express.ts';
-import { createFetchHandler } from '../src/fetch-handler.ts';
+import { createFetchReceiver } from '../src/fetch-handler.ts';
 import { createHonoReceiver } from '../src/hono.ts';
 import { createNodeHttpReceiver } from '../src/node-http.ts';
 import type { ReceiverOptions } from '../src/options.ts';
@@ -40,7 +40,7 @@ const receivers: Array<[string, Start]> = [
   [
     'Fetch handler',
     async (options) =>
-      listening(serve({ fetch: createFetchHandler(options), port: 0, hostname: '127.0.0.1' }) as Server),
+      listening(serve({ fetch: createFetchReceiver(options), port: 0, hostname: '127.0.0.1' }) as Server),
   ],
 ];
 
@@ -59,10 +59,12 @@ describe.each(receivers)('%s receiver', (_name, start) => {
   it('answers 2xx to a signed event and handles it once; a replay is acknowledged, not handled again', async () => {
     const delivery = event('a'.repeat(64));
     const first = await fetch(await createSignedRequest(receiver.url, delivery, secret));
-    expect(first.status).toBe(204);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ status: 'handled' });
     // The service retries with the same bytes and idempotency_key.
     const replay = await fetch(await createSignedRequest(receiver.url, delivery, secret));
-    expect(replay.status).toBe(204);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ status: 'duplicate' });
     await queue.idle();
     expect(handled.filter((e) => e.idempotency_key === delivery.idempotency_key)).toEqual([delivery]);
   });
@@ -71,6 +73,7 @@ describe.each(receivers)('%s receiver', (_name, start) => {
     const delivery = event('b'.repeat(64));
     const forged = await fetch(await createSignedRequest(receiver.url, delivery, 'whsec_not_the_secret_00'));
     expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ reason: 'signature_mismatch' });
     const body = JSON.stringify(delivery);
     const tampered = await fetch(receiver.url, {
       method: 'POST',
@@ -78,6 +81,7 @@ describe.each(receivers)('%s receiver', (_name, start) => {
       body,
     });
     expect(tampered.status).toBe(401);
+    expect(await tampered.json()).toMatchObject({ reason: 'signature_mismatch' });
     await queue.idle();
     expect(handled.some((e) => e.idempotency_key === delivery.idempotency_key)).toBe(false);
   });
@@ -89,6 +93,7 @@ describe.each(receivers)('%s receiver', (_name, start) => {
       body: JSON.stringify(event('c'.repeat(64))),
     });
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ reason: 'missing_signature' });
   });
 
   it('answers 400 to a signed body that is not an event', async () => {
@@ -101,7 +106,7 @@ describe.each(receivers)('%s receiver', (_name, start) => {
     try {
       const delivery = event('d'.repeat(64));
       const response = await fetch(await createSignedRequest(rotating.url, delivery, 'whsec_previous_secret_01'));
-      expect(response.status).toBe(204);
+      expect(response.status).toBe(200);
       await queue.idle();
       expect(handled.some((e) => e.idempotency_key === delivery.idempotency_key)).toBe(true);
     } finally {

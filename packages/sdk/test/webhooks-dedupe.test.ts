@@ -64,44 +64,116 @@ describe('createDeduplicator (in-memory default)', () => {
   it('once runs the handler once, and again after it failed', async () => {
     const dedupe = createDeduplicator();
     const handler = vi.fn(async () => 'handled');
-    expect(await dedupe.once(event(6), handler)).toEqual({ duplicate: false, result: 'handled' });
-    expect(await dedupe.once(event(6), handler)).toEqual({ duplicate: true });
+    expect(await dedupe.once(event(6), handler)).toEqual({ status: 'handled', result: 'handled' });
+    expect(await dedupe.once(event(6), handler)).toEqual({ status: 'duplicate' });
     expect(handler).toHaveBeenCalledTimes(1);
 
     const failing = vi.fn(() => Promise.reject(new Error('database down')));
     await expect(dedupe.once(event(7), failing)).rejects.toThrow('database down');
-    expect(await dedupe.once(event(7), handler)).toEqual({ duplicate: false, result: 'handled' });
+    expect(await dedupe.once(event(7), handler)).toEqual({ status: 'handled', result: 'handled' });
+  });
+
+  it('once: a copy arriving while the first is processed is in_flight, neither run nor counted as done', async () => {
+    const dedupe = createDeduplicator();
+    let finish!: (value: string) => void;
+    const first = dedupe.once(event(8), () => new Promise<string>((resolve) => (finish = resolve)));
+    const second = vi.fn(() => 'second');
+    expect(await dedupe.once(event(8), second)).toEqual({ status: 'in_flight' });
+    finish('first');
+    expect(await first).toEqual({ status: 'handled', result: 'first' });
+    expect(await dedupe.once(event(8), second)).toEqual({ status: 'duplicate' });
+    expect(second).not.toHaveBeenCalled();
+  });
+
+  it('once: when the first fails, the copy refused as in_flight is processed on its retry', async () => {
+    const dedupe = createDeduplicator();
+    let fail!: (error: Error) => void;
+    const first = dedupe.once(event(9), () => new Promise((_resolve, reject) => (fail = reject)));
+    expect(await dedupe.once(event(9), () => 'copy')).toEqual({ status: 'in_flight' });
+    fail(new Error('crm down'));
+    await expect(first).rejects.toThrow('crm down');
+    expect(await dedupe.once(event(9), () => 'retry')).toEqual({ status: 'handled', result: 'retry' });
+  });
+
+  it('once: a hold expires after the lease (a process that died holding it)', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const store = createMemoryStore();
+    const dedupe = createDeduplicator({ store, leaseMs: 60_000 });
+    // A delivery that never settles, as if its process had died.
+    void dedupe.once(event(10), () => new Promise(() => {}));
+    await Promise.resolve();
+    expect(await dedupe.once(event(10), () => 'copy')).toEqual({ status: 'in_flight' });
+    vi.advanceTimersByTime(59_999);
+    expect(await dedupe.once(event(10), () => 'copy')).toEqual({ status: 'in_flight' });
+    vi.advanceTimersByTime(1);
+    expect(await dedupe.once(event(10), () => 'retry')).toEqual({ status: 'handled', result: 'retry' });
+    // Once done, the key is kept for the TTL (48 hours), not the lease.
+    vi.advanceTimersByTime(47 * 3_600_000);
+    expect(await dedupe.once(event(10), () => 'again')).toEqual({ status: 'duplicate' });
   });
 });
 
 describe('createDeduplicator with a custom async store', () => {
-  /** A stand-in for Redis `SET key 1 NX PX ttl`: asynchronous, atomic, with its own clock. */
+  /** A stand-in for Redis (`SET NX PX`, `GET`, `SET PX`, `DEL`): asynchronous, with its own state. */
   function asyncStore() {
-    const rows = new Map<string, number>();
+    const rows = new Map<string, 'held' | 'done'>();
     const calls: string[] = [];
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
     const store: DedupeStore = {
-      async add(k, ttlMs) {
-        calls.push(`add ${k.slice(-2)} ${ttlMs}`);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        if (rows.has(k)) return false;
-        rows.set(k, ttlMs);
-        return true;
+      async claim(k, leaseMs) {
+        calls.push(`claim ${k.slice(-2)} ${leaseMs}`);
+        await tick();
+        const row = rows.get(k);
+        if (row) return row === 'done' ? 'done' : 'in_flight';
+        rows.set(k, 'held');
+        return 'acquired';
       },
-      async delete(k) {
-        calls.push(`delete ${k.slice(-2)}`);
+      async complete(k, ttlMs) {
+        calls.push(`complete ${k.slice(-2)} ${ttlMs}`);
+        await tick();
+        rows.set(k, 'done');
+      },
+      async release(k) {
+        calls.push(`release ${k.slice(-2)}`);
         rows.delete(k);
       },
     };
     return { store, calls };
   }
 
-  it('uses the store for claim, release and once, with the TTL given', async () => {
+  it('uses the store for claim, release and once, with the TTL and lease given', async () => {
     const { store, calls } = asyncStore();
-    const dedupe = createDeduplicator({ store, ttlMs: 72 * 3_600_000 });
+    const dedupe = createDeduplicator({ store, ttlMs: 72 * 3_600_000, leaseMs: 90_000 });
     expect(await dedupe.claim(event(1))).toBe(true);
     expect(await dedupe.claim(event(1))).toBe(false);
     await dedupe.release(key(1));
     await expect(dedupe.once(event(2), () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(calls).toEqual(['add 01 259200000', 'add 01 259200000', 'delete 01', 'add 02 259200000', 'delete 02']);
+    expect(await dedupe.once(event(3), () => 3)).toEqual({ status: 'handled', result: 3 });
+    expect(calls).toEqual([
+      'claim 01 259200000',
+      'complete 01 259200000',
+      'claim 01 259200000',
+      'release 01',
+      'claim 02 90000',
+      'release 02',
+      'claim 03 90000',
+      'complete 03 259200000',
+    ]);
+  });
+
+  it('runs the handler once for concurrent deliveries, the others in_flight or duplicate', async () => {
+    const { store } = asyncStore();
+    const dedupe = createDeduplicator({ store });
+    const handler = vi.fn(async () => 'once');
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => dedupe.once(event(4), handler)));
+    expect(handler).toHaveBeenCalledTimes(1);
+    // The four that found the key held are refused (retried later), not counted as done.
+    expect(outcomes.map((o) => o.status).sort()).toEqual([
+      'handled',
+      'in_flight',
+      'in_flight',
+      'in_flight',
+      'in_flight',
+    ]);
   });
 });

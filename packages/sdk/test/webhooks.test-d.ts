@@ -48,6 +48,8 @@ describe('@ocs/sdk/webhooks types', () => {
       | 'missing_signature'
       | 'malformed_signature'
       | 'signature_mismatch'
+      | 'secret_whitespace'
+      | 'reserialized_body'
       | 'parsed_body'
       | 'invalid_json'
       | 'invalid_payload'

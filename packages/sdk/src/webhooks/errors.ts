@@ -3,6 +3,10 @@
  * - `missing_signature`: no `X-Signature-256` header (answer 401);
  * - `malformed_signature`: the header is not `sha256=<64 hex digits>` (401);
  * - `signature_mismatch`: no secret signs these bytes to that signature (401);
+ * - `secret_whitespace`: a secret only matches without the whitespace around it, a newline
+ *   read from a file or an environment variable (401; found by `diagnoseSignature`);
+ * - `reserialized_body`: the body is the signed JSON parsed and serialized again (spacing,
+ *   indentation or escapes changed), not the bytes received (401; `diagnoseSignature`);
  * - `parsed_body`: a parsed object (or nothing) was passed where the raw body was needed:
  *   a bug in the receiver, not in the request (500);
  * - `invalid_json`: the signed body is not JSON (400);
@@ -13,6 +17,8 @@ export type WebhookVerificationReason =
   | 'missing_signature'
   | 'malformed_signature'
   | 'signature_mismatch'
+  | 'secret_whitespace'
+  | 'reserialized_body'
   | 'parsed_body'
   | 'invalid_json'
   | 'invalid_payload';

@@ -23,7 +23,7 @@ import type {
 /** Whether HMAC-SHA256(secret, body) equals the signature given as 64 hex digits. */
 export type Check = (secret: string, body: string | Uint8Array, signature: string) => boolean | Promise<boolean>;
 
-function checkSecret(secret: WebhookSecret): void {
+export function checkSecret(secret: WebhookSecret): void {
   if (!secret?.length || (typeof secret !== 'string' && !secret.every((s) => typeof s === 'string' && s))) {
     throw new TypeError('secret: expected a string or an array of strings');
   }
@@ -33,7 +33,7 @@ function checkSecret(secret: WebhookSecret): void {
  * Whether the secret, or any of the secrets, matches. Synchronous when `check` is (Node), and
  * without an allocation for the common single secret: this is the receiver's hot path.
  */
-function matches(
+export function matches(
   check: Check,
   secret: WebhookSecret,
   body: string | Uint8Array,

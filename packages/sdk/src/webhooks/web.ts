@@ -6,7 +6,9 @@
 import { type RawBody, readBody } from './body.ts';
 import { constantTimeEqual } from './compare.ts';
 import { fromHex, toHex } from './hex.ts';
+import { diagnoseSignatureWith } from './diagnose.ts';
 import { createSignedRequestWith } from './signed-request.ts';
+import type { WebhookVerificationError } from './errors.ts';
 import type {
   ProspectResponseEvent,
   SignedRequestInit,
@@ -74,6 +76,23 @@ export function verifyAndParse<Event = ProspectResponseEvent>(
 }
 
 /**
+ * Why a delivery does not verify, after `verifyAndParse` refused it: the
+ * `WebhookVerificationError` naming the cause (`missing_signature`, `malformed_signature`,
+ * `secret_whitespace`, `reserialized_body`, `signature_mismatch`, or `parsed_body`), or
+ * undefined when the signature matches. Never says the secret or the expected signature.
+ * The receivers of `@ocs/sdk/webhooks/node`, `/fastify` and `/fetch` answer it in their 401s.
+ *
+ * @example
+ * ```ts
+ * const problem = await diagnoseSignature({ payload: bytes, signature: request.headers.get('x-signature-256'), secret });
+ * console.warn(problem?.reason, problem?.message); // 'secret_whitespace' 'The secret has whitespace…'
+ * ```
+ */
+export function diagnoseSignature(input: VerifySignatureInput): Promise<WebhookVerificationError | undefined> {
+  return diagnoseSignatureWith(check, input);
+}
+
+/**
  * The `X-Signature-256` value for a body: `sha256=<hex>`, as the service computes it.
  *
  * @example
@@ -104,7 +123,7 @@ export function createSignedRequest(
 }
 
 export { createDeduplicator, createMemoryStore } from './dedupe.ts';
-export type { DedupeKey, DedupeStore, Deduplicator, DeduplicatorOptions } from './dedupe.ts';
+export type { ClaimState, DedupeKey, DedupeStore, Deduplicator, DeduplicatorOptions, OnceResult } from './dedupe.ts';
 export { WebhookVerificationError } from './errors.ts';
 export type { WebhookPayloadIssue, WebhookVerificationReason } from './errors.ts';
 export { signatureHeader } from './signature.ts';

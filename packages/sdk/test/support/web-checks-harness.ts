@@ -1,30 +1,17 @@
 /**
  * Runs `web-checks.ts` in another runtime: bundles it with the Web Crypto entry into one
- * script (esbuild, IIFE, browser platform), and prepares its input in Node.
+ * classic script, and prepares its input in Node.
  */
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleClassicScript } from './classic-script.ts';
 import { exampleEvent } from './event.ts';
 import type { WebChecksInput } from './web-checks.ts';
 import { signatureVectors, vectorBytes } from './webhook-vectors.ts';
 
 /** The checks and the Web Crypto entry as one classic script defining `runWebChecks`. */
-export async function bundleWebChecks(): Promise<string> {
-  const result = await build({
-    entryPoints: [join(import.meta.dirname, 'web-checks.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]?.text;
-  if (!code) throw new Error('esbuild produced no bundle');
-  // A Node built-in left in an IIFE shows as a require call.
-  if (/\brequire\(["']|__require\b/.test(code)) throw new Error('the web bundle must not reach for Node APIs');
-  return code;
+export function bundleWebChecks(): Promise<string> {
+  return bundleClassicScript({ entryPoints: [join(import.meta.dirname, 'web-checks.ts')] });
 }
 
 export function webChecksInput(): WebChecksInput {
