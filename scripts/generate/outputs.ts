@@ -11,6 +11,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
 import { extensibleEnumType } from './extensible-enum.ts';
 import { generateOperationsModule, generateRetryModule } from './operations.ts';
+import { generateResourcesModule } from './resources.ts';
 import { generateValidatorsModule, validatorsModulePath } from './validators.ts';
 import { generateZodModule } from './zod.ts';
 
@@ -63,6 +64,7 @@ export async function generateOutputs(): Promise<Map<string, string>> {
     [`${generatedDir}/openapi.yaml`, `${header('#')}${toYaml(document, { lineWidth: 0, version: '1.1' })}`],
     [`${generatedDir}/openapi.ts`, `${header('//')}${types}`],
     [`${generatedDir}/operations.ts`, `${header('//')}${generateOperationsModule(document)}`],
+    [`${generatedDir}/resources.ts`, `${header('//')}${generateResourcesModule(document)}`],
     [`${generatedDir}/retry.ts`, `${header('//')}${generateRetryModule(document)}`],
     [`${generatedDir}/zod.ts`, `${header('//')}${generateZodModule(document)}`],
     // The server's request validators, precompiled (the mock runs the same code).
