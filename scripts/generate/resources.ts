@@ -114,7 +114,7 @@ function methodDoc(document: Json, group: ResourceGroup, method: ResourceMethod,
   const { operation } = method;
   const lines = wrap(doc(String(operation.op.summary ?? operation.id)).replace(/\.?$/, '.'), 90);
   const facts = [
-    `\`${operation.method} ${operation.path}\`: the same call as {@link ${operation.id}}, with the same params, options and result.`,
+    `\`${operation.method} ${operation.path}\`: the same call as \`${operation.id}(client, ...)\` of \`@ocs/sdk\`, with the same params, options and result.`,
   ];
   if (operation.itemsKey) {
     facts.push(

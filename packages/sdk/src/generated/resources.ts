@@ -72,8 +72,8 @@ export const resourceGroups = {
     /**
      * Check the API key.
      *
-     * `GET /auth/verify`: the same call as {@link verifyAuth}, with the same params, options and
-     * result.
+     * `GET /auth/verify`: the same call as `verifyAuth(client, ...)` of `@ocs/sdk`, with the
+     * same params, options and result.
      *
      * @example
      * const { organization, key, requestId } = await ocs.auth.verify();
@@ -87,9 +87,9 @@ export const resourceGroups = {
     /**
      * List connected sender accounts.
      *
-     * `GET /accounts`: the same call as {@link listAccounts}, with the same params, options and
-     * result. Await it for one page; iterate it (`for await`, `.pages()`, `.toArray({ limit })`)
-     * for the `accounts` of every page.
+     * `GET /accounts`: the same call as `listAccounts(client, ...)` of `@ocs/sdk`, with the same
+     * params, options and result. Await it for one page; iterate it (`for await`, `.pages()`,
+     * `.toArray({ limit })`) for the `accounts` of every page.
      *
      * @example
      * const { accounts, requestId } = await ocs.accounts.list();
@@ -99,8 +99,8 @@ export const resourceGroups = {
     /**
      * Create a link to connect a sender account.
      *
-     * `POST /accounts/connect-link`: the same call as {@link createAccountConnectLink}, with the
-     * same params, options and result.
+     * `POST /accounts/connect-link`: the same call as `createAccountConnectLink(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { url, expires_at, requestId } = await ocs.accounts.createConnectLink({ platform: 'linkedin' });
@@ -114,9 +114,9 @@ export const resourceGroups = {
     /**
      * List leads.
      *
-     * `GET /leads`: the same call as {@link listLeads}, with the same params, options and
-     * result. Await it for one page; iterate it (`for await`, `.pages()`, `.toArray({ limit })`)
-     * for the `leads` of every page.
+     * `GET /leads`: the same call as `listLeads(client, ...)` of `@ocs/sdk`, with the same
+     * params, options and result. Await it for one page; iterate it (`for await`, `.pages()`,
+     * `.toArray({ limit })`) for the `leads` of every page.
      *
      * @example
      * const { leads, page, requestId } = await ocs.leads.list();
@@ -126,8 +126,8 @@ export const resourceGroups = {
     /**
      * Create a lead (and optionally enrol it).
      *
-     * `POST /leads`: the same call as {@link createLead}, with the same params, options and
-     * result.
+     * `POST /leads`: the same call as `createLead(client, ...)` of `@ocs/sdk`, with the same
+     * params, options and result.
      *
      * @example
      * const { created, requestId } = await ocs.leads.create({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', email: 'maya.patel@acmerobotics.com' }, { idempotencyKey: 'sync-2026-11-04-fintech' });
@@ -136,8 +136,8 @@ export const resourceGroups = {
     /**
      * Create a lead (deprecated; use POST /leads).
      *
-     * `POST /leads/create`: the same call as {@link createLeadLegacy}, with the same params,
-     * options and result.
+     * `POST /leads/create`: the same call as `createLeadLegacy(client, ...)` of `@ocs/sdk`, with
+     * the same params, options and result.
      *
      * @deprecated Use `ocs.leads.create` (`POST /leads`), its successor.
      *
@@ -148,8 +148,8 @@ export const resourceGroups = {
     /**
      * Get a lead.
      *
-     * `GET /leads/{lead_id}`: the same call as {@link getLead}, with the same params, options
-     * and result.
+     * `GET /leads/{lead_id}`: the same call as `getLead(client, ...)` of `@ocs/sdk`, with the
+     * same params, options and result.
      *
      * @example
      * const { lead, requestId } = await ocs.leads.get({ lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40' });
@@ -158,8 +158,8 @@ export const resourceGroups = {
     /**
      * Update a lead.
      *
-     * `PATCH /leads/{lead_id}`: the same call as {@link updateLead}, with the same params,
-     * options and result.
+     * `PATCH /leads/{lead_id}`: the same call as `updateLead(client, ...)` of `@ocs/sdk`, with
+     * the same params, options and result.
      *
      * @example
      * const { lead, requestId } = await ocs.leads.update({ lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', title: 'CEO', custom_fields: { funding_stage: 'Series B', pilot_sites: 2 } });
@@ -168,8 +168,8 @@ export const resourceGroups = {
     /**
      * Remove a lead from a campaign, or delete the lead.
      *
-     * `DELETE /leads/{lead_id}`: the same call as {@link deleteLead}, with the same params,
-     * options and result.
+     * `DELETE /leads/{lead_id}`: the same call as `deleteLead(client, ...)` of `@ocs/sdk`, with
+     * the same params, options and result.
      *
      * @example
      * const { lead_id, campaign_id, requestId } = await ocs.leads.delete({ lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40' });
@@ -183,9 +183,9 @@ export const resourceGroups = {
     /**
      * List campaigns.
      *
-     * `GET /campaigns`: the same call as {@link listCampaigns}, with the same params, options
-     * and result. Await it for one page; iterate it (`for await`, `.pages()`,
-     * `.toArray({ limit })`) for the `campaigns` of every page.
+     * `GET /campaigns`: the same call as `listCampaigns(client, ...)` of `@ocs/sdk`, with the
+     * same params, options and result. Await it for one page; iterate it (`for await`,
+     * `.pages()`, `.toArray({ limit })`) for the `campaigns` of every page.
      *
      * @example
      * const { campaigns, requestId } = await ocs.campaigns.list();
@@ -195,8 +195,8 @@ export const resourceGroups = {
     /**
      * Create a campaign (draft).
      *
-     * `POST /campaigns`: the same call as {@link createCampaign}, with the same params, options
-     * and result.
+     * `POST /campaigns`: the same call as `createCampaign(client, ...)` of `@ocs/sdk`, with the
+     * same params, options and result.
      *
      * @example
      * const { campaign, campaign_id, requestId } = await ocs.campaigns.create({ name: 'Fintech CFOs' }, { idempotencyKey: 'sync-2026-11-04-fintech' });
@@ -205,8 +205,8 @@ export const resourceGroups = {
     /**
      * Get a campaign.
      *
-     * `GET /campaigns/{campaign_id}`: the same call as {@link getCampaign}, with the same
-     * params, options and result.
+     * `GET /campaigns/{campaign_id}`: the same call as `getCampaign(client, ...)` of `@ocs/sdk`,
+     * with the same params, options and result.
      *
      * @example
      * const { campaign, requestId } = await ocs.campaigns.get({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -215,8 +215,8 @@ export const resourceGroups = {
     /**
      * Update, activate or deactivate a campaign.
      *
-     * `PATCH /campaigns/{campaign_id}`: the same call as {@link updateCampaign}, with the same
-     * params, options and result.
+     * `PATCH /campaigns/{campaign_id}`: the same call as `updateCampaign(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign, requestId } = await ocs.campaigns.update({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', is_active: true });
@@ -225,8 +225,8 @@ export const resourceGroups = {
     /**
      * Assign the sender accounts of a campaign.
      *
-     * `PUT /campaigns/{campaign_id}/senders`: the same call as {@link replaceSenders}, with the
-     * same params, options and result.
+     * `PUT /campaigns/{campaign_id}/senders`: the same call as `replaceSenders(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, enabled_accounts, requestId } = await ocs.campaigns.replaceSenders({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', account_ids: ['acc_li_3fK9xQ2m', 'acc_em_7Hp2vL5n'] });
@@ -235,8 +235,9 @@ export const resourceGroups = {
     /**
      * Check whether a campaign can be activated.
      *
-     * `GET /campaigns/{campaign_id}/preflight`: the same call as {@link getCampaignPreflight},
-     * with the same params, options and result.
+     * `GET /campaigns/{campaign_id}/preflight`: the same call as
+     * `getCampaignPreflight(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result.
      *
      * @example
      * const { ok, checks, requestId } = await ocs.campaigns.getPreflight({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -250,8 +251,9 @@ export const resourceGroups = {
     /**
      * List blank sequence templates (deprecated).
      *
-     * `GET /campaigns/sequence-templates`: the same call as {@link listSequenceTemplatesLegacy},
-     * with the same params, options and result.
+     * `GET /campaigns/sequence-templates`: the same call as
+     * `listSequenceTemplatesLegacy(client, ...)` of `@ocs/sdk`, with the same params, options
+     * and result.
      *
      * @deprecated Use `ocs.sequences.listTemplates` (`GET /sequence-templates`), its successor.
      *
@@ -262,8 +264,8 @@ export const resourceGroups = {
     /**
      * Replace a campaign's sequence.
      *
-     * `PUT /campaigns/{campaign_id}/sequence`: the same call as {@link replaceSequence}, with
-     * the same params, options and result.
+     * `PUT /campaigns/{campaign_id}/sequence`: the same call as `replaceSequence(client, ...)`
+     * of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, sequence, requestId } = await ocs.sequences.replace({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', sequence: { … } });
@@ -272,8 +274,8 @@ export const resourceGroups = {
     /**
      * Update one step of a sequence.
      *
-     * `PATCH /campaigns/{campaign_id}/sequence/steps/{step_id}`: the same call as {@link
-     * updateSequenceStep}, with the same params, options and result.
+     * `PATCH /campaigns/{campaign_id}/sequence/steps/{step_id}`: the same call as
+     * `updateSequenceStep(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, requestId } = await ocs.sequences.updateStep({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', step_id: 3, updates: { … } });
@@ -282,8 +284,8 @@ export const resourceGroups = {
     /**
      * Turn A/B testing on or off.
      *
-     * `POST /campaigns/{campaign_id}/ab-testing`: the same call as {@link setAbTesting}, with
-     * the same params, options and result.
+     * `POST /campaigns/{campaign_id}/ab-testing`: the same call as `setAbTesting(client, ...)`
+     * of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { ab_testing_enabled, campaign_id, requestId } = await ocs.sequences.setAbTesting({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', enabled: true });
@@ -292,8 +294,8 @@ export const resourceGroups = {
     /**
      * Promote the winning A/B variation.
      *
-     * `POST /campaigns/{campaign_id}/ab-testing/promote`: the same call as {@link
-     * promoteAbVariation}, with the same params, options and result.
+     * `POST /campaigns/{campaign_id}/ab-testing/promote`: the same call as
+     * `promoteAbVariation(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { ab_testing_enabled, campaign_id, requestId } = await ocs.sequences.promoteAbVariation({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', variation: 'b' });
@@ -302,8 +304,8 @@ export const resourceGroups = {
     /**
      * Preview a campaign's messages for a lead.
      *
-     * `POST /campaigns/{campaign_id}/preview`: the same call as {@link previewCampaign}, with
-     * the same params, options and result.
+     * `POST /campaigns/{campaign_id}/preview`: the same call as `previewCampaign(client, ...)`
+     * of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, lead_id, requestId } = await ocs.sequences.previewCampaign({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', variation: 'a' });
@@ -312,8 +314,8 @@ export const resourceGroups = {
     /**
      * List blank sequence templates.
      *
-     * `GET /sequence-templates`: the same call as {@link listSequenceTemplates}, with the same
-     * params, options and result.
+     * `GET /sequence-templates`: the same call as `listSequenceTemplates(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { templates, requestId } = await ocs.sequences.listTemplates();
@@ -327,8 +329,8 @@ export const resourceGroups = {
     /**
      * List a campaign's AI fields.
      *
-     * `GET /campaigns/{campaign_id}/ai-fields`: the same call as {@link listAiFields}, with the
-     * same params, options and result.
+     * `GET /campaigns/{campaign_id}/ai-fields`: the same call as `listAiFields(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, ai_fields, requestId } = await ocs.aiFields.list({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -337,8 +339,8 @@ export const resourceGroups = {
     /**
      * Create an AI field.
      *
-     * `POST /campaigns/{campaign_id}/ai-fields`: the same call as {@link createAiField}, with
-     * the same params, options and result.
+     * `POST /campaigns/{campaign_id}/ai-fields`: the same call as `createAiField(client, ...)`
+     * of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { ai_field, requestId } = await ocs.aiFields.create({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', field_name: 'icebreaker', ai_instructions: 'Write one friendly sentence of at most 25 words that opens the email with something specific and recent about the lead or their company: a post, a product launch, a key hire or a funding round. No flattery, no question.' });
@@ -347,8 +349,8 @@ export const resourceGroups = {
     /**
      * Update an AI field.
      *
-     * `PATCH /campaigns/{campaign_id}/ai-fields/{field_id}`: the same call as {@link
-     * updateAiField}, with the same params, options and result.
+     * `PATCH /campaigns/{campaign_id}/ai-fields/{field_id}`: the same call as
+     * `updateAiField(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { ai_field, requestId } = await ocs.aiFields.update({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', field_id: '9c2e5b8f-1d4a-4c7e-b3f6-8a5d2c9e4b71', data_sources: ['linkedin_profile', 'website', 'company_news'], fallback_value: 'I noticed your team has been growing its sales org this year.' });
@@ -362,8 +364,9 @@ export const resourceGroups = {
     /**
      * Get the reply agent's settings.
      *
-     * `GET /campaigns/{campaign_id}/responder`: the same call as {@link getResponderSettings},
-     * with the same params, options and result.
+     * `GET /campaigns/{campaign_id}/responder`: the same call as
+     * `getResponderSettings(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result.
      *
      * @example
      * const { settings, requestId } = await ocs.responder.getSettings({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -372,8 +375,9 @@ export const resourceGroups = {
     /**
      * Update the reply agent's settings.
      *
-     * `PATCH /campaigns/{campaign_id}/responder`: the same call as {@link
-     * updateResponderSettings}, with the same params, options and result.
+     * `PATCH /campaigns/{campaign_id}/responder`: the same call as
+     * `updateResponderSettings(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result.
      *
      * @example
      * const { settings, requestId } = await ocs.responder.updateSettings({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', enabled: true, mode: 'autopilot' });
@@ -387,8 +391,8 @@ export const resourceGroups = {
     /**
      * Get what a campaign sends next.
      *
-     * `GET /campaigns/{campaign_id}/queue`: the same call as {@link getCampaignQueue}, with the
-     * same params, options and result.
+     * `GET /campaigns/{campaign_id}/queue`: the same call as `getCampaignQueue(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, count, requestId } = await ocs.analytics.getCampaignQueue({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -397,8 +401,9 @@ export const resourceGroups = {
     /**
      * Get a campaign's analysis.
      *
-     * `GET /campaigns/{campaign_id}/analysis`: the same call as {@link getCampaignAnalysis},
-     * with the same params, options and result.
+     * `GET /campaigns/{campaign_id}/analysis`: the same call as
+     * `getCampaignAnalysis(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result.
      *
      * @example
      * const { campaign_id, analysis, requestId } = await ocs.analytics.getCampaignAnalysis({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -407,8 +412,8 @@ export const resourceGroups = {
     /**
      * Get a campaign's activity per day.
      *
-     * `GET /campaigns/{campaign_id}/daily-stats`: the same call as {@link getDailyStats}, with
-     * the same params, options and result.
+     * `GET /campaigns/{campaign_id}/daily-stats`: the same call as `getDailyStats(client, ...)`
+     * of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, window, requestId } = await ocs.analytics.getDailyStats({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -417,8 +422,8 @@ export const resourceGroups = {
     /**
      * Get a campaign's funnel per sequence step.
      *
-     * `GET /campaigns/{campaign_id}/step-funnel`: the same call as {@link getStepFunnel}, with
-     * the same params, options and result.
+     * `GET /campaigns/{campaign_id}/step-funnel`: the same call as `getStepFunnel(client, ...)`
+     * of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, window, requestId } = await ocs.analytics.getStepFunnel({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -427,8 +432,8 @@ export const resourceGroups = {
     /**
      * Get a campaign's activity per sender account.
      *
-     * `GET /campaigns/{campaign_id}/senders/breakdown`: the same call as {@link
-     * getSenderBreakdown}, with the same params, options and result.
+     * `GET /campaigns/{campaign_id}/senders/breakdown`: the same call as
+     * `getSenderBreakdown(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, window, requestId } = await ocs.analytics.getSenderBreakdown({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -437,8 +442,9 @@ export const resourceGroups = {
     /**
      * Get how well placeholders were filled.
      *
-     * `GET /campaigns/{campaign_id}/personalization-quality`: the same call as {@link
-     * getPersonalizationQuality}, with the same params, options and result.
+     * `GET /campaigns/{campaign_id}/personalization-quality`: the same call as
+     * `getPersonalizationQuality(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result.
      *
      * @example
      * const { campaign_id, window, requestId } = await ocs.analytics.getPersonalizationQuality({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -447,8 +453,8 @@ export const resourceGroups = {
     /**
      * Compare a campaign's A/B arms.
      *
-     * `GET /campaigns/{campaign_id}/ab-cohorts`: the same call as {@link getAbCohorts}, with the
-     * same params, options and result.
+     * `GET /campaigns/{campaign_id}/ab-cohorts`: the same call as `getAbCohorts(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, ab_testing_enabled, requestId } = await ocs.analytics.getAbCohorts({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -457,8 +463,8 @@ export const resourceGroups = {
     /**
      * List a campaign's bookings.
      *
-     * `GET /campaigns/{campaign_id}/bookings`: the same call as {@link listBookings}, with the
-     * same params, options and result.
+     * `GET /campaigns/{campaign_id}/bookings`: the same call as `listBookings(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { campaign_id, bookings, requestId } = await ocs.analytics.listBookings({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -473,8 +479,9 @@ export const resourceGroups = {
     /**
      * Example prospect_response payloads (deprecated).
      *
-     * `GET /campaigns/webhook/examples`: the same call as {@link listWebhookExamplesLegacy},
-     * with the same params, options and result.
+     * `GET /campaigns/webhook/examples`: the same call as
+     * `listWebhookExamplesLegacy(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result.
      *
      * @deprecated Use `ocs.webhooks.listExamples` (`GET /webhooks/examples`), its successor.
      *
@@ -485,9 +492,9 @@ export const resourceGroups = {
     /**
      * List a campaign's webhooks.
      *
-     * `GET /campaigns/{campaign_id}/webhooks`: the same call as {@link listWebhooks}, with the
-     * same params, options and result. Await it for one page; iterate it (`for await`,
-     * `.pages()`, `.toArray({ limit })`) for the `webhooks` of every page.
+     * `GET /campaigns/{campaign_id}/webhooks`: the same call as `listWebhooks(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result. Await it for one page; iterate it
+     * (`for await`, `.pages()`, `.toArray({ limit })`) for the `webhooks` of every page.
      *
      * @example
      * const { webhooks, requestId } = await ocs.webhooks.list({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -497,8 +504,8 @@ export const resourceGroups = {
     /**
      * Register (or re-enable, or replace) the campaign's webhook.
      *
-     * `POST /campaigns/{campaign_id}/webhooks`: the same call as {@link createWebhook}, with the
-     * same params, options and result.
+     * `POST /campaigns/{campaign_id}/webhooks`: the same call as `createWebhook(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { webhook_id, created, requestId } = await ocs.webhooks.create({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', webhook_url: 'https://hooks.northwind-outreach.com/ocs/prospect-response' });
@@ -507,8 +514,8 @@ export const resourceGroups = {
     /**
      * Disable a webhook.
      *
-     * `DELETE /campaigns/{campaign_id}/webhooks/{webhook_id}`: the same call as {@link
-     * disableWebhook}, with the same params, options and result.
+     * `DELETE /campaigns/{campaign_id}/webhooks/{webhook_id}`: the same call as
+     * `disableWebhook(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { webhook, requestId } = await ocs.webhooks.disable({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', webhook_id: 'e7f3a9c1-4d2b-4e6f-8a5c-7b1d3f9e2a64' });
@@ -517,8 +524,8 @@ export const resourceGroups = {
     /**
      * Set or rotate a webhook's signing secret.
      *
-     * `POST /campaigns/{campaign_id}/webhooks/{webhook_id}/secret`: the same call as {@link
-     * setWebhookSecret}, with the same params, options and result.
+     * `POST /campaigns/{campaign_id}/webhooks/{webhook_id}/secret`: the same call as
+     * `setWebhookSecret(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { webhook_id, secret, requestId } = await ocs.webhooks.setSecret({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', webhook_id: 'e7f3a9c1-4d2b-4e6f-8a5c-7b1d3f9e2a64', secret: 'Qe3Wn8Ht1Kz6Mb4Vr9Lp2Xc7Jf5Ds0Ya' });
@@ -527,8 +534,8 @@ export const resourceGroups = {
     /**
      * Register the campaign's webhook (deprecated).
      *
-     * `POST /campaigns/{campaign_id}/webhook/activate`: the same call as {@link
-     * activateWebhook}, with the same params, options and result.
+     * `POST /campaigns/{campaign_id}/webhook/activate`: the same call as
+     * `activateWebhook(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @deprecated Use `ocs.webhooks.create` (`POST /campaigns/{campaign_id}/webhooks`), its
      * successor.
@@ -540,8 +547,8 @@ export const resourceGroups = {
     /**
      * Disable a webhook (deprecated).
      *
-     * `POST /campaigns/{campaign_id}/webhook/deactivate`: the same call as {@link
-     * deactivateWebhook}, with the same params, options and result.
+     * `POST /campaigns/{campaign_id}/webhook/deactivate`: the same call as
+     * `deactivateWebhook(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @deprecated Use `ocs.webhooks.disable`
      * (`DELETE /campaigns/{campaign_id}/webhooks/{webhook_id}`), its successor.
@@ -553,8 +560,8 @@ export const resourceGroups = {
     /**
      * Example prospect_response payloads.
      *
-     * `GET /webhooks/examples`: the same call as {@link listWebhookExamples}, with the same
-     * params, options and result.
+     * `GET /webhooks/examples`: the same call as `listWebhookExamples(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { examples, requestId } = await ocs.webhooks.listExamples();
@@ -568,9 +575,9 @@ export const resourceGroups = {
     /**
      * List pipelines.
      *
-     * `GET /crm/pipelines`: the same call as {@link listPipelines}, with the same params,
-     * options and result. Await it for one page; iterate it (`for await`, `.pages()`,
-     * `.toArray({ limit })`) for the `pipelines` of every page.
+     * `GET /crm/pipelines`: the same call as `listPipelines(client, ...)` of `@ocs/sdk`, with
+     * the same params, options and result. Await it for one page; iterate it (`for await`,
+     * `.pages()`, `.toArray({ limit })`) for the `pipelines` of every page.
      *
      * @example
      * const { pipelines, requestId } = await ocs.crm.listPipelines();
@@ -580,8 +587,8 @@ export const resourceGroups = {
     /**
      * Get a pipeline with its stages.
      *
-     * `GET /crm/pipelines/{pipeline_id}`: the same call as {@link getPipeline}, with the same
-     * params, options and result.
+     * `GET /crm/pipelines/{pipeline_id}`: the same call as `getPipeline(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { pipeline, requestId } = await ocs.crm.getPipeline({ pipeline_id: '2f6b9d4e-8a1c-4f3e-b7d2-5c9a1e4f8b36' });
@@ -590,8 +597,8 @@ export const resourceGroups = {
     /**
      * Update a pipeline.
      *
-     * `PATCH /crm/pipelines/{pipeline_id}`: the same call as {@link updatePipeline}, with the
-     * same params, options and result.
+     * `PATCH /crm/pipelines/{pipeline_id}`: the same call as `updatePipeline(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { pipeline, requestId } = await ocs.crm.updatePipeline({ pipeline_id: '2f6b9d4e-8a1c-4f3e-b7d2-5c9a1e4f8b36', name: 'New Business (Outbound)' });
@@ -600,9 +607,9 @@ export const resourceGroups = {
     /**
      * List deals.
      *
-     * `GET /crm/deals`: the same call as {@link listDeals}, with the same params, options and
-     * result. Await it for one page; iterate it (`for await`, `.pages()`, `.toArray({ limit })`)
-     * for the `deals` of every page.
+     * `GET /crm/deals`: the same call as `listDeals(client, ...)` of `@ocs/sdk`, with the same
+     * params, options and result. Await it for one page; iterate it (`for await`, `.pages()`,
+     * `.toArray({ limit })`) for the `deals` of every page.
      *
      * @example
      * const { deals, requestId } = await ocs.crm.listDeals();
@@ -612,8 +619,8 @@ export const resourceGroups = {
     /**
      * Create a deal.
      *
-     * `POST /crm/deals`: the same call as {@link createDeal}, with the same params, options and
-     * result.
+     * `POST /crm/deals`: the same call as `createDeal(client, ...)` of `@ocs/sdk`, with the same
+     * params, options and result.
      *
      * @example
      * const { deal, requestId } = await ocs.crm.createDeal({ name: 'Acme Robotics pilot' });
@@ -622,8 +629,8 @@ export const resourceGroups = {
     /**
      * Get a deal.
      *
-     * `GET /crm/deals/{deal_id}`: the same call as {@link getDeal}, with the same params,
-     * options and result.
+     * `GET /crm/deals/{deal_id}`: the same call as `getDeal(client, ...)` of `@ocs/sdk`, with
+     * the same params, options and result.
      *
      * @example
      * const { deal, requestId } = await ocs.crm.getDeal({ deal_id: '1a5c8e2f-9b3d-4e7a-8f6c-4b2d9e1a7c35' });
@@ -632,8 +639,8 @@ export const resourceGroups = {
     /**
      * Update a deal.
      *
-     * `PATCH /crm/deals/{deal_id}`: the same call as {@link updateDeal}, with the same params,
-     * options and result.
+     * `PATCH /crm/deals/{deal_id}`: the same call as `updateDeal(client, ...)` of `@ocs/sdk`,
+     * with the same params, options and result.
      *
      * @example
      * const { deal, requestId } = await ocs.crm.updateDeal({ deal_id: '1a5c8e2f-9b3d-4e7a-8f6c-4b2d9e1a7c35', stage_id: 'd4a7c1e5-6b9f-4d3c-a8e2-5f1b4c7d3a96', notes: 'Pilot signed for two warehouses.' });
@@ -648,8 +655,8 @@ export const resourceGroups = {
     /**
      * Read the sandbox clock.
      *
-     * `GET /sandbox/clock`: the same call as {@link getSandboxClock}, with the same params,
-     * options and result.
+     * `GET /sandbox/clock`: the same call as `getSandboxClock(client, ...)` of `@ocs/sdk`, with
+     * the same params, options and result.
      *
      * @example
      * const { clock, requestId } = await ocs.sandbox.getClock();
@@ -658,8 +665,8 @@ export const resourceGroups = {
     /**
      * Advance the sandbox clock.
      *
-     * `POST /sandbox/clock/advance`: the same call as {@link advanceSandboxClock}, with the same
-     * params, options and result.
+     * `POST /sandbox/clock/advance`: the same call as `advanceSandboxClock(client, ...)` of
+     * `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { clock, ran, requestId } = await ocs.sandbox.advanceClock({ days: 7 });
@@ -668,8 +675,8 @@ export const resourceGroups = {
     /**
      * Simulate a prospect reply.
      *
-     * `POST /sandbox/campaigns/{campaign_id}/replies`: the same call as {@link simulateReply},
-     * with the same params, options and result.
+     * `POST /sandbox/campaigns/{campaign_id}/replies`: the same call as
+     * `simulateReply(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { reply, requestId } = await ocs.sandbox.simulateReply({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', channel: 'email', message: 'Hi Sam, thanks for following up. Timing is actually good: we\'re rebuilding our outbound motion this quarter. Happy to chat next week.' });
@@ -678,8 +685,8 @@ export const resourceGroups = {
     /**
      * Simulate an engagement of a lead.
      *
-     * `POST /sandbox/campaigns/{campaign_id}/engagements`: the same call as {@link
-     * simulateEngagement}, with the same params, options and result.
+     * `POST /sandbox/campaigns/{campaign_id}/engagements`: the same call as
+     * `simulateEngagement(client, ...)` of `@ocs/sdk`, with the same params, options and result.
      *
      * @example
      * const { engagement, requestId } = await ocs.sandbox.simulateEngagement({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14', lead_id: '5b8d1e3f-7a2c-4d6e-9f1b-3c5a7e9d2b40', kind: 'meeting_booked' });
@@ -688,10 +695,10 @@ export const resourceGroups = {
     /**
      * List the messages the sandbox channel recorded.
      *
-     * `GET /sandbox/campaigns/{campaign_id}/messages`: the same call as {@link
-     * listSandboxMessages}, with the same params, options and result. Await it for one page;
-     * iterate it (`for await`, `.pages()`, `.toArray({ limit })`) for the `messages` of every
-     * page.
+     * `GET /sandbox/campaigns/{campaign_id}/messages`: the same call as
+     * `listSandboxMessages(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result. Await it for one page; iterate it (`for await`, `.pages()`, `.toArray({ limit })`)
+     * for the `messages` of every page.
      *
      * @example
      * const { messages, requestId } = await ocs.sandbox.listMessages({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
@@ -701,10 +708,10 @@ export const resourceGroups = {
     /**
      * List a campaign's webhook deliveries and their attempts.
      *
-     * `GET /sandbox/campaigns/{campaign_id}/deliveries`: the same call as {@link
-     * listSandboxDeliveries}, with the same params, options and result. Await it for one page;
-     * iterate it (`for await`, `.pages()`, `.toArray({ limit })`) for the `deliveries` of every
-     * page.
+     * `GET /sandbox/campaigns/{campaign_id}/deliveries`: the same call as
+     * `listSandboxDeliveries(client, ...)` of `@ocs/sdk`, with the same params, options and
+     * result. Await it for one page; iterate it (`for await`, `.pages()`, `.toArray({ limit })`)
+     * for the `deliveries` of every page.
      *
      * @example
      * const { deliveries, requestId } = await ocs.sandbox.listDeliveries({ campaign_id: '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14' });
