@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The SDK's API reference (`npm run docs`, second step): TypeDoc over @ocs/sdk's public
- * entries (`.`, `./webhooks` for Node and the web, `./zod`, `./types`) into dist/docs/sdk.
+ * entries (`.`, `./webhooks` for Node and the web, `./zod`, `./resources`, `./types`) into
+ * dist/docs/sdk.
  */
 import { OptionDefaults } from 'typedoc';
 
@@ -13,6 +14,7 @@ const config = {
     'packages/sdk/src/webhooks/node.ts',
     'packages/sdk/src/webhooks/web.ts',
     'packages/sdk/src/zod.ts',
+    'packages/sdk/src/resources.ts',
     'packages/sdk/src/generated/openapi.ts',
   ],
   tsconfig: 'packages/sdk/tsconfig.json',
@@ -40,6 +42,8 @@ const config = {
     'Body',
     'Paginators',
     'ListOperation',
+    'Groups',
+    'Loose',
   ],
 };
 

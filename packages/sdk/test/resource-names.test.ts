@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateResourcesModule, groupName, methodName } from '../../../scripts/generate/resources.ts';
 import document from '../src/generated/openapi.json' with { type: 'json' };
+import { resourceGroups } from '../src/generated/resources.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const source = readFileSync(join(import.meta.dirname, '..', 'src', 'generated', 'resources.ts'), 'utf8');
@@ -95,4 +96,15 @@ describe('the generator', () => {
       'The tags "AI fields" and "Ai-Fields" both give the group name "aiFields".',
     );
   });
+});
+
+it("the README's table lists every group and method", () => {
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const table = [...readme.matchAll(/^\| `(\w+)` +\| (`\w+`(?:, `\w+`)*) +\|$/gm)].map(([, group, methods]) => [
+    group,
+    [...(methods ?? '').matchAll(/`(\w+)`/g)].map(([, method]) => method),
+  ]);
+  expect(Object.fromEntries(table)).toEqual(
+    Object.fromEntries(Object.entries(resourceGroups).map(([group, methods]) => [group, Object.keys(methods)])),
+  );
 });
