@@ -304,23 +304,20 @@ describe('per-call options, hooks and the client', () => {
     expect(JSON.parse(received?.body ?? '')).toEqual({ name: 'Fintech CFOs' });
   });
 
-  it('maxRetries and timeoutMs per call', async () => {
-    const server = await startServer((_request, response, index) =>
-      index % 3 < 2
-        ? json(
-            response,
-            503,
-            { success: false, error: 'UPSTREAM_TIMEOUT', message: 'Try again.' },
-            { 'Retry-After': '0' },
-          )
+  /** Answers 503 (`Retry-After: 0`) to the first request, then the campaign. */
+  const unavailableOnce = () =>
+    startServer((_request, response, index) =>
+      index === 0
+        ? json(response, 503, { success: false, error: 'UPSTREAM_TIMEOUT', message: 'Again.' }, { 'Retry-After': '0' })
         : json(response, 200, { success: true, campaign: { id: campaign_id } }),
     );
-    const ocs = new Ocs(clientOf(server));
-    await expect(ocs.campaigns.get({ campaign_id }, { maxRetries: 0 })).rejects.toBeInstanceOf(
+
+  it('maxRetries and timeoutMs per call', async () => {
+    const server = await unavailableOnce();
+    await expect(new Ocs(clientOf(server)).campaigns.get({ campaign_id }, { maxRetries: 0 })).rejects.toBeInstanceOf(
       OcsServiceUnavailableError,
     );
     expect(server.received).toHaveLength(1);
-    server.received.length = 0;
     const hanging = await startServer(() => undefined);
     const started = Date.now();
     await expect(new Ocs(clientOf(hanging)).campaigns.get({ campaign_id }, { timeoutMs: 200 })).rejects.toBeInstanceOf(
@@ -330,16 +327,7 @@ describe('per-call options, hooks and the client', () => {
   });
 
   it('retries as the function does: a retried 503 then the answer', async () => {
-    const server = await startServer((_request, response, index) =>
-      index === 0
-        ? json(
-            response,
-            503,
-            { success: false, error: 'UPSTREAM_TIMEOUT', message: 'Try again.' },
-            { 'Retry-After': '0' },
-          )
-        : json(response, 200, { success: true, campaign: { id: campaign_id } }),
-    );
+    const server = await unavailableOnce();
     const result = await new Ocs(clientOf(server)).campaigns.get({ campaign_id });
     expect(result.campaign.id).toBe(campaign_id);
     expect(server.received).toHaveLength(2);
