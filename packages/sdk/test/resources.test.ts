@@ -312,7 +312,7 @@ describe('per-call options, hooks and the client', () => {
         : json(response, 200, { success: true, campaign: { id: campaign_id } }),
     );
 
-  it('maxRetries and timeoutMs per call', async () => {
+  it('maxRetries, timeoutMs and signal per call', async () => {
     const server = await unavailableOnce();
     await expect(new Ocs(clientOf(server)).campaigns.get({ campaign_id }, { maxRetries: 0 })).rejects.toBeInstanceOf(
       OcsServiceUnavailableError,
@@ -324,6 +324,10 @@ describe('per-call options, hooks and the client', () => {
       OcsTimeoutError,
     );
     expect(Date.now() - started).toBeLessThan(5_000);
+    const controller = new AbortController();
+    const call = new Ocs(clientOf(hanging)).campaigns.get({ campaign_id }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toBeInstanceOf(OcsAbortError);
   });
 
   it('retries as the function does: a retried 503 then the answer', async () => {
