@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The SDK's API reference (`npm run docs`, second step): TypeDoc over @ocs/sdk's public
- * entries (`.`, `./webhooks` for Node and the web, the receivers `./webhooks/node`, `/fastify`
- * and `/fetch`, `./zod`, `./types`) into dist/docs/sdk.
+ * entries (`.`, `./resources`, `./webhooks` for Node and the web, the receivers
+ * `./webhooks/node`, `/fastify` and `/fetch`, `./zod`, `./types`) into dist/docs/sdk.
  */
 import { OptionDefaults } from 'typedoc';
 
@@ -17,6 +17,7 @@ const config = {
     'packages/sdk/src/webhooks/receivers/fastify.ts',
     'packages/sdk/src/webhooks/receivers/fetch.ts',
     'packages/sdk/src/zod.ts',
+    'packages/sdk/src/resources.ts',
     'packages/sdk/src/generated/openapi.ts',
   ],
   tsconfig: 'packages/sdk/tsconfig.json',
@@ -44,6 +45,8 @@ const config = {
     'Body',
     'Paginators',
     'ListOperation',
+    'Groups',
+    'Loose',
   ],
 };
 

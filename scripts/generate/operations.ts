@@ -11,7 +11,7 @@
  * that is not a JSON object, a list operation whose items key is ambiguous, and a
  * deprecated operation whose successor cannot be found.
  */
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const methods = ['get', 'put', 'post', 'patch', 'delete'] as const;
 /** Header parameters the SDK sends from `options`, never from `params`. */
@@ -21,7 +21,7 @@ const optionHeaders = new Set(['x-request-id', 'idempotency-key']);
 export const FLAG_BODY = 1;
 export const FLAG_IDEMPOTENT = 2;
 
-interface Operation {
+export interface Operation {
   id: string;
   method: string;
   path: string;
@@ -39,7 +39,7 @@ interface Operation {
   successor?: { id: string; route: string };
 }
 
-function resolve(document: Json, value: unknown): Json {
+export function resolve(document: Json, value: unknown): Json {
   let node = value as Json;
   const seen = new Set<string>();
   while (node && typeof node.$ref === 'string') {
@@ -135,7 +135,7 @@ function findSuccessor(document: Json, operation: Operation, byRoute: Map<string
   );
 }
 
-function collectOperations(document: Json): Operation[] {
+export function collectOperations(document: Json): Operation[] {
   const operations: Operation[] = [];
   const ids = new Set<string>();
   for (const [path, rawItem] of Object.entries(document.paths as Json)) {
@@ -220,14 +220,14 @@ function collectOperations(document: Json): Operation[] {
 }
 
 /** Keeps a text safe inside a JSDoc block. */
-const doc = (text: string) => text.replace(/\*\//g, '*\\/').trim();
+export const doc = (text: string) => text.replace(/\*\//g, '*\\/').trim();
 
 function firstParagraph(text: unknown): string {
   return doc(String(text ?? '').split(/\n\s*\n/)[0] ?? '').replace(/\s*\n\s*/g, ' ');
 }
 
 /** Wraps words into lines, never inside a `code span`. */
-function wrap(text: string, width = 96): string[] {
+export function wrap(text: string, width = 96): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.match(/(?:`[^`]*`|\S)+/g) ?? []) {
@@ -330,7 +330,22 @@ function successFields(document: Json, op: Json): string[] {
   return [...propertyNames(document, own)].filter((name) => name !== 'success' && name !== 'message');
 }
 
-function exampleLines(document: Json, operation: Operation): string[] {
+/**
+ * How an example calls the operation: the function form (`getCampaign(client, params)`) or
+ * a resource method (`ocs.campaigns.get(params)`), and what iterates a list operation.
+ */
+export interface ExampleForm {
+  call(args: string[]): string;
+  iterate: string;
+}
+
+const functionForm = (operation: Operation): ExampleForm => ({
+  call: (args) => `${operation.id}(${['client', ...args].join(', ')})`,
+  iterate: `paginate(client, ${operation.id})`,
+});
+
+/** An `@example`: a call with the document's example values, and a loop for a list. */
+export function exampleLines(document: Json, operation: Operation, form = functionForm(operation)): string[] {
   const entries: string[] = [];
   const parameters = [...((operation.op.parameters as unknown[]) ?? [])].map((parameter) =>
     resolve(document, parameter),
@@ -351,14 +366,14 @@ function exampleLines(document: Json, operation: Operation): string[] {
       for (const key of shown.length ? shown : keys.slice(0, 2)) entries.push(`${key}: ${literal(value[key])}`);
     }
   }
-  const args = entries.length ? `, { ${entries.join(', ')} }` : '';
-  const options = operation.idempotent ? `, { idempotencyKey: 'sync-2026-11-04-fintech' }` : '';
+  const args = entries.length ? [`{ ${entries.join(', ')} }`] : [];
+  if (operation.idempotent) args.push(`{ idempotencyKey: 'sync-2026-11-04-fintech' }`);
   const fields = successFields(document, operation.op).slice(0, 2);
   const result = fields.length ? `{ ${fields.join(', ')}, requestId }` : 'result';
-  const lines = [`const ${result} = await ${operation.id}(client${args}${options});`];
+  const lines = [`const ${result} = await ${form.call(args)};`];
   if (operation.itemsKey) {
     const item = operation.itemsKey.replace(/ies$/, 'y').replace(/s$/, '');
-    lines.push(`for await (const ${item} of paginate(client, ${operation.id})) console.log(${item});`);
+    lines.push(`for await (const ${item} of ${form.iterate}) console.log(${item});`);
   }
   return lines;
 }

@@ -30,7 +30,7 @@ export * from './generated/operations.ts';
 export { importLeads } from './import-leads.ts';
 export type { LeadImportItem, LeadImportResult } from './import-leads.ts';
 export { createOcs } from './ocs.ts';
-export type { Ocs } from './ocs.ts';
+export type { OcsMethods } from './ocs.ts';
 export type { Operation } from './operation.ts';
 export { paginate } from './pagination.ts';
 export { OcsResult } from './result.ts';

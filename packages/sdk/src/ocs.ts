@@ -1,7 +1,9 @@
 /**
  * `createOcs`: every operation as a method of one object (`ocs.getCampaign(params)`),
  * and `ocs.paginate.listLeads(params)`. Convenient, but it brings every operation into
- * a bundle; import the functions themselves to pay only for what you call.
+ * a bundle; import the functions themselves to pay only for what you call. The same
+ * operations by resource group (`ocs.campaigns.get(params)`) are `Ocs` of
+ * `@ocs/sdk/resources` (src/resources.ts).
  */
 import { createClient, type ClientOptions, type OcsClient } from './client.ts';
 import { operationTable } from './generated/operations.ts';
@@ -28,7 +30,7 @@ type Paginators = {
 };
 
 /** Every operation as a method, bound to one client. */
-export type Ocs = { readonly [K in keyof Operations]: Method<Operations[K]> } & {
+export type OcsMethods = { readonly [K in keyof Operations]: Method<Operations[K]> } & {
   /** The client underneath: the typed path API (`ocs.client.GET(...)`) and `rateLimit`. */
   readonly client: OcsClient;
   /** An iterator for each list operation. */
@@ -43,7 +45,7 @@ export type Ocs = { readonly [K in keyof Operations]: Method<Operations[K]> } & 
  * const { campaign } = await ocs.createCampaign({ name: 'Fintech CFOs' });
  * for await (const lead of ocs.paginate.listLeads({ campaign_id: campaign?.id })) console.log(lead.email);
  */
-export function createOcs(options: ClientOptions | OcsClient = {}): Ocs {
+export function createOcs(options: ClientOptions | OcsClient = {}): OcsMethods {
   const client = '~ocs' in options ? options : createClient(options);
   const ocs: Record<string, unknown> = { client };
   const paginators: Record<string, unknown> = {};
@@ -55,5 +57,5 @@ export function createOcs(options: ClientOptions | OcsClient = {}): Ocs {
     }
   }
   ocs.paginate = paginators;
-  return ocs as Ocs;
+  return ocs as OcsMethods;
 }

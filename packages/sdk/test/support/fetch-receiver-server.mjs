@@ -7,11 +7,22 @@
  */
 import { recordingReceiver } from './recording-receiver.mjs';
 
-const { Deno, Bun } = globalThis;
+/**
+ * @typedef {(request: Request) => Promise<Response>} Serve
+ * @typedef {{
+ *   args: string[];
+ *   version: { deno: string };
+ *   serve(options: { port: number; hostname: string; onListen(address: { port: number }): void }, handler: Serve): unknown;
+ * }} DenoGlobal
+ * @typedef {{ version: string; serve(options: { port: number; hostname: string; fetch: Serve }): { port: number } }} BunGlobal
+ */
+const { Deno, Bun } = /** @type {{ Deno?: DenoGlobal; Bun?: BunGlobal }} */ (/** @type {unknown} */ (globalThis));
 const [modulePath, secret] = Deno ? Deno.args : process.argv.slice(2);
+if (!modulePath || !secret) throw new Error('usage: fetch-receiver-server.mjs <built module path> <secret>');
 const { createFetchHandler } = await import(new URL(`file://${modulePath}`).href);
 const serve = recordingReceiver(createFetchHandler, secret);
 
+/** @type {(runtime: string, version: string, port: number) => void} */
 const announce = (runtime, version, port) => console.log(JSON.stringify({ runtime, version, port }));
 if (Deno) {
   Deno.serve(

@@ -4,11 +4,16 @@
  * `onEvent` was called with, in order, and answers them to `GET /calls`. An event whose
  * `prospect_message` is `fail once` throws the first time it arrives.
  *
- * @param {(options: object) => (request: Request) => Promise<Response>} createFetchHandler
+ * @param {(options: {
+ *   secret: string;
+ *   onEvent(event: { idempotency_key: string; prospect_message?: string }): void;
+ *   onError(): void;
+ * }) => (request: Request) => Promise<Response>} createFetchHandler
  * @param {string} secret
  * @returns {(request: Request) => Promise<Response>}
  */
 export function recordingReceiver(createFetchHandler, secret) {
+  /** @type {string[]} */
   const calls = [];
   const handler = createFetchHandler({
     secret,
