@@ -128,10 +128,7 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     const operation = match(request.method, apiPath);
     const entry = await journal.begin(request, apiPath, operation);
     const outcome = scenarios.active() ? await scenarios.apply(request, operation) : undefined;
-    if (outcome && 'answer' in outcome) {
-      await entry?.answered(outcome.answer);
-      return outcome.answer;
-    }
+    if (outcome && 'answer' in outcome) return (await entry?.answered(outcome.answer)) ?? outcome.answer;
     const fault = outcome?.fault;
     if (fault?.kind === 'networkError') {
       entry?.faulted('networkError');
@@ -160,8 +157,7 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       if (body.byteLength === 0) return networkError();
       return truncated(response, body, Math.min(fault.after ?? defaultCut(body.byteLength), body.byteLength - 1));
     }
-    await entry?.answered(response);
-    return response;
+    return (await entry?.answered(response)) ?? response;
   }
 
   /** The interceptors' answer, else the application's. */

@@ -21,8 +21,8 @@ export const defaultJournalLimit = 1000;
 
 /** A request recorded on arrival, to complete once. */
 export interface PendingEntry {
-  /** The answer given (its body is read from a copy; the caller's is left unread). */
-  answered(response: Response): Promise<void>;
+  /** Records the answer given, reading its body: resolves to the answer to give instead. */
+  answered(response: Response): Promise<Response>;
   /** A fault: no answer (`networkError`, `hang`), or the answer it cut off (`truncate`). */
   faulted(kind: FaultKind, answer?: { response: Response; body: Uint8Array }): void;
   /** No answer was made (an override threw): the entry stays without one. */
@@ -120,7 +120,7 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
       const slot: Slot = { entry, late: [] };
       inFlight.add(slot);
       // After it is in the ring, so that its place is its arrival; the body is read from a copy.
-      if (request.body !== null) entry.body = redactSecrets(parsed(await request.clone().text()));
+      if (request.body !== null) lazyJson(entry, 'body', await request.clone().text());
       const complete = (response: OcsMockRequest['response'], fault: FaultKind | null) => {
         if (!inFlight.delete(slot)) return; // cleared (reset) meanwhile
         entry.response = response;
@@ -130,8 +130,10 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
       };
       return {
         async answered(response) {
-          const text = response.body === null ? '' : await response.clone().text();
+          // Read once (no copy of the stream): the caller gets the same answer back, whole.
+          const text = response.body === null ? '' : await response.text();
           complete(recordedResponse(response, text), null);
+          return response.body === null ? response : new Response(text, response);
         },
         faulted(kind, answer) {
           const response = answer ? recordedResponse(answer.response, new TextDecoder().decode(answer.body)) : null;
@@ -153,11 +155,36 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
 }
 
 function recordedResponse(response: Response, text: string): NonNullable<OcsMockRequest['response']> {
-  return {
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: redactSecrets(parsed(text)),
-  } as NonNullable<OcsMockRequest['response']>;
+  const recorded = { status: response.status, headers: Object.fromEntries(response.headers), body: undefined };
+  lazyJson(recorded, 'body', text);
+  return recorded as NonNullable<OcsMockRequest['response']>;
+}
+
+/**
+ * `target[key]`: the body `text`, parsed (and its secrets redacted) when first read. Most
+ * entries are never read: keeping the text, one string, rather than the parsed objects
+ * spares every request the parse and the collector thousands of live objects (a page of
+ * leads is hundreds). An enumerable property like any other for `JSON.stringify` and
+ * `toEqual`; assigning to it (the erasure does) replaces the value.
+ */
+function lazyJson(target: object, key: string, text: string): void {
+  let pending: string | undefined = text;
+  let value: unknown;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (pending !== undefined) {
+        value = redactSecrets(parsed(pending));
+        pending = undefined;
+      }
+      return value;
+    },
+    set(next: unknown) {
+      pending = undefined;
+      value = next;
+    },
+  });
 }
 
 /** JSON when it parses, else the text; undefined for no body. */

@@ -1,0 +1,100 @@
+/**
+ * `mock-journal`: what the request journal (on by default, 1,000 entries) costs. The same
+ * GET, a page of 20 leads (about 9 KB of answer to record), with the journal on and off
+ * (`journal: { limit: 0 }`), interleaved:
+ * - in process: `mock.fetch()` in a loop (no network: the journal's share is largest here),
+ *   REQUESTS per sample (default 2,000);
+ * - `ocs-mock` (the built CLI, `--journal-limit 0` for off), 32 connections on loopback (wrk,
+ *   else autocannon), BENCH_SECONDS per sample (default 5).
+ * Target (the mock's own): with the journal, at least 0.8 x the requests per second without.
+ * BENCH_REPETITIONS (default 3).
+ */
+import { createOcsMock, type OcsMock } from '@ocs/mock/node';
+import { runBench } from '../../../bench/harness/bench.ts';
+import { compare } from '../../../bench/harness/comparison.ts';
+import { interleave } from '../../../bench/harness/interleave.ts';
+import { load, loadTool } from '../../../bench/harness/load.ts';
+import { repetitions, sampleSeconds } from '../../../bench/harness/settings.ts';
+import { expectOk, startStandalone } from './support/standalone.ts';
+
+const reps = repetitions();
+const seconds = sampleSeconds();
+const requests = Number(process.env.REQUESTS ?? 2_000);
+const connections = 32;
+const path = '/leads?limit=20';
+const target = { op: '>=', value: 0.8 } as const;
+
+await runBench({ name: 'mock-journal', title: 'the request journal on vs off, requests per second' }, async (bench) => {
+  bench.set('in process', `mock.fetch(GET ${path}) x ${requests} per sample`);
+  bench.set('ocs-mock', `${loadTool}, ${connections} connections, ${seconds} s per sample after a warm-up`);
+  bench.set('repetitions', reps);
+
+  const on = await createOcsMock({ rateLimits: { perEndpoint: 1e9, total: 1e9 } });
+  const off = await createOcsMock({ rateLimits: { perEndpoint: 1e9, total: 1e9 }, journal: { limit: 0 } });
+  const rate = async (mock: OcsMock) => {
+    const request = new Request(`${mock.baseUrl}${path}`, { headers: { Authorization: `Bearer ${mock.apiKey}` } });
+    const started = performance.now();
+    for (let i = 0; i < requests; i++) await (await mock.fetch(request.clone())).arrayBuffer();
+    return requests / ((performance.now() - started) / 1000);
+  };
+  await rate(on); // warm-up
+  await rate(off);
+  const inProcess = await interleave(reps, { on: () => rate(on), off: () => rate(off) }, (name, repetition, value) =>
+    bench.progress(`in process, journal ${name} #${repetition + 1}: ${Math.round(value)}/s`),
+  );
+  bench.add(
+    compare({
+      name: `mock.fetch(GET ${path}): journal on / off`,
+      subject: { label: 'journal on', unit: 'req/s', samples: inProcess.on },
+      baseline: { label: 'journal off', unit: 'req/s', samples: inProcess.off },
+      target,
+      checks: [
+        {
+          name: 'the journal kept its last 1,000',
+          met: on.requests.all().length === 1000 && on.requests.dropped > 0,
+          detail: `${on.requests.all().length} kept, ${on.requests.dropped} dropped`,
+        },
+      ],
+    }),
+  );
+
+  const standalone = {
+    on: await startStandalone({ raiseLimits: true }),
+    off: await startStandalone({ raiseLimits: true, args: ['--journal-limit', '0'] }),
+  };
+  const targetOf = (mock: { url: string; apiKey: string }) => ({
+    url: `${mock.url}${path}`,
+    headers: { Authorization: `Bearer ${mock.apiKey}` },
+  });
+  const targets = { on: targetOf(standalone.on), off: targetOf(standalone.off) };
+  const non2xx: number[] = [];
+  const loaded = async (name: 'on' | 'off') => {
+    const result = await load({ ...targets[name], connections, durationSeconds: seconds });
+    non2xx.push(result.non2xx);
+    return result.requestsPerSecond;
+  };
+  for (const name of ['on', 'off'] as const) {
+    await expectOk(targets[name].url, targets[name].headers);
+    await load({ ...targets[name], connections, durationSeconds: 2 }); // warm-up
+  }
+  const overHttp = await interleave(
+    reps,
+    { on: () => loaded('on'), off: () => loaded('off') },
+    (name, repetition, value) => bench.progress(`ocs-mock, journal ${name} #${repetition + 1}: ${Math.round(value)}/s`),
+  );
+  bench.add(
+    compare({
+      name: `ocs-mock GET /v1${path}: journal on / off`,
+      subject: { label: 'journal on', unit: 'req/s', samples: overHttp.on },
+      baseline: { label: 'journal off', unit: 'req/s', samples: overHttp.off },
+      target,
+      checks: [
+        {
+          name: 'every answer 2xx',
+          met: non2xx.every((n) => n === 0),
+          detail: `non-2xx per sample ${non2xx.join(', ')}`,
+        },
+      ],
+    }),
+  );
+});
