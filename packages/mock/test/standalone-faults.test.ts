@@ -62,9 +62,7 @@ describe('networkError: a TCP reset', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(causeCode(error)).toBe('ECONNRESET');
     expect((await listCampaigns(client())).total).toBe(3);
-    expect((await journal('?operation=createCampaign')).requests.map((entry) => entry.fault)).toEqual([
-      'networkError',
-    ]);
+    expect((await journal('?operation=createCampaign')).requests.map((entry) => entry.fault)).toEqual(['networkError']);
   });
 
   it('the SDK retries a GET through it; a POST without Idempotency-Key gets OcsConnectionError at once', async () => {
@@ -197,7 +195,13 @@ describe('chaos over HTTP', () => {
     for (let i = 0; i < 30; i++) {
       const response = await get('/campaigns').catch((e: unknown) => `reset:${causeCode(e)}`);
       if (typeof response === 'string') outcomes.push(response);
-      else outcomes.push(await response.text().then(() => response.status, () => 'cut'));
+      else
+        outcomes.push(
+          await response.text().then(
+            () => response.status,
+            () => 'cut',
+          ),
+        );
     }
     return outcomes;
   }
@@ -269,10 +273,17 @@ describe('ocs-mock (the built command)', () => {
     const sdk = createClient({ apiKey, baseUrl: url, maxRetries: 0 });
     for (let i = 0; i < 3; i++) await listCampaigns(sdk);
     const read = async () =>
-      (await (await fetch(`${base}/__ocs-mock/requests`)).json()) as { requests: unknown[]; dropped: number; limit: number };
+      (await (await fetch(`${base}/__ocs-mock/requests`)).json()) as {
+        requests: unknown[];
+        dropped: number;
+        limit: number;
+      };
     expect(await read()).toMatchObject({ limit: 2, dropped: 1 });
     expect((await read()).requests).toHaveLength(2);
-    await fetch(`${base}/__ocs-mock/scenarios`, { method: 'POST', body: JSON.stringify({ networkError: { times: 1 } }) });
+    await fetch(`${base}/__ocs-mock/scenarios`, {
+      method: 'POST',
+      body: JSON.stringify({ networkError: { times: 1 } }),
+    });
     const error = await fetch(url + '/campaigns', { headers: { Authorization: `Bearer ${apiKey}` } }).catch(
       (e: unknown) => e,
     );

@@ -31,7 +31,12 @@ export interface PageResult {
   webhook: { verified: boolean; sameKey: boolean };
   sandbox: { stepsRun: number; sent: number; delivery: string | undefined; received: boolean; clockBack: boolean };
   afterReset: number;
-  journal: { names: Array<string | undefined>; authorization: string | undefined; statuses: number[]; emptied: boolean };
+  journal: {
+    names: Array<string | undefined>;
+    authorization: string | undefined;
+    statuses: number[];
+    emptied: boolean;
+  };
   faults: {
     reset: { name: string; total: number; faults: Array<string | null> };
     cut: { status: number; read: string; retriedTotal: number };
