@@ -191,4 +191,14 @@ export const benches: BenchEntry[] = [
     timeoutSeconds: 300,
     summary: "reset() after 3 writes, p99 of 1,000 resets <= 5 ms (the mock's own target)",
   },
+  {
+    name: 'mock-journal',
+    workspace: '@ocs/mock',
+    file: 'packages/mock/bench/journal.bench.ts',
+    build: ['@ocs/sdk', '@ocs/mock'],
+    needsDatabase: false,
+    timeoutSeconds: 600,
+    summary:
+      "the request journal on vs off, in process and on ocs-mock; >= 0.8x the requests per second (the mock's own target)",
+  },
 ];

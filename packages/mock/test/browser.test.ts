@@ -1,8 +1,9 @@
 /**
  * @ocs/mock/browser in real Chromium, through MSW's service worker: a page bundled with
  * esbuild (the package's browser entry, @ocs/sdk, msw/browser) creates a campaign, lists,
- * gets an error, verifies a triggered webhook, and runs the sandbox (clock, a reply delivered
- * to a receiver mocked in the page); Playwright reads the results.
+ * gets an error, verifies a triggered webhook, runs the sandbox (clock, a reply delivered
+ * to a receiver mocked in the page), reads the request journal, and meets a connection reset
+ * and a cut body; Playwright reads the results.
  *
  * Debian's Chromium, driven by playwright-core (no browser download). CI installs it
  * (`.ci/run`); without it this test fails on purpose, with one line saying what to install:
@@ -92,6 +93,23 @@ it('creates, lists, fails, verifies a webhook and runs the sandbox through the s
   expect(result.retriedTotal).toBe(result.total);
   expect(result.sandbox.stepsRun).toBeGreaterThan(0);
   expect(result.sandbox.sent).toBeGreaterThan(0);
+  // The journal in the page: the create, typed, with the key redacted; emptied by reset().
+  expect(result.journal).toEqual({
+    names: ['From Chromium'],
+    authorization: 'Bearer [redacted]',
+    statuses: [201],
+    emptied: true,
+  });
+  // Faults through the service worker: a reset fails fetch (retried by the SDK), a cut body
+  // fails the read after a 200 (retried by the SDK).
+  expect(result.faults).toEqual({
+    // The list after reset, then the raw fetch's reset, then the SDK's reset and its retry.
+    reset: { name: 'TypeError', total: 3, faults: [null, 'networkError', 'networkError', null] },
+    cut: { status: 200, read: 'failed: TypeError', retriedTotal: 3 },
+    // The SDK's deadline ends the call; MSW's worker does not tell the handler, so the hang
+    // ends with scenarios.clear() (the README says so).
+    hang: { error: 'OcsTimeoutError', endedWithTheClient: false, endedByClear: true },
+  });
   // Every API call of the page was answered by the worker (create, list, leads, get, list).
   expect(result.mocked).toBeGreaterThanOrEqual(5);
   await page.close();

@@ -106,6 +106,7 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ],
   ['--rate-limit-total 0', ['--rate-limit-total', '0'], {}, /--rate-limit-total must be a whole number of at least 1/],
   ['--seed 1.5', ['--seed', '1.5'], {}, /--seed must be a whole number of at least 0, got '1.5'/],
+  ['--journal-limit abc', ['--journal-limit', 'abc'], {}, /--journal-limit must be a whole number of at least 0/],
   ['a missing option value', ['--port'], {}, /--port needs a value/],
   ['a value for a switch', ['--json=yes'], {}, /--json takes no value/],
   ['an argument', ['serve'], {}, /unexpected argument 'serve'/],

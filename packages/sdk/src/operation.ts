@@ -95,17 +95,20 @@ async function call(
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   if (options.requestId) headers['X-Request-ID'] = options.requestId;
   const deadline = startDeadline(options.timeoutMs ?? timeoutMs, options.signal);
+  const hooked = hooks.length > 0;
   const sending: Call = {
     deadline,
     maxRetries: options.maxRetries ?? maxRetries,
     retryable: isRetryable(method, idempotencyKey !== undefined),
     route: operation.route,
     attempts: 0,
+    // The body is read within the attempt (a cut-off body is retried), except where the
+    // caller reads it: middlewares of `client.use()`, and `asResponse()`.
+    read: !hooked && !options[RAW],
   };
   try {
     let response: Response;
     let errorBody: unknown;
-    const hooked = hooks.length > 0;
     if (hooked) {
       // Through openapi-fetch, so that the middlewares of `client.use()` see a named call
       // as they see one of the path API, once per call, around every attempt.
@@ -127,7 +130,7 @@ async function call(
     if (options[RAW] && response.ok) return response;
     // Reading the body is within the deadline too: its signal aborts the read (the path
     // client has read an error's body already).
-    const text = hooked && !response.ok ? '' : await response.text();
+    const text = hooked && !response.ok ? '' : (sending.text ?? (await response.text()));
     let data: unknown = errorBody ?? {};
     if (text) {
       try {

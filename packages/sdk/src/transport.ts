@@ -18,6 +18,14 @@ export interface Call {
   route?: string;
   /** Set by the transport: how many times the request was sent. */
   attempts?: number;
+  /**
+   * Read the body of the answer given back as part of its attempt, into `text`: an answer
+   * whose body is cut off is then a lost connection like any other (retried when the
+   * request may be sent again), not an error of the caller's own read.
+   */
+  read?: boolean;
+  /** Set by the transport when `read`: the body of the answer it gave back. */
+  text?: string;
 }
 
 export interface TransportSettings {
@@ -48,14 +56,11 @@ export function createTransport(settings: TransportSettings): Send {
               wait === undefined ? '' : `; retry in ${Math.round(wait)} ms`
             }`,
           ));
-      let response: Response;
-      try {
-        // A Request's body can be read once: a retryable one sends a copy each time.
-        response = await (settings.fetch ?? fetch)(
-          typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
-          init,
-        );
-      } catch (error) {
+      /**
+       * No answer, or one cut off: thrown as the deadline's error or OcsConnectionError, or
+       * waited out before the next attempt when the request may be sent again.
+       */
+      const lost = async (error: unknown, what: string) => {
         // Past the deadline or aborted: the deadline's signal has torn the request down.
         const stopped = deadline.stopped();
         if (stopped) {
@@ -63,7 +68,7 @@ export function createTransport(settings: TransportSettings): Send {
           throw stopped;
         }
         // undici says "fetch failed" and puts the reason (ECONNREFUSED...) in `cause`.
-        const reason = (error as { cause?: Error })?.cause?.message ?? (error as Error)?.message;
+        const reason = `${what}${(error as { cause?: Error })?.cause?.message ?? (error as Error)?.message}`;
         const ms = backoff(attempt);
         if (!retryable || attempt >= maxRetries || Date.now() + ms > deadline.at) {
           note?.(reason);
@@ -73,6 +78,16 @@ export function createTransport(settings: TransportSettings): Send {
         }
         note?.(reason, ms);
         await deadline.sleep(ms);
+      };
+      let response: Response;
+      try {
+        // A Request's body can be read once: a retryable one sends a copy each time.
+        response = await (settings.fetch ?? fetch)(
+          typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
+          init,
+        );
+      } catch (error) {
+        await lost(error, '');
         continue;
       }
       settings.onResponse(response, route);
@@ -84,7 +99,16 @@ export function createTransport(settings: TransportSettings): Send {
       // error (with `retryAfter`) at once and decides.
       if (ms !== undefined && Date.now() + ms > deadline.at) ms = undefined;
       note?.(`HTTP ${response.status} (request ${response.headers.get('x-request-id')})`, ms);
-      if (ms === undefined) return response;
+      if (ms === undefined) {
+        if (!call.read) return response;
+        try {
+          call.text = await response.text();
+          return response;
+        } catch (error) {
+          await lost(error, 'the answer was cut off: ');
+          continue;
+        }
+      }
       // Free the connection; not awaited, as a cancelled stream need not settle.
       response.body?.cancel().catch(() => {});
       await deadline.sleep(ms);

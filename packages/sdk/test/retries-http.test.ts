@@ -121,6 +121,25 @@ describe('requests', () => {
     }
   });
 
+  it('an answer cut off mid-body is a lost connection: retried on a GET, OcsConnectionError on a POST without a key', async () => {
+    // The status and headers arrive, then half the body, then the connection closes.
+    const cutOff: Answer = (response) => {
+      const body = JSON.stringify(campaign);
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+      response.write(body.slice(0, 20), () => response.socket?.destroy());
+    };
+    const server = await firstThen(cutOff, ok);
+    const result = await getCampaign(clientOf(server), { campaign_id });
+    expect(result.campaign.id).toBe(campaign_id);
+    expect(server.received).toHaveLength(2);
+
+    const once = await firstThen(cutOff, ok);
+    const failure = await createAccountConnectLink(clientOf(once), { platform: 'email' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(OcsConnectionError);
+    expect((failure as Error).message).toMatch(/failed 1x: the answer was cut off: /);
+    expect(once.received).toHaveLength(1);
+  });
+
   it('a retried DELETE answered 404 throws OcsNotFoundError with attempts > 1', async () => {
     // The first attempt deletes the lead, but its answer is lost with the connection.
     const server = await firstThen(dropped, (response) => json(response, 404, error('LEAD_NOT_FOUND')));

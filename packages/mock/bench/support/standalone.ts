@@ -22,14 +22,19 @@ export interface Standalone {
   spawnedAt: number;
 }
 
-/** `ocs-mock --port 0 --json`; with `raiseLimits`, rate limits that no load reaches (still counted). */
-export async function startStandalone(options: { raiseLimits?: boolean } = {}): Promise<Standalone> {
+/**
+ * `ocs-mock --port 0 --json`; with `raiseLimits`, rate limits that no load reaches (still
+ * counted); `args` are further flags.
+ */
+export async function startStandalone(options: { raiseLimits?: boolean; args?: string[] } = {}): Promise<Standalone> {
   const limits = options.raiseLimits
     ? ['--rate-limit-per-endpoint', '1000000000', '--rate-limit-total', '1000000000']
     : [];
   const spawnedAt = performance.now();
   const child = track(
-    spawn(process.execPath, [mockBin, '--port', '0', '--json', ...limits], { stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, [mockBin, '--port', '0', '--json', ...limits, ...(options.args ?? [])], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   );
   const { match } = await waitForOutput(child.stdout as NonNullable<ChildProcess['stdout']>, /^(\{.*\})$/m);
   const { url, apiKey } = JSON.parse(match[1] as string) as { url: string; apiKey: string };

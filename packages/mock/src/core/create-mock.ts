@@ -6,6 +6,8 @@
 import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
 import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
 import { createEngine } from './engine.ts';
+import { faultOf } from './faults.ts';
+import type { OcsMockRequests } from './journal/types.ts';
 import { operationMatcher } from './operations.ts';
 import type { OcsMockOptions } from './options.ts';
 import { type TypedHttp, typedHttp } from './overrides/typed-http.ts';
@@ -37,7 +39,12 @@ export interface OcsMock {
    * plain MSW handlers or `mock.http` ones. `reset()` removes them.
    */
   use(...handlers: RequestHandler[]): void;
-  /** Failures, latency, a low rate-limit budget, the service unavailable. */
+  /**
+   * Every request the mock served under `baseUrl`, typed by operation:
+   * `mock.requests.of('createCampaign')`. The last 1,000 (option `journal`); `reset()` clears it.
+   */
+  readonly requests: OcsMockRequests;
+  /** Failures, latency, a low rate-limit budget, the service unavailable, network faults, chaos. */
   readonly scenarios: OcsMockScenarios;
   /** Typed MSW handlers for single operations, for `use()`. */
   readonly http: TypedHttp;
@@ -48,7 +55,11 @@ export interface OcsMock {
   readonly sandbox: OcsMockSandbox;
   /** Signed `prospect_response` events for testing a receiver. */
   readonly webhooks: OcsMockWebhooks;
-  /** The mock without MSW: answers a Fetch `Request` as the handlers do. */
+  /**
+   * The mock without MSW: answers a Fetch `Request` as the handlers do. A connection reset
+   * (`networkError`, a `hang` ended by `reset()`) rejects with a `TypeError` as `fetch`
+   * does, and an aborted request with its signal's reason.
+   */
   fetch(request: Request): Promise<Response>;
   /**
    * Another API key of the seeded organization, with only `scopes` (to test `403
@@ -132,7 +143,13 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       organizationId: engine.data.organization.id,
       campaignIds: () => engine.data.campaigns.map((campaign) => campaign.id),
     }),
-    fetch: (request) => engine.fetch(request),
+    requests: engine.journal.api,
+    async fetch(request) {
+      const response = await engine.fetch(request);
+      if (faultOf(response)?.kind !== 'networkError') return response;
+      if (request.signal.aborted) throw request.signal.reason;
+      throw new TypeError('fetch failed', { cause: new Error('@ocs/mock: connection reset (a fault scenario)') });
+    },
     async createApiKey({ scopes, expiresAt } = {}) {
       const { key } = await createApiKey(engine.store, {
         organizationId: engine.data.organization.id,

@@ -19,7 +19,9 @@ import {
   SandboxClock,
 } from '@ocs/server';
 import { type BaseUrl, parseBaseUrl } from './base-url.ts';
-import { operationMatcher } from './operations.ts';
+import { defaultCut, hangs, networkError, truncated } from './faults.ts';
+import { createJournal, type Journal } from './journal/journal.ts';
+import { operationMatcher, pathParams } from './operations.ts';
 import type { Clock, OcsMockOptions } from './options.ts';
 import { rateLimitControl } from './rate-limits.ts';
 import { type ScenarioEngine, scenarioEngine } from './scenarios.ts';
@@ -43,9 +45,14 @@ export interface Engine {
   /** The key `mock.sandbox` calls the application with; rate limits do not count it. */
   readonly sandboxApiKey: string;
   readonly scenarios: ScenarioEngine;
+  /** The request journal (`mock.requests`). */
+  readonly journal: Journal;
   /** The rate-limit policy in force (scenarios may have lowered it). */
   policy(): RateLimitPolicy;
-  /** Runs a request through scenarios, interceptors and the application. */
+  /**
+   * Runs a request through the journal, scenarios, interceptors and the application. A fault
+   * comes back as a marked Response (faults.ts) for the caller to act out.
+   */
   fetch(request: Request): Promise<Response>;
   /** Attempts every `prospect_response` delivery due now (the engine's delivery worker). */
   deliverDue(): Promise<number>;
@@ -54,6 +61,8 @@ export interface Engine {
   /** Runs on every `reset()`, after the store is restored. */
   onReset(listener: () => void): void;
   reset(): void;
+  /** Lets every hanging request go, answered with a connection reset (the server's `close()`). */
+  releaseHangs(): void;
 }
 
 const systemClock: Clock = { now: () => new Date() };
@@ -88,11 +97,12 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
   );
   limits.exempt(sandboxKey.id);
   const snapshot = store.snapshot();
-  const scenarios = scenarioEngine({
-    policy: () => app.rateLimiter.policy,
-    setBudget: limits.setBudget,
-    reset: limits.reset,
-  });
+  const hanging = hangs();
+  const scenarios = scenarioEngine(
+    { policy: () => app.rateLimiter.policy, setBudget: limits.setBudget, reset: limits.reset },
+    () => hanging.releaseAll(),
+  );
+  const journal = createJournal({ limit: options.journal?.limit, now: () => sandboxClock.now() });
   const match = operationMatcher();
   const interceptors: Interceptor[] = [];
   const resetListeners: Array<() => void> = [];
@@ -110,13 +120,53 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
 
   async function fetch(request: Request): Promise<Response> {
     const intercepting = interceptors.filter((interceptor) => interceptor.active());
-    if (direct && intercepting.length === 0 && !scenarios.active()) return answer(request);
+    if (direct && intercepting.length === 0 && !scenarios.active() && !journal.enabled) return answer(request);
     const url = new URL(request.url);
     const apiPath = url.pathname.startsWith(`${base.path}/`) ? url.pathname.slice(base.path.length) : undefined;
-    if (apiPath !== undefined && scenarios.active()) {
-      const answer = await scenarios.apply(request, match(request.method, apiPath));
-      if (answer) return answer;
+    // Outside the API (`/openapi.json`): no scenario, no journal.
+    if (apiPath === undefined) return passOn(request, intercepting, url, apiPath);
+    const operation = match(request.method, apiPath);
+    const entry = await journal.begin(request, apiPath, operation);
+    const outcome = scenarios.active() ? await scenarios.apply(request, operation) : undefined;
+    if (outcome && 'answer' in outcome) return (await entry?.answered(outcome.answer)) ?? outcome.answer;
+    const fault = outcome?.fault;
+    if (fault?.kind === 'networkError') {
+      entry?.faulted('networkError');
+      return networkError();
     }
+    if (fault?.kind === 'hang') {
+      entry?.hanging();
+      await hanging.wait(request.signal);
+      entry?.faulted('hang');
+      return networkError();
+    }
+    // An erased lead leaves the journal: read it before the DELETE, check it is gone after.
+    const erasing =
+      entry && operation?.operationId === 'deleteLead'
+        ? await store.leads.get(data.organization.id, pathParams(operation.path, apiPath).lead_id ?? '')
+        : null;
+    const response = await passOn(request, intercepting, url, apiPath).catch((error: unknown) => {
+      entry?.abandoned();
+      throw error;
+    });
+    if (erasing && !(await store.leads.get(erasing.organization_id, erasing.id))) journal.erase(erasing);
+    if (fault?.kind === 'truncate') {
+      const body = new Uint8Array(await response.arrayBuffer());
+      entry?.faulted('truncate', { response, body });
+      // An answer without a body has nothing to cut: the client loses it whole.
+      if (body.byteLength === 0) return networkError();
+      return truncated(response, body, Math.min(fault.after ?? defaultCut(body.byteLength), body.byteLength - 1));
+    }
+    return (await entry?.answered(response)) ?? response;
+  }
+
+  /** The interceptors' answer, else the application's. */
+  async function passOn(
+    request: Request,
+    intercepting: Interceptor[],
+    url: URL,
+    apiPath: string | undefined,
+  ): Promise<Response> {
     for (const interceptor of intercepting) {
       const answer = await interceptor.handle(request);
       if (answer) return answer;
@@ -132,6 +182,7 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     data,
     sandboxApiKey: sandboxKey.key,
     scenarios,
+    journal,
     policy: () => app.rateLimiter.policy,
     fetch,
     deliverDue,
@@ -143,10 +194,12 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       // the store, and no round runs in the background.
       sandboxClock.reset();
       scenarios.clear();
+      journal.clear();
       limits.reset();
       app.authenticator.invalidate();
       for (const listener of resetListeners) listener();
     },
+    releaseHangs: () => hanging.releaseAll(),
   };
 }
 

@@ -39,6 +39,27 @@ export function operationById(operationId: OperationId): OperationInfo {
   return found;
 }
 
+/** The path parameters of `template` (`/campaigns/{campaign_id}`) in an API path (`/campaigns/3c9e...`). */
+export function pathParams(template: string, apiPath: string): Record<string, string> {
+  const values = apiPath.split('/');
+  const params: Record<string, string> = {};
+  template.split('/').forEach((segment, index) => {
+    const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+    const value = values[index];
+    if (name && value !== undefined) params[name] = safeDecode(value);
+  });
+  return params;
+}
+
+/** A path segment decoded, or as it is when it is not valid percent-encoding. */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function parameterCount(path: string): number {
   return (path.match(/\{/g) ?? []).length;
 }

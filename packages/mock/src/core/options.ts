@@ -68,4 +68,11 @@ export interface OcsMockOptions {
    * as on the service.
    */
   allowInsecureWebhooks?: boolean;
+  /** The request journal (`mock.requests`). */
+  journal?: JournalOptions;
+}
+
+export interface JournalOptions {
+  /** How many requests are kept, the latest; older ones are dropped (and counted). Default 1,000; 0 records nothing. */
+  limit?: number;
 }

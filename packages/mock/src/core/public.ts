@@ -15,6 +15,7 @@ export type {
 export type {
   CampaignFixture,
   Clock,
+  JournalOptions,
   LeadFixture,
   OcsMockFixtures,
   OcsMockOptions,
@@ -27,6 +28,15 @@ export type {
   OcsMockScenarios,
   UnavailableOptions,
 } from './scenarios.ts';
+export type { ChaosKind, ChaosOptions, FaultOptions, TruncateOptions } from './fault-scenarios.ts';
+export type { FaultKind } from './faults.ts';
+export type {
+  OcsMockRequest,
+  OcsMockRequests,
+  RecordedRequest,
+  RecordedResponse,
+  UnmatchedRequest,
+} from './journal/types.ts';
 export type { OcsMockData, OcsMockMember } from './seed/data.ts';
 export type { RegisteredWebhook } from './seed/fixtures.ts';
 export type { HandlerOptions, TypedHttp, TypedHttpMethod } from './overrides/typed-http.ts';

@@ -8,10 +8,19 @@
  * mock.scenarios.latency(300, { operations: ['listLeads'] });
  * mock.scenarios.rateLimit({ perEndpoint: 3 });
  * mock.scenarios.unavailable({ times: 1 });
+ * mock.scenarios.networkError({ operations: ['listLeads'], times: 1 });
+ * mock.scenarios.chaos({ rate: 0.2, seed: 7 });
  */
 import { type OperationInfo, openApiDocument, type RateLimitPolicy } from '@ocs/server';
 import type { ErrorCodeOf, ErrorDetails, ErrorStatusOf, OperationId } from './api-types.ts';
 import { errorAnswer, type Failure } from './error-answer.ts';
+import {
+  type ChaosOptions,
+  type FaultDecision,
+  type FaultOptions,
+  faultRules,
+  type TruncateOptions,
+} from './fault-scenarios.ts';
 import { operationById } from './operations.ts';
 import type { RateLimitOptions } from './options.ts';
 
@@ -66,9 +75,40 @@ export interface OcsMockScenarios {
   rateLimit(budget: RateLimitOptions): void;
   /** The whole service answers `503` (with `Retry-After`), for `times` calls or until cleared. */
   unavailable(options?: UnavailableOptions): void;
+  /**
+   * The connection is reset before the application sees the request (nothing is written):
+   * `fetch` rejects with a `TypeError`, as for a dropped connection. On the standalone mock
+   * the socket is reset (RST). For `times` requests (default: until cleared), of `operations`
+   * (default: every one).
+   */
+  networkError(options?: FaultOptions): void;
+  /**
+   * The request is never answered: it waits until the client gives up (its timeout or abort
+   * signal), or until the scenarios are cleared, the mock is reset or the server closed
+   * (then the connection is reset). Nothing reaches the application.
+   */
+  hang(options?: FaultOptions): void;
+  /**
+   * The application answers (the request is served, writes included), the status and headers
+   * are sent, and the connection is cut after `after` bytes of the body (default: half).
+   * On the standalone mock the socket is destroyed mid-body.
+   */
+  truncate(options?: TruncateOptions): void;
+  /**
+   * Seeded random faults: each request (of `operations`, default all) that no other scenario
+   * took gets, at `rate`, one of `kinds` (default a reset, a cut body or a `503`). The same
+   * seed gives the same faults to the same sequence of requests. Replaces an earlier chaos.
+   */
+  chaos(options: ChaosOptions): void;
   /** Ends every scenario, restores the rate limits (also done by `reset()`). */
   clear(): void;
 }
+
+/** What the transport must act out for a request (faults.ts). */
+export type TransportFault = Exclude<FaultDecision, { kind: 'unavailable' }>;
+
+/** A scenario's answer, or a fault to act out; undefined lets the request through. */
+export type ScenarioOutcome = { answer: Response } | { fault: TransportFault } | undefined;
 
 interface PendingFailure extends Failure {
   remaining: number;
@@ -78,27 +118,34 @@ export interface ScenarioEngine {
   readonly api: OcsMockScenarios;
   /** Whether any scenario is on (the fast path skips the rest). */
   active(): boolean;
-  /** The scenario answer for this request, after any latency; undefined to go on. */
-  apply(request: Request, operation: OperationInfo | undefined): Promise<Response | undefined>;
+  /** The scenario answer or fault for this request, after any latency; undefined to go on. */
+  apply(request: Request, operation: OperationInfo | undefined): Promise<ScenarioOutcome>;
   clear(): void;
 }
 
-export function scenarioEngine(rateLimits: {
-  policy(): RateLimitPolicy;
-  setBudget(budget: RateLimitOptions): void;
-  reset(): void;
-}): ScenarioEngine {
+/** `onClear` runs at every `clear()` (the engine lets the requests left hanging go). */
+export function scenarioEngine(
+  rateLimits: {
+    policy(): RateLimitPolicy;
+    setBudget(budget: RateLimitOptions): void;
+    reset(): void;
+  },
+  onClear: () => void,
+): ScenarioEngine {
   const failures = new Map<string, PendingFailure[]>();
   const latencyByOperation = new Map<string, number>();
   let latencyAll = 0;
   let unavailable: PendingFailure | null = null;
+  const faults = faultRules();
 
   const clear = () => {
     failures.clear();
     latencyByOperation.clear();
     latencyAll = 0;
     unavailable = null;
+    faults.clear();
     rateLimits.reset();
+    onClear();
   };
 
   const api: OcsMockScenarios = {
@@ -129,12 +176,17 @@ export function scenarioEngine(rateLimits: {
         remaining: options.times ?? Number.POSITIVE_INFINITY,
       };
     },
+    networkError: (options) => faults.add('networkError', options),
+    hang: (options) => faults.add('hang', options),
+    truncate: (options) => faults.add('truncate', options),
+    chaos: (options) => faults.chaos(options),
     clear,
   };
 
   return {
     api,
-    active: () => unavailable !== null || latencyAll > 0 || latencyByOperation.size > 0 || failures.size > 0,
+    active: () =>
+      unavailable !== null || latencyAll > 0 || latencyByOperation.size > 0 || failures.size > 0 || faults.active(),
     clear,
     async apply(request, operation) {
       const id = operation?.operationId;
@@ -143,14 +195,21 @@ export function scenarioEngine(rateLimits: {
       if (unavailable) {
         const failure = unavailable;
         if (--failure.remaining <= 0) unavailable = null;
-        return errorAnswer(request, failure, rateLimits.policy(), id);
+        return { answer: errorAnswer(request, failure, rateLimits.policy(), id) };
       }
       const queue = id === undefined ? undefined : failures.get(id);
       const next = queue?.[0];
-      if (!queue || !next || id === undefined) return undefined;
-      if (--next.remaining <= 0) queue.shift();
-      if (queue.length === 0) failures.delete(id);
-      return errorAnswer(request, next, rateLimits.policy(), id);
+      if (queue && next && id !== undefined) {
+        if (--next.remaining <= 0) queue.shift();
+        if (queue.length === 0) failures.delete(id);
+        return { answer: errorAnswer(request, next, rateLimits.policy(), id) };
+      }
+      const fault = faults.next(id);
+      if (fault?.kind === 'unavailable') {
+        const failure = { status: 503, code: 'UPSTREAM_TIMEOUT', retryAfter: fault.retryAfter };
+        return { answer: errorAnswer(request, failure, rateLimits.policy(), id) };
+      }
+      return fault ? { fault } : undefined;
     },
   };
 }

@@ -10,6 +10,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { openApiDocument, operationTable, RequestValidator, type OperationInfo } from '@ocs/server';
+import { safeDecode } from '../core/operations.ts';
 
 export interface Violation {
   /** The operation's id, or null when no operation has this method and path. */
@@ -181,12 +182,4 @@ function resolve(node: unknown): unknown {
     current = pointerGet((current as { $ref: string }).$ref);
   }
   return current;
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -36,6 +36,7 @@ Options:
   --allow-insecure-webhooks      accept http:// and loopback webhook URLs
   --cors-origin <origin>         only pages from this origin may call /v1 from a browser
                                  (repeat it, or separate with commas; default: any origin)
+  --journal-limit <n>            requests kept in the journal (default 1000; 0 keeps none)
   --json                         print the start-up line as JSON
   --debug                        print the stack of an internal error (or OCS_DEBUG=1)
   -h, --help                     this help
@@ -45,7 +46,7 @@ Also: ocs-mock proxy --target <base-url>  a proxy that checks a deployment again
 document (ocs-mock proxy --help).
 
 Control routes (outside /v1): POST /__ocs-mock/reset, GET /__ocs-mock/data,
-POST /__ocs-mock/scenarios (see the @ocs/mock README).
+POST /__ocs-mock/scenarios, GET /__ocs-mock/requests (see the @ocs/mock README).
 The API reference: GET /docs, when redoc (an optional peer dependency) is installed.`;
 
 async function main(argv: string[]): Promise<void> {
@@ -63,6 +64,7 @@ async function main(argv: string[]): Promise<void> {
         'rate-limit-total': { type: 'string' },
         'allow-insecure-webhooks': { type: 'boolean', default: false },
         'cors-origin': { type: 'string', multiple: true },
+        'journal-limit': { type: 'string' },
         json: { type: 'boolean', default: false },
         debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -98,6 +100,7 @@ async function main(argv: string[]): Promise<void> {
   );
   const total = integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
   const corsOrigins = corsOriginsOf(values['cors-origin']);
+  const journalLimit = integerOption('--journal-limit', values['journal-limit'], 0, Number.MAX_SAFE_INTEGER);
 
   const server = await startMockServer({
     port,
@@ -106,6 +109,7 @@ async function main(argv: string[]): Promise<void> {
     rateLimits: { perEndpoint, total },
     allowInsecureWebhooks: values['allow-insecure-webhooks'],
     corsOrigins,
+    journal: { limit: journalLimit },
   }).catch((error: unknown) => {
     throw listenProblem(error, port, host);
   });

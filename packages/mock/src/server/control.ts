@@ -7,10 +7,15 @@
  * - `POST /__ocs-mock/scenarios`: one scenario, `{ "fail": { "operationId": "listLeads",
  *   "status": 503, "code": "UPSTREAM_TIMEOUT", "times": 2 } }`, or `latency`
  *   (`{ "ms": 200, "operations": [...] }`), `rateLimit` (`{ "perEndpoint": 3 }`),
- *   `unavailable` (`{ "times": 1 }`), `clear` (`true`); `204`, or `400` with the reason.
+ *   `unavailable` (`{ "times": 1 }`), `networkError` / `hang` (`{ "operations"?, "times"? }`),
+ *   `truncate` (`{ ..., "after"? }`), `chaos` (`{ "rate", "seed", "kinds"?, "operations"? }`),
+ *   `clear` (`true`); `204`, or `400` with the reason.
+ * - `GET /__ocs-mock/requests[?operation=createCampaign]`: the request journal,
+ *   `{ requests, dropped, limit }` (redacted as `mock.requests` is); `DELETE` clears it.
  */
 import type { Engine } from '../core/engine.ts';
 import type { OperationId } from '../core/api-types.ts';
+import type { ChaosOptions, FaultOptions, TruncateOptions } from '../core/fault-scenarios.ts';
 
 export const controlPath = '/__ocs-mock/';
 
@@ -19,6 +24,10 @@ interface ScenarioBody {
   latency?: { ms: number; operations?: OperationId[] };
   rateLimit?: { perEndpoint?: number; total?: number; windowMs?: number };
   unavailable?: { times?: number; retryAfter?: number };
+  networkError?: FaultOptions;
+  hang?: FaultOptions;
+  truncate?: TruncateOptions;
+  chaos?: ChaosOptions;
   clear?: boolean;
 }
 
@@ -33,6 +42,20 @@ export function controlRoutes(engine: Engine) {
       return new Response(null, { status: 204 });
     }
     if (route === 'GET /__ocs-mock/data') return json(200, engine.data);
+    if (route === 'GET /__ocs-mock/requests') {
+      const requests = engine.journal.api;
+      const operation = new URL(request.url).searchParams.get('operation');
+      try {
+        const entries = operation === null ? requests.all() : requests.of(operation as OperationId);
+        return json(200, { requests: entries, dropped: requests.dropped, limit: requests.limit });
+      } catch (error) {
+        return json(400, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (route === 'DELETE /__ocs-mock/requests') {
+      engine.journal.api.clear();
+      return new Response(null, { status: 204 });
+    }
     if (route === 'POST /__ocs-mock/scenarios') {
       try {
         apply(engine, (await request.json()) as ScenarioBody);
@@ -56,4 +79,8 @@ function apply(engine: Engine, body: ScenarioBody): void {
   if (body.latency) scenarios.latency(body.latency.ms, { operations: body.latency.operations });
   if (body.rateLimit) scenarios.rateLimit(body.rateLimit);
   if (body.unavailable) scenarios.unavailable(body.unavailable);
+  if (body.networkError) scenarios.networkError(body.networkError);
+  if (body.hang) scenarios.hang(body.hang);
+  if (body.truncate) scenarios.truncate(body.truncate);
+  if (body.chaos) scenarios.chaos(body.chaos);
 }

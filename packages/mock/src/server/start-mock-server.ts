@@ -15,9 +15,11 @@ import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
 import type { OcsMockScenarios } from '../core/scenarios.ts';
 import type { OcsMockData } from '../core/seed/data.ts';
 import { mockWebhooks, type OcsMockWebhooks } from '../core/webhooks/trigger.ts';
+import type { OcsMockRequests } from '../core/journal/types.ts';
 import { controlPath, controlRoutes } from './control.ts';
 import { controlRefusal, isControlRequest } from './control-guard.ts';
 import { mockDocs } from './docs.ts';
+import { faultsOnSocket, rememberingConnections } from './socket-faults.ts';
 
 export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
   /** Port to listen on; 0 picks a free one. Default 4011 (the SDK's default base URL). */
@@ -41,6 +43,9 @@ export interface MockServer {
   data: OcsMockData;
   /** Back to the seeded state (also `POST /__ocs-mock/reset`). */
   reset(): void;
+  /** The request journal (also `GET /__ocs-mock/requests`). */
+  requests: OcsMockRequests;
+  /** Scenarios; the faults are real socket faults here (a TCP reset, a body cut off). */
   scenarios: OcsMockScenarios;
   /** The sandbox operations in process (they are also served at `/v1/sandbox/...`). */
   sandbox: OcsMockSandbox;
@@ -68,7 +73,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // The engine reads only the path of its base URL here; the listener gives the origin.
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
-  const api = cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request));
+  // Faults outside CORS, so that a cut-off answer carries the CORS headers a page needs to see it.
+  const api = faultsOnSocket(cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request)));
   // `/docs` (the API reference page, when Redoc is installed) answers before the rest.
   const fetch = withDocs(mockDocs())((request: Request) => {
     if (!isControlRequest(request, controlPath)) return api(request);
@@ -79,12 +85,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return control(request);
   });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: host }, (info) => {
+    const server = serve({ fetch: rememberingConnections(fetch), port, hostname: host }, (info) => {
       resolve({
         url: `${origin}:${info.port}/v1`,
         apiKey: engine.data.apiKey,
         data: engine.data,
         reset: () => engine.reset(),
+        requests: engine.journal.api,
         scenarios: engine.scenarios.api,
         sandbox: createSandbox(engine),
         webhooks: mockWebhooks({
@@ -95,6 +102,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         }),
         close: () =>
           new Promise<void>((done, fail) => {
+            // A request left hanging would hold its connection, and the close, forever.
+            engine.releaseHangs();
             server.close((error) => (error ? fail(error) : done()));
             // A mock has nothing to drain: keep-alive clients must not hold the close up.
             if ('closeAllConnections' in server) server.closeAllConnections();

@@ -31,6 +31,71 @@ export interface PageResult {
   webhook: { verified: boolean; sameKey: boolean };
   sandbox: { stepsRun: number; sent: number; delivery: string | undefined; received: boolean; clockBack: boolean };
   afterReset: number;
+  journal: {
+    names: Array<string | undefined>;
+    authorization: string | undefined;
+    statuses: number[];
+    emptied: boolean;
+  };
+  faults: {
+    reset: { name: string; total: number; faults: Array<string | null> };
+    cut: { status: number; read: string; retriedTotal: number };
+    hang: { error: string; endedWithTheClient: boolean; endedByClear: boolean };
+  };
+}
+
+/** The journal in the page: what the page's own code sent, typed by operation. */
+function journalChecks(mock: Awaited<ReturnType<typeof createOcsMock>>): PageResult['journal'] {
+  const creates = mock.requests.of('createCampaign');
+  return {
+    names: creates.map((entry) => entry.body?.name),
+    authorization: creates[0]?.headers.authorization,
+    statuses: creates.map((entry) => entry.response?.status ?? 0),
+    emptied: false,
+  };
+}
+
+/** A connection reset and a cut body through the service worker, raw and through the SDK. */
+async function faultChecks(
+  mock: Awaited<ReturnType<typeof createOcsMock>>,
+  client: ReturnType<typeof createClient>,
+): Promise<PageResult['faults']> {
+  mock.scenarios.networkError({ operations: ['listCampaigns'], times: 1 });
+  const name = await fetch(`${mock.baseUrl}/campaigns`, { headers: { Authorization: `Bearer ${mock.apiKey}` } }).then(
+    () => 'answered',
+    (error: unknown) => (error as Error).name,
+  );
+  mock.scenarios.networkError({ operations: ['listCampaigns'], times: 1 });
+  const { total } = await listCampaigns(client);
+  const faults = mock.requests.of('listCampaigns').map((entry) => entry.fault);
+
+  mock.scenarios.truncate({ operations: ['listLeads'], times: 1 });
+  const response = await fetch(`${mock.baseUrl}/leads`, { headers: { Authorization: `Bearer ${mock.apiKey}` } });
+  const read = await response.text().then(
+    (text) => `read ${text.length} characters`,
+    (error: unknown) => `failed: ${(error as Error).name}`,
+  );
+  mock.scenarios.truncate({ operations: ['listCampaigns'], times: 1 });
+  const retriedTotal = (await listCampaigns(client)).total;
+
+  mock.scenarios.hang({ operations: ['getCampaign'], times: 1 });
+  const campaign_id = mock.data.campaigns[0]?.id ?? '';
+  const error = await getCampaign(client, { campaign_id }, { timeoutMs: 300 }).then(
+    () => 'answered',
+    (caught: unknown) => (caught as Error).name,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // MSW's service worker does not pass the page's abort on to the handler: the hang waits
+  // for scenarios.clear() (or reset()), holding only a promise.
+  const endedWithTheClient = mock.requests.last('getCampaign')?.durationMs !== null;
+  mock.scenarios.clear();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const endedByClear = mock.requests.last('getCampaign')?.durationMs !== null;
+  return {
+    reset: { name, total, faults },
+    cut: { status: response.status, read, retriedTotal },
+    hang: { error, endedWithTheClient, endedByClear },
+  };
 }
 
 /**
@@ -97,9 +162,12 @@ async function run(): Promise<PageResult> {
   const secret = 'whsec_browser_0123456789';
   const { request, event } = await mock.webhooks.trigger({ secret });
   const parsed = await verifyAndParse(request, { secret });
+  const journal = journalChecks(mock);
   const sandbox = await sandboxChecks(mock, worker, client);
   mock.reset();
+  journal.emptied = mock.requests.all().length === 0;
   const afterReset = (await listCampaigns(client)).total;
+  const faults = await faultChecks(mock, client);
   worker.stop();
   return {
     controlled: navigator.serviceWorker.controller !== null,
@@ -114,6 +182,8 @@ async function run(): Promise<PageResult> {
     webhook: { verified: true, sameKey: parsed.idempotency_key === event.idempotency_key },
     sandbox,
     afterReset,
+    journal,
+    faults,
   };
 }
 

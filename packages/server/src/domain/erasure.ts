@@ -95,17 +95,36 @@ export function erasedAnswer(body: string, leadId: string, values: readonly stri
   } catch {
     return scrubText(body, values);
   }
+  return JSON.stringify(erasedJson(parsed, namesLead(leadId), values));
+}
+
+/** Whether a JSON object is the lead `leadId` (`id`) or names it (`lead_id`). */
+export function namesLead(leadId: string): (object: Record<string, unknown>) => boolean {
+  return (object) => object.id === leadId || object.lead_id === leadId;
+}
+
+/**
+ * A JSON value with the lead left out: every object `isLead` picks gets the lead's personal
+ * fields it has erased as the lead row is (numbers included), and the lead's values are taken
+ * out of every string and key. `erasedAnswer` on parsed JSON; @ocs/mock's request journal
+ * erases its entries with it too.
+ */
+export function erasedJson<T>(
+  value: T,
+  isLead: (object: Record<string, unknown>) => boolean,
+  values: readonly string[],
+): T {
   const erasedFields = Object.entries(erasedLeadFields);
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (value === null || typeof value !== 'object') return value;
-    const object = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
-    if (object.id === leadId || object.lead_id === leadId) {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const object = Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item)]));
+    if (isLead(object)) {
       for (const [field, erased] of erasedFields) if (field in object) object[field] = erased;
     }
     return object;
   };
-  return JSON.stringify(scrubJson(walk(parsed), values));
+  return scrubJson(walk(value), values) as T;
 }
 
 /**

@@ -136,6 +136,14 @@ describe('the CORS wrapper', () => {
     expect(varied.headers.get('Vary')).toBe('Accept, Origin');
   });
 
+  it("passes a network error (Response.error(), the mock's connection reset) on as it is", async () => {
+    const reset = Response.error();
+    const wrapped = cors(policy)(async () => reset);
+    const response = await wrapped(new Request('http://127.0.0.1/v1/campaigns', { headers: { Origin: app } }));
+    expect(response).toBe(reset);
+    expect(response.type).toBe('error');
+  });
+
   it('gives the listener the same headers for its own answers, under /v1 only', () => {
     expect(corsHeaders(policy, app, '/v1/leads')).toMatchObject({ 'Access-Control-Allow-Origin': app, Vary: 'Origin' });
     expect(corsHeaders(policy, other, '/v1/leads')).toEqual({ Vary: 'Origin' });

@@ -84,6 +84,9 @@ export function cors(policy: CorsPolicy): (handler: FetchHandler) => FetchHandle
       return preflight(policy, origin);
     }
     const response = await handler(request);
+    // A network error (`Response.error()`: the mock's connection reset) has no headers to add
+    // and cannot be copied; it is passed on as it is.
+    if (response.type === 'error') return response;
     return withHeaders(response, corsHeaders(policy, origin, pathname));
   };
 }

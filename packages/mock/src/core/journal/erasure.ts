@@ -1,0 +1,80 @@
+/**
+ * An erased lead leaves the journal as it leaves the service's store, with the server's own
+ * erasure rules (`erasedJson`, `personalValues` of packages/server/src/domain/erasure.ts):
+ * every object that is the lead gets its personal fields erased as the lead row is (numbers
+ * included), and the lead's values are taken out of every string and key of every entry
+ * (path, query, headers, bodies), as `[erased]`.
+ *
+ * The journal holds what the store never did, so "the lead" is found in more places:
+ * - its values as they were when each entry was made, not only as they are at the erasure:
+ *   every object of the journal that is the lead (`id`) adds its values, so an email changed
+ *   since the lead was created is erased too;
+ * - request bodies, which carry no `id`: the body of a request to the lead's own path
+ *   (`/leads/{lead_id}`), and every object with the lead's email or LinkedIn profile (a
+ *   `createLead` body, an item of a batch).
+ */
+import { erasedJson, erasedLeadFields, type MemoryStore, personalValues } from '@ocs/server';
+import type { OcsMockRequest } from './types.ts';
+
+export type LeadRecord = NonNullable<Awaited<ReturnType<MemoryStore['leads']['get']>>>;
+
+type JsonObject = Record<string, unknown>;
+
+/** Erases the lead from the entries, in place. */
+export type EntryEraser = (entry: OcsMockRequest) => void;
+
+/** The eraser of `lead` (read before its erasure) for these entries, which it reads for the lead's past values. */
+export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[]): EntryEraser {
+  const leadId = lead.id;
+  const seen: JsonObject[] = [lead as unknown as JsonObject];
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') {
+      const object = value as JsonObject;
+      if (object.id === leadId) seen.push(object);
+      for (const item of Object.values(object)) collect(item);
+    }
+  };
+  for (const entry of entries) {
+    collect(entry.body);
+    collect(entry.response?.body);
+  }
+  const values = [...new Set(seen.flatMap((object) => personalValues(object as unknown as LeadRecord)))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const contacts = new Set(
+    seen
+      .flatMap((object) => [object.email, object.linkedin_profile])
+      .filter((value): value is string => typeof value === 'string')
+      .map((value) => value.toLowerCase()),
+  );
+  const isLead = (object: JsonObject) =>
+    object.id === leadId ||
+    object.lead_id === leadId ||
+    [object.email, object.linkedin_profile].some(
+      (value) => typeof value === 'string' && contacts.has(value.toLowerCase()),
+    );
+  // Bodies hold leads; the path, query and headers are text, where only the values are taken out.
+  const erase = <T>(value: T): T => erasedJson(value, isLead, values);
+  const scrub = <T>(value: T): T => erasedJson(value, () => false, values);
+
+  return (entry) => {
+    const own = (entry.params as Record<string, string | undefined>).lead_id === leadId;
+    entry.path = scrub(entry.path);
+    entry.query = scrub(entry.query);
+    entry.headers = scrub(entry.headers);
+    entry.body = erase(own ? asLead(entry.body) : entry.body) as never;
+    if (entry.response) {
+      entry.response.headers = scrub(entry.response.headers);
+      entry.response.body = erase(entry.response.body) as never;
+    }
+  };
+}
+
+/** A body sent to the lead's own path: its lead fields erased as the lead row's are. */
+function asLead(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy: JsonObject = { ...body };
+  for (const [field, erased] of Object.entries(erasedLeadFields)) if (field in copy) copy[field] = erased;
+  return copy;
+}

@@ -1,0 +1,214 @@
+/**
+ * The request journal: every request the mock serves under its base URL, recorded when it
+ * arrives (so the order is the order of arrival, and a test sees a request its client sent
+ * even while it hangs) and completed with the answer or the fault. A ring of the last
+ * `limit` entries with a count of those dropped; `clear()` on every reset.
+ *
+ * An erasure (`DELETE /v1/leads/{id}`) rewrites every entry kept, and reaches the entries
+ * still in flight when they complete: an answer made before the erasure and recorded after it
+ * is erased too.
+ */
+import type { OperationInfo } from '@ocs/server';
+import type { OperationId } from '../api-types.ts';
+import type { FaultKind } from '../faults.ts';
+import { operationById, pathParams } from '../operations.ts';
+import { type EntryEraser, type LeadRecord, leadEraser } from './erasure.ts';
+import { redactedHeaders, redactSecrets } from './redact.ts';
+import type { OcsMockRequest, OcsMockRequests, RecordedRequest } from './types.ts';
+
+/** The journal's default size. */
+export const defaultJournalLimit = 1000;
+
+/** A request recorded on arrival, to complete once. */
+export interface PendingEntry {
+  /** Records the answer given, reading its body: resolves to the answer to give instead. */
+  answered(response: Response): Promise<Response>;
+  /** A fault: no answer (`networkError`, `hang`), or the answer it cut off (`truncate`). */
+  faulted(kind: FaultKind, answer?: { response: Response; body: Uint8Array }): void;
+  /** No answer was made (an override threw): the entry stays without one. */
+  abandoned(): void;
+  /** The request hangs: `fault` says so at once, `durationMs` once it ends (`faulted('hang')`). */
+  hanging(): void;
+}
+
+export interface Journal {
+  readonly api: OcsMockRequests;
+  /** Whether anything is recorded (`limit` > 0). */
+  readonly enabled: boolean;
+  /** Records the request (reading a copy of its body); undefined when the journal is off. */
+  begin(request: Request, apiPath: string, operation: OperationInfo | undefined): Promise<PendingEntry | undefined>;
+  /** Takes the lead, as it was before its erasure, out of every entry, including those in flight. */
+  erase(lead: LeadRecord): void;
+  clear(): void;
+}
+
+interface Slot {
+  entry: OcsMockRequest;
+  /** Erasures made while the entry was in flight, applied when it completes. */
+  late: EntryEraser[];
+}
+
+export function createJournal(options: { limit?: number; now(): Date }): Journal {
+  const limit = options.limit ?? defaultJournalLimit;
+  if (!(Number.isInteger(limit) && limit >= 0)) {
+    throw new RangeError('@ocs/mock: journal.limit must be a whole number >= 0 (0 records nothing).');
+  }
+  let ring: OcsMockRequest[] = [];
+  let start = 0;
+  let dropped = 0;
+  let seq = 0;
+  const inFlight = new Set<Slot>();
+
+  const all = (): OcsMockRequest[] => [...ring.slice(start), ...ring.slice(0, start)];
+  const push = (entry: OcsMockRequest) => {
+    if (ring.length < limit) ring.push(entry);
+    else {
+      ring[start] = entry;
+      start = (start + 1) % limit;
+      dropped += 1;
+    }
+  };
+  const clear = () => {
+    ring = [];
+    start = 0;
+    dropped = 0;
+    seq = 0;
+    inFlight.clear();
+  };
+  const ofOperation = <Id extends OperationId>(operationId: Id) => {
+    operationById(operationId); // a clear error for an unknown id (JavaScript callers)
+    return all().filter((entry) => entry.operationId === operationId) as Array<RecordedRequest<Id>>;
+  };
+
+  const api: OcsMockRequests = {
+    all,
+    of: ofOperation,
+    last: ((operationId?: OperationId) => {
+      const entries = operationId === undefined ? all() : ofOperation(operationId);
+      return entries[entries.length - 1];
+    }) as OcsMockRequests['last'],
+    get dropped() {
+      return dropped;
+    },
+    limit,
+    clear,
+  };
+
+  return {
+    api,
+    enabled: limit > 0,
+    async begin(request, apiPath, operation) {
+      if (limit === 0) return undefined;
+      const url = new URL(request.url);
+      const started = performance.now();
+      const entry = {
+        seq: 0,
+        operationId: operation?.operationId ?? null,
+        method: request.method,
+        path: `/v1${apiPath}`,
+        params: operation ? pathParams(operation.path, apiPath) : {},
+        query: Object.fromEntries(url.searchParams),
+        headers: redactedHeaders(request.headers),
+        body: undefined as unknown,
+        response: null,
+        fault: null,
+        time: options.now().toISOString(),
+        durationMs: null,
+      } as OcsMockRequest;
+      entry.seq = ++seq;
+      push(entry);
+      const slot: Slot = { entry, late: [] };
+      inFlight.add(slot);
+      // After it is in the ring, so that its place is its arrival; the body is read from a copy.
+      // A GET's `body` is not even looked at: on ocs-mock that would build the request anew.
+      if (!bodiless.has(request.method) && request.body !== null) {
+        lazyJson(entry, 'body', await request.clone().text());
+      }
+      const complete = (response: OcsMockRequest['response'], fault: FaultKind | null) => {
+        if (!inFlight.delete(slot)) return; // cleared (reset) meanwhile
+        entry.response = response;
+        entry.fault = fault;
+        entry.durationMs = Math.round((performance.now() - started) * 100) / 100;
+        for (const erase of slot.late) erase(entry);
+      };
+      return {
+        async answered(response) {
+          if (nullBodyStatuses.has(response.status)) {
+            complete(recordedResponse(response, ''), null);
+            return response;
+          }
+          // Read once (no copy of the stream), and given back whole as text: on ocs-mock,
+          // @hono/node-server writes a Response built from a string and a plain init
+          // without a stream (not from another Response, which it would read as one).
+          const text = await response.text();
+          complete(recordedResponse(response, text), null);
+          const { status, statusText, headers } = response;
+          return new Response(text, { status, statusText, headers });
+        },
+        faulted(kind, answer) {
+          const response = answer ? recordedResponse(answer.response, new TextDecoder().decode(answer.body)) : null;
+          complete(response, kind);
+        },
+        abandoned: () => complete(null, null),
+        hanging() {
+          entry.fault = 'hang';
+        },
+      };
+    },
+    erase(lead) {
+      const eraser = leadEraser(lead, all());
+      for (const entry of all()) eraser(entry);
+      for (const slot of inFlight) slot.late.push(eraser);
+    },
+    clear,
+  };
+}
+
+/** Methods whose requests have no body. */
+const bodiless = new Set(['GET', 'HEAD']);
+
+/** Statuses whose answers have no body (Fetch's null body statuses). */
+const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
+
+function recordedResponse(response: Response, text: string): NonNullable<OcsMockRequest['response']> {
+  const recorded = { status: response.status, headers: Object.fromEntries(response.headers), body: undefined };
+  lazyJson(recorded, 'body', text);
+  return recorded as NonNullable<OcsMockRequest['response']>;
+}
+
+/**
+ * `target[key]`: the body `text`, parsed (and its secrets redacted) when first read. Most
+ * entries are never read: keeping the text, one string, rather than the parsed objects
+ * spares every request the parse and the collector thousands of live objects (a page of
+ * leads is hundreds). An enumerable property like any other for `JSON.stringify` and
+ * `toEqual`; assigning to it (the erasure does) replaces the value.
+ */
+function lazyJson(target: object, key: string, text: string): void {
+  let pending: string | undefined = text;
+  let value: unknown;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (pending !== undefined) {
+        value = redactSecrets(parsed(pending));
+        pending = undefined;
+      }
+      return value;
+    },
+    set(next: unknown) {
+      pending = undefined;
+      value = next;
+    },
+  });
+}
+
+/** JSON when it parses, else the text; undefined for no body. */
+function parsed(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The standalone mock's faults are real socket faults, not simulated answers: a connection
+ * reset is a TCP reset (`socket.resetAndDestroy()`: the client reads ECONNRESET), and a cut
+ * body is the status line, the headers (with the whole body's `Content-Length`) and part of
+ * the body written, then the socket destroyed (the client's read ends early). A `hang`
+ * writes nothing until its client gives up; a reset or `close()` then resets it.
+ *
+ * @hono/node-server hands the fetch handler the request's Node objects (`env.incoming`,
+ * `env.outgoing`); they are remembered by Request here, so that the fault is acted out on
+ * the right socket, and @hono/node-server is told the answer was sent already.
+ */
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { type Fault, faultOf } from '../core/faults.ts';
+
+type Connection = HttpBindings;
+
+type Handler = (request: Request) => Promise<Response>;
+
+const connections = new WeakMap<Request, Connection>();
+
+/** The listener's fetch: each request's Node objects remembered for `faultsOnSocket`. */
+export function rememberingConnections(handler: Handler) {
+  return (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
+    // The mock listens with HTTP/1.1 (`serve` without `createServer`), never HTTP/2.
+    if ('headersDistinct' in env.incoming) connections.set(request, env as HttpBindings);
+    return handler(request);
+  };
+}
+
+/** Acts out the engine's faults on the request's socket; every other answer passes. */
+export function faultsOnSocket(handler: Handler): Handler {
+  return async (request) => {
+    const response = await handler(request);
+    const fault = faultOf(response);
+    const connection = connections.get(request);
+    if (!fault || !connection) return response;
+    if (fault.kind === 'networkError') reset(connection);
+    else cutOff(connection, response, fault);
+    return RESPONSE_ALREADY_SENT;
+  };
+}
+
+function reset({ incoming }: Connection): void {
+  const { socket } = incoming;
+  if (!socket.destroyed) socket.resetAndDestroy();
+}
+
+/** The status, the headers and the first `sent` bytes, then the connection closed. */
+function cutOff({ incoming, outgoing }: Connection, response: Response, fault: Extract<Fault, { kind: 'truncate' }>) {
+  const { socket } = incoming;
+  if (socket.destroyed) return;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  outgoing.writeHead(response.status, headers);
+  // Once the part is flushed to the socket, so that the client receives it before the close.
+  outgoing.write(fault.body.subarray(0, fault.sent), () => socket.destroy());
+}
