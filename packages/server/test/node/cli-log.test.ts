@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { childEnv, oneLine, requireBuild, runCli, serverBin, stopAll } from './processes.ts';
 
@@ -121,7 +122,7 @@ it('writes readable lines, not JSON, when standard output is a terminal (serve u
   script.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => script.on('close', (code) => resolve(code)));
   /** What the terminal shows, without colours and carriage returns. */
-  const shown = () => output.replaceAll(/\u001b\[[0-9;]*m/g, '').replaceAll('\r', '');
+  const shown = () => stripVTControlCharacters(output).replaceAll('\r', '');
   const serverPid = () => {
     const children = `/proc/${script.pid}/task/${script.pid}/children`;
     return existsSync(children) ? Number(readFileSync(children, 'utf8').trim().split(' ')[0]) || null : null;
