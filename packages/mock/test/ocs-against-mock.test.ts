@@ -22,7 +22,7 @@ import {
   type OcsClient,
 } from '@ocs/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGate } from './support/gate.ts';
+import { type Gate, startGate } from './support/gate.ts';
 import {
   type LocalServer,
   ocsBin,
@@ -109,6 +109,10 @@ describe('ocs listen + ocs trigger against ocs-mock', () => {
   }, 120_000);
 });
 
+/** `ocs trigger prospect_response` through a gate that will hold one of its requests. */
+const triggerThrough = (gate: Gate, apiKey: string) =>
+  watch(ocsBin, ['trigger', 'prospect_response', '--base-url', gate.url, '--api-key', apiKey]);
+
 describe('Ctrl-C during ocs trigger', () => {
   it('finishes the step under way, stops, and says what it did: a campaign is never left without its senders', async () => {
     // A mock of its own: no "ocs trigger" campaign yet, so trigger creates one.
@@ -119,14 +123,7 @@ describe('Ctrl-C during ocs trigger', () => {
     );
     const freshClient = createClient({ baseUrl: fresh.url, apiKey: fresh.apiKey });
     try {
-      const trigger = watch(ocsBin, [
-        'trigger',
-        'prospect_response',
-        '--base-url',
-        gate.url,
-        '--api-key',
-        fresh.apiKey,
-      ]);
+      const trigger = triggerThrough(gate, fresh.apiKey);
       // The campaign is made; its senders are being set when Ctrl-C comes.
       await gate.reached;
       trigger.child.kill('SIGINT');
@@ -164,14 +161,7 @@ describe('Ctrl-C during ocs trigger', () => {
         (request) => request.method === 'POST' && request.url === '/v1/sandbox/clock/advance',
       );
       try {
-        const again = watch(ocsBin, [
-          'trigger',
-          'prospect_response',
-          '--base-url',
-          clockGate.url,
-          '--api-key',
-          fresh.apiKey,
-        ]);
+        const again = triggerThrough(clockGate, fresh.apiKey);
         await clockGate.reached;
         again.child.kill('SIGINT');
         await again.waitFor(/stopping once the step under way is done/);

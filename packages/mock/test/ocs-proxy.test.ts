@@ -26,15 +26,20 @@ import {
 } from './support/local-processes.ts';
 
 let server: LocalServer;
+/** A deployment that breaks the contract (stateless: the tests share it). */
+let upstream: { server: Server; url: string };
 
 beforeAll(async () => {
   requireBuilds();
   server = await startReferenceServer([]);
+  upstream = await brokenUpstream();
 }, 120_000);
 
 afterAll(async () => {
   stopAll();
   await server?.close();
+  upstream?.server.closeAllConnections();
+  await new Promise((resolve) => upstream?.server.close(resolve));
 });
 
 async function startProxy(target: string, extra: string[] = []): Promise<{ proxy: Watched; url: string }> {
@@ -114,78 +119,61 @@ describe('ocs-mock proxy', () => {
   }, 60_000);
 
   it('with --quiet prints only the violations and the summary; passes bytes through; counts what is outside /v1 apart', async () => {
-    const upstream = await brokenUpstream();
-    try {
-      const { proxy, url } = await startProxy(upstream.url, ['--quiet']);
-      const origin = new URL(url).origin;
-      const image = await fetch(`${origin}/assets/logo.png`);
-      expect(image.headers.get('content-type')).toBe('image/png');
-      expect(Buffer.from(await image.arrayBuffer()).equals(binaryBody)).toBe(true);
-      expect((await fetch(`${url}/no-such-thing`)).status).toBe(404);
-      expect(await (await fetch(`${url}/campaigns`)).json()).toEqual(wrongList);
-      await proxy.waitFor(/VIOLATION listCampaigns response: 200: body/);
-      expect(await proxy.stop('SIGINT')).toBe(0);
+    const { proxy, url } = await startProxy(upstream.url, ['--quiet']);
+    const origin = new URL(url).origin;
+    const image = await fetch(`${origin}/assets/logo.png`);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer()).equals(binaryBody)).toBe(true);
+    expect((await fetch(`${url}/no-such-thing`)).status).toBe(404);
+    expect(await (await fetch(`${url}/campaigns`)).json()).toEqual(wrongList);
+    await proxy.waitFor(/VIOLATION listCampaigns response: 200: body/);
+    expect(await proxy.stop('SIGINT')).toBe(0);
 
-      const [banner, ...rest] = proxy.stdout().trimEnd().split('\n');
-      expect(banner).toMatch(/^OCS contract proxy at /);
-      expect(rest).toEqual([
-        'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
-        'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
-        'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
-        'Summary: 3 requests, 3 violations, 1 outside /v1 passed through unchecked',
-        '  listCampaigns: 2 violation(s) in 1 request(s)',
-        '  (no operation): 1 violation(s) in 1 request(s)',
-      ]);
-    } finally {
-      await new Promise((resolve) => upstream.server.close(resolve));
-    }
+    const [banner, ...rest] = proxy.stdout().trimEnd().split('\n');
+    expect(banner).toMatch(/^OCS contract proxy at /);
+    expect(rest).toEqual([
+      'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
+      'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
+      'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
+      'Summary: 3 requests, 3 violations, 1 outside /v1 passed through unchecked',
+      '  listCampaigns: 2 violation(s) in 1 request(s)',
+      '  (no operation): 1 violation(s) in 1 request(s)',
+    ]);
   }, 60_000);
 
   it('says what it passed through unchecked, apart from unknown /v1 paths', async () => {
-    const upstream = await brokenUpstream();
-    try {
-      const { proxy, url } = await startProxy(upstream.url);
-      await (await fetch(`${new URL(url).origin}/assets/logo.png`)).arrayBuffer();
-      await proxy.waitFor(/logo\.png/);
-      expect(proxy.stdout()).toMatch(
-        /^\(outside \/v1\) {2}GET \/assets\/logo\.png -> 200 {2}passed through unchecked$/m,
-      );
-      expect(await proxy.stop('SIGINT')).toBe(0);
-      expect(proxy.stdout()).toMatch(/^Summary: 1 requests, 0 violations, 1 outside \/v1 passed through unchecked$/m);
-    } finally {
-      await new Promise((resolve) => upstream.server.close(resolve));
-    }
+    const { proxy, url } = await startProxy(upstream.url);
+    await (await fetch(`${new URL(url).origin}/assets/logo.png`)).arrayBuffer();
+    await proxy.waitFor(/logo\.png/);
+    expect(proxy.stdout()).toMatch(/^\(outside \/v1\) {2}GET \/assets\/logo\.png -> 200 {2}passed through unchecked$/m);
+    expect(await proxy.stop('SIGINT')).toBe(0);
+    expect(proxy.stdout()).toMatch(/^Summary: 1 requests, 0 violations, 1 outside \/v1 passed through unchecked$/m);
   }, 60_000);
 
   it('catches an upstream that breaks the contract, by operation id', async () => {
-    const upstream = await brokenUpstream();
-    try {
-      const { proxy, url } = await startProxy(upstream.url);
-      const headers = { authorization: `Bearer ${server.apiKey}` };
-      expect((await fetch(`${url}/auth/verify`, { headers })).status).toBe(418);
-      const list = await fetch(`${url}/campaigns`, { headers });
-      expect(await list.json()).toEqual(wrongList); // given back as it came
-      expect((await fetch(`${url}/no-such-thing`, { headers })).status).toBe(404);
-      await proxy.waitFor(/no operation of the document is GET \/v1\/no-such-thing/);
+    const { proxy, url } = await startProxy(upstream.url);
+    const headers = { authorization: `Bearer ${server.apiKey}` };
+    expect((await fetch(`${url}/auth/verify`, { headers })).status).toBe(418);
+    const list = await fetch(`${url}/campaigns`, { headers });
+    expect(await list.json()).toEqual(wrongList); // given back as it came
+    expect((await fetch(`${url}/no-such-thing`, { headers })).status).toBe(404);
+    await proxy.waitFor(/no operation of the document is GET \/v1\/no-such-thing/);
 
-      expect(violations(proxy)).toEqual([
-        expect.stringMatching(
-          /^VIOLATION verifyAuth response: status 418 is not documented \(documented: 200, .*\) {2}\[GET \/v1\/auth\/verify -> 418\]$/,
-        ),
-        // The document marks X-Request-ID required on every answer; this upstream sends none.
-        'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
-        'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
-        'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
-      ]);
-      expect(await proxy.stop('SIGINT')).toBe(0);
-      const summary = proxy.stdout().slice(proxy.stdout().indexOf('Summary:'));
-      expect(summary).toMatch(/^Summary: 3 requests, 4 violations\n/);
-      expect(summary).toContain('  verifyAuth: 1 violation(s) in 1 request(s)');
-      expect(summary).toContain('  listCampaigns: 2 violation(s) in 1 request(s)');
-      expect(summary).toContain('  (no operation): 1 violation(s) in 1 request(s)');
-    } finally {
-      await new Promise((resolve) => upstream.server.close(resolve));
-    }
+    expect(violations(proxy)).toEqual([
+      expect.stringMatching(
+        /^VIOLATION verifyAuth response: status 418 is not documented \(documented: 200, .*\) {2}\[GET \/v1\/auth\/verify -> 418\]$/,
+      ),
+      // The document marks X-Request-ID required on every answer; this upstream sends none.
+      'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
+      'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
+      'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
+    ]);
+    expect(await proxy.stop('SIGINT')).toBe(0);
+    const summary = proxy.stdout().slice(proxy.stdout().indexOf('Summary:'));
+    expect(summary).toMatch(/^Summary: 3 requests, 4 violations\n/);
+    expect(summary).toContain('  verifyAuth: 1 violation(s) in 1 request(s)');
+    expect(summary).toContain('  listCampaigns: 2 violation(s) in 1 request(s)');
+    expect(summary).toContain('  (no operation): 1 violation(s) in 1 request(s)');
   }, 60_000);
 
   it('sends every request to the target host, whatever its path, and names a body that is not JSON', async () => {
