@@ -2,9 +2,10 @@
  * The test step of `npm test`: every workspace's Vitest suite in turn (all of them, even
  * after one fails, so that one run shows every failure), then the tests of scripts/ and the
  * release dry run (scripts/release-dry-run.ts), then one line that sums them,
- * `tests: N passed, N failed, N skipped`, so that a person and CI see the result without
- * scrolling. Above it, the release figures and, when Chromium is missing, the one line
- * that says what to install. Exits 1 when any suite failed or gave no report.
+ * `tests: N passed, N failed, N skipped` (scripts/test-summary.ts: a test file that failed
+ * to run counts as failed), so that a person and CI see the result without scrolling.
+ * Above it, the release figures and, when Chromium is missing, the one line that says what
+ * to install. Exits 1 when any suite failed or gave no report.
  *
  * `tsx scripts/test-workspaces.ts [workspace dir...] [-- vitest filter...]` runs only those
  * workspaces' suites (all when none is named), passing the filters to Vitest.
@@ -14,17 +15,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumPath, chromiumProblem } from './test-support/chromium.ts';
+import { type SuiteReport, type SuiteRun, suiteRow, totalLine } from './test-summary.ts';
 import { readManifest, root, workspaceDirs } from './workspaces.ts';
-
-/** What Vitest's JSON reporter writes that this sums (the release dry run writes the same). */
-interface SuiteReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  /** The release dry run's packed sizes and file counts. */
-  figuresLine?: string;
-}
 
 const argv = process.argv.slice(2);
 const separator = argv.includes('--') ? argv.indexOf('--') : argv.length;
@@ -36,7 +28,7 @@ const chromium = chromiumProblem();
 process.stdout.write(chromium ? `${chromium}\n` : `Browser tests: Chromium at ${chromiumPath()}\n`);
 
 const reports = mkdtempSync(join(tmpdir(), 'ocs-test-reports-'));
-const rows: Array<{ name: string; report: SuiteReport | null; code: number }> = [];
+const rows: SuiteRun[] = [];
 
 /** Runs one suite, which writes its report to `output`, and keeps its row. */
 function runSuite(name: string, output: string, command: string, args: string[]) {
@@ -87,22 +79,8 @@ try {
   rmSync(reports, { recursive: true, force: true });
 }
 
-const total = { passed: 0, failed: 0, skipped: 0 };
 process.stdout.write('\nTest suites:\n');
-for (const { name, report, code } of rows) {
-  if (report === null) {
-    process.stdout.write(`  ${name.padEnd(34)} no report (exit code ${code})\n`);
-    continue;
-  }
-  const skipped = report.numPendingTests + report.numTodoTests;
-  total.passed += report.numPassedTests;
-  total.failed += report.numFailedTests;
-  total.skipped += skipped;
-  const mark = code === 0 ? '' : `  (exit code ${code})`;
-  process.stdout.write(
-    `  ${name.padEnd(34)} ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped${mark}\n`,
-  );
-}
+for (const row of rows) process.stdout.write(`${suiteRow(row)}\n`);
 const figures = rows.find((row) => row.report?.figuresLine)?.report?.figuresLine;
 if (figures) process.stdout.write(`\n${figures}\n`);
 const broken = rows.filter((row) => row.code !== 0 || row.report === null).length;
@@ -110,5 +88,5 @@ if (broken > 0) process.stdout.write(`\n${broken} of ${rows.length} suites did n
 // Said again here, where it is read: the browser tests above failed for this.
 if (chromium) process.stdout.write(`\n${chromium}`);
 // Last, alone on its line: the sum a person and CI read.
-process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
+process.stdout.write(`\n${totalLine(rows)}\n`);
 process.exit(broken > 0 ? 1 : 0);

@@ -2,7 +2,8 @@
  * `/docs` on the standalone mock: the API reference page and Redoc's script when Redoc is
  * installed (it is here, through @ocs/server), outside `/v1` with no key and no budget; the
  * API's 404 everywhere else; without Redoc, a 404 page naming what to install. Redoc is an
- * optional peer of @ocs/mock, never a dependency (install-budget.test.ts installs without it).
+ * optional peer of @ocs/mock, never a dependency (install-budget.test.ts checks that installing
+ * @ocs/mock brings no Redoc).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,9 @@
 /**
  * The install budget (issue 13): `npm install` of the packed @ocs/sdk and @ocs/mock with msw
- * into an empty project brings at most 120 packages and 60 MB; Prism is not among them, and
- * `@ocs/mock/prism` without it fails with one line naming what to install. Needs the npm
- * registry (msw and the dependencies come from it) and the build (the test script builds).
+ * into an empty project brings at most 120 packages and 60 MB; Prism and Redoc (optional
+ * peers) are not among them, and `@ocs/mock/prism` without Prism fails with one line naming
+ * what to install. Needs the npm registry (msw and the dependencies come from it) and the
+ * build (the test script builds).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -46,8 +47,10 @@ it(`stays within ${budget.packages} packages and ${budget.megabytes} MB`, () => 
   expect(size.bytes / 1e6).toBeLessThanOrEqual(budget.megabytes);
 });
 
-it('installs neither Prism nor a copy of the engine per entry', () => {
+it('installs neither Prism nor Redoc (optional peers) nor a copy of the engine per entry', () => {
   expect(existsSync(join(project, 'node_modules', '@stoplight', 'prism-cli'))).toBe(false);
+  // /docs's renderer is the reference server's dependency; the mock only uses one installed beside it.
+  expect(existsSync(join(project, 'node_modules', 'redoc'))).toBe(false);
   const installed = join(project, 'node_modules', '@ocs', 'mock');
   expect(existsSync(join(installed, 'dist', 'node', 'index.js'))).toBe(true);
   // The CommonJS entries load the ES module: one line each, not a second engine.

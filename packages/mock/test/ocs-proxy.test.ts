@@ -1,18 +1,22 @@
 /**
  * `ocs-mock proxy` as a real process (the built bin): in front of the reference server it
  * passes answers through unchanged and reports only what breaks the document (here, a
- * request the test makes wrong on purpose); in front of a tiny upstream that breaks the
- * contract (an undocumented status, a body that does not match its schema, a path the
- * document does not have) it reports each, naming the operation, and the summary at Ctrl-C
- * counts them by operation.
+ * request the test makes wrong on purpose); in front of the reference server with faults
+ * injected (an undocumented status, a missing X-Request-ID, a body that breaks its schema),
+ * and of a tiny upstream that breaks the contract, it reports each, naming the operation,
+ * and the summary at Ctrl-C counts them by operation, what is outside /v1 apart. Answers
+ * are passed through as bytes (a binary body arrives unchanged); `--quiet` prints the
+ * violations and the summary only.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { createCampaign, createClient, getCampaign, listCampaigns, OcsBadRequestError } from '@ocs/sdk';
+import { createApp, createMemoryStore, handlers, seedDemoOrganization } from '@ocs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ocsMockBin,
-  type ReferenceServer,
+  type LocalServer,
   requireBuilds,
   run,
   startReferenceServer,
@@ -21,20 +25,25 @@ import {
   type Watched,
 } from './support/local-processes.ts';
 
-let server: ReferenceServer;
+let server: LocalServer;
+/** A deployment that breaks the contract (stateless: the tests share it). */
+let upstream: { server: Server; url: string };
 
 beforeAll(async () => {
   requireBuilds();
   server = await startReferenceServer([]);
+  upstream = await brokenUpstream();
 }, 120_000);
 
 afterAll(async () => {
   stopAll();
   await server?.close();
+  upstream?.server.closeAllConnections();
+  await new Promise((resolve) => upstream?.server.close(resolve));
 });
 
-async function startProxy(target: string): Promise<{ proxy: Watched; url: string }> {
-  const proxy = watch(ocsMockBin, ['proxy', '--target', target, '--port', '0']);
+async function startProxy(target: string, extra: string[] = []): Promise<{ proxy: Watched; url: string }> {
+  const proxy = watch(ocsMockBin, ['proxy', '--target', target, '--port', '0', ...extra]);
   const [, url = ''] = await proxy.waitFor(/OCS contract proxy at (\S+\/v1) /);
   return { proxy, url };
 }
@@ -70,35 +79,101 @@ describe('ocs-mock proxy', () => {
     );
   }, 60_000);
 
-  it('catches an upstream that breaks the contract, by operation id', async () => {
-    const upstream = await brokenUpstream();
+  it('catches faults injected into the reference server itself, by operation id', async () => {
+    const faulty = await faultyReferenceServer();
     try {
-      const { proxy, url } = await startProxy(upstream.url);
-      const headers = { authorization: `Bearer ${server.apiKey}` };
-      expect((await fetch(`${url}/auth/verify`, { headers })).status).toBe(418);
+      const { proxy, url } = await startProxy(faulty.url);
+      const headers = { authorization: `Bearer ${faulty.apiKey}` };
+      const teapot = await fetch(`${url}/auth/verify`, { headers });
+      expect(teapot.status).toBe(418);
+      await teapot.arrayBuffer();
       const list = await fetch(`${url}/campaigns`, { headers });
-      expect(await list.json()).toEqual(wrongList); // given back as it came
-      expect((await fetch(`${url}/no-such-thing`, { headers })).status).toBe(404);
-      await proxy.waitFor(/no operation of the document is GET \/v1\/no-such-thing/);
+      expect(list.status).toBe(200);
+      expect(list.headers.get('x-request-id')).toBeNull();
+      await list.arrayBuffer();
+      const client = createClient({ baseUrl: url, apiKey: faulty.apiKey, maxRetries: 0 });
+      const { campaign_id: id = '' } = await createCampaign(client, { name: 'Faulty' });
+      const got = await fetch(`${url}/campaigns/${id}`, { headers });
+      expect(((await got.json()) as { campaign: { name: unknown } }).campaign.name).toBe(42);
+      await proxy.waitFor(/VIOLATION getCampaign/);
 
       expect(violations(proxy)).toEqual([
         expect.stringMatching(
           /^VIOLATION verifyAuth response: status 418 is not documented \(documented: 200, .*\) {2}\[GET \/v1\/auth\/verify -> 418\]$/,
         ),
-        // The document marks X-Request-ID required on every answer; this upstream sends none.
         'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
-        'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
-        'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
+        `VIOLATION getCampaign response: 200: body /campaign/name must be string  [GET /v1/campaigns/${id} -> 200]`,
       ]);
+      expect(proxy.stdout()).toMatch(/^createCampaign {2}POST \/v1\/campaigns -> 201 {2}ok$/m);
       expect(await proxy.stop('SIGINT')).toBe(0);
       const summary = proxy.stdout().slice(proxy.stdout().indexOf('Summary:'));
-      expect(summary).toMatch(/^Summary: 3 requests, 4 violations\n/);
-      expect(summary).toContain('  verifyAuth: 1 violation(s) in 1 request(s)');
-      expect(summary).toContain('  listCampaigns: 2 violation(s) in 1 request(s)');
-      expect(summary).toContain('  (no operation): 1 violation(s) in 1 request(s)');
+      expect(summary.split('\n').slice(0, 4).sort()).toEqual([
+        '  getCampaign: 1 violation(s) in 1 request(s)',
+        '  listCampaigns: 1 violation(s) in 1 request(s)',
+        '  verifyAuth: 1 violation(s) in 1 request(s)',
+        'Summary: 4 requests, 3 violations',
+      ]);
     } finally {
-      await new Promise((resolve) => upstream.server.close(resolve));
+      await faulty.close();
     }
+  }, 60_000);
+
+  it('with --quiet prints only the violations and the summary; passes bytes through; counts what is outside /v1 apart', async () => {
+    const { proxy, url } = await startProxy(upstream.url, ['--quiet']);
+    const origin = new URL(url).origin;
+    const image = await fetch(`${origin}/assets/logo.png`);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer()).equals(binaryBody)).toBe(true);
+    expect((await fetch(`${url}/no-such-thing`)).status).toBe(404);
+    expect(await (await fetch(`${url}/campaigns`)).json()).toEqual(wrongList);
+    await proxy.waitFor(/VIOLATION listCampaigns response: 200: body/);
+    expect(await proxy.stop('SIGINT')).toBe(0);
+
+    const [banner, ...rest] = proxy.stdout().trimEnd().split('\n');
+    expect(banner).toMatch(/^OCS contract proxy at /);
+    expect(rest).toEqual([
+      'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
+      'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
+      'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
+      'Summary: 3 requests, 3 violations, 1 outside /v1 passed through unchecked',
+      '  listCampaigns: 2 violation(s) in 1 request(s)',
+      '  (no operation): 1 violation(s) in 1 request(s)',
+    ]);
+  }, 60_000);
+
+  it('says what it passed through unchecked, apart from unknown /v1 paths', async () => {
+    const { proxy, url } = await startProxy(upstream.url);
+    await (await fetch(`${new URL(url).origin}/assets/logo.png`)).arrayBuffer();
+    await proxy.waitFor(/logo\.png/);
+    expect(proxy.stdout()).toMatch(/^\(outside \/v1\) {2}GET \/assets\/logo\.png -> 200 {2}passed through unchecked$/m);
+    expect(await proxy.stop('SIGINT')).toBe(0);
+    expect(proxy.stdout()).toMatch(/^Summary: 1 requests, 0 violations, 1 outside \/v1 passed through unchecked$/m);
+  }, 60_000);
+
+  it('catches an upstream that breaks the contract, by operation id', async () => {
+    const { proxy, url } = await startProxy(upstream.url);
+    const headers = { authorization: `Bearer ${server.apiKey}` };
+    expect((await fetch(`${url}/auth/verify`, { headers })).status).toBe(418);
+    const list = await fetch(`${url}/campaigns`, { headers });
+    expect(await list.json()).toEqual(wrongList); // given back as it came
+    expect((await fetch(`${url}/no-such-thing`, { headers })).status).toBe(404);
+    await proxy.waitFor(/no operation of the document is GET \/v1\/no-such-thing/);
+
+    expect(violations(proxy)).toEqual([
+      expect.stringMatching(
+        /^VIOLATION verifyAuth response: status 418 is not documented \(documented: 200, .*\) {2}\[GET \/v1\/auth\/verify -> 418\]$/,
+      ),
+      // The document marks X-Request-ID required on every answer; this upstream sends none.
+      'VIOLATION listCampaigns response: 200: required header X-Request-ID is missing  [GET /v1/campaigns -> 200]',
+      'VIOLATION listCampaigns response: 200: body /campaigns must be array  [GET /v1/campaigns -> 200]',
+      'VIOLATION (no operation) request: no operation of the document is GET /v1/no-such-thing  [GET /v1/no-such-thing -> 404]',
+    ]);
+    expect(await proxy.stop('SIGINT')).toBe(0);
+    const summary = proxy.stdout().slice(proxy.stdout().indexOf('Summary:'));
+    expect(summary).toMatch(/^Summary: 3 requests, 4 violations\n/);
+    expect(summary).toContain('  verifyAuth: 1 violation(s) in 1 request(s)');
+    expect(summary).toContain('  listCampaigns: 2 violation(s) in 1 request(s)');
+    expect(summary).toContain('  (no operation): 1 violation(s) in 1 request(s)');
   }, 60_000);
 
   it('sends every request to the target host, whatever its path, and names a body that is not JSON', async () => {
@@ -164,10 +239,62 @@ const wrongList = {
   campaigns: 'none',
 };
 
+/** Every byte value, twice: not UTF-8, so a proxy that passes text instead of bytes changes it. */
+const binaryBody = Buffer.from([
+  ...Array.from({ length: 256 }, (_, i) => i),
+  ...Array.from({ length: 256 }, (_, i) => 255 - i),
+]);
+
+/**
+ * The reference server's own application (memory store, seeded) behind a real HTTP listener,
+ * with faults injected: verifyAuth answers 418, listCampaigns drops X-Request-ID, getCampaign
+ * answers a campaign whose name is a number.
+ */
+async function faultyReferenceServer(): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
+  const store = createMemoryStore();
+  const { apiKey } = await seedDemoOrganization(store);
+  const realGetCampaign = handlers.getCampaign;
+  if (!realGetCampaign) throw new Error('the server has no getCampaign handler');
+  const app = createApp({
+    store,
+    handlers: {
+      ...handlers,
+      verifyAuth: (async () => ({ status: 418, body: { teapot: true } })) as never,
+      getCampaign: (async (request: never, services: never) => {
+        const answer = (await realGetCampaign(request, services)) as {
+          status: number;
+          body: { campaign: object };
+        };
+        return { ...answer, body: { ...answer.body, campaign: { ...answer.body.campaign, name: 42 } } };
+      }) as never,
+    },
+  });
+  const listener = createServer(
+    getRequestListener(async (request: Request) => {
+      const response = await app.fetch(request);
+      if (request.method !== 'GET' || new URL(request.url).pathname !== '/v1/campaigns') return response;
+      const stripped = new Response(response.body, response);
+      stripped.headers.delete('X-Request-ID');
+      return stripped;
+    }),
+  );
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(listener.address() as AddressInfo).port}/v1`,
+    apiKey,
+    async close() {
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
+    },
+  };
+}
+
 /** A deployment that breaks the document: verifyAuth answers 418, listCampaigns a body of the wrong shape. */
 async function brokenUpstream(): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
-    if (request.url === '/v1/auth/verify') {
+    if (request.url === '/assets/logo.png') {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(binaryBody);
+    } else if (request.url === '/v1/auth/verify') {
       response.writeHead(418, { 'content-type': 'application/json' }).end('{"teapot":true}');
     } else if (request.url === '/v1/campaigns') {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(wrongList));

@@ -13,18 +13,19 @@
  * answers before routing, needing no key and counting against no budget, and every answer
  * under `/v1`, errors and 404s included, carries the headers a browser needs to read it.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { type Clock, SandboxClock, systemClock, wallClockOf } from './domain/clock.ts';
 import { createFetchTransport } from './delivery/fetch-transport.ts';
 import type { WebhookTransport } from './delivery/types.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
 import { type OutboundChannel, sandboxChannel } from './engine/channel.ts';
+import { docsPaths, docsResponder, type DocsRouteOptions } from './docs/docs-route.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
 import { notFound } from './http/api-error.ts';
 import { Authenticator } from './http/auth.ts';
 import { defaultIdempotency, IdempotencyKeys, type IdempotencyPolicy } from './http/idempotency.ts';
 import { type Logger, silentLogger } from './http/logger.ts';
-import { accessLog } from './http/middleware/access-log.ts';
+import { accessLog, logRequest } from './http/middleware/access-log.ts';
 import { authenticate } from './http/middleware/authenticate.ts';
 import { compose } from './http/middleware/compose.ts';
 import { cors, type CorsPolicy } from './http/middleware/cors.ts';
@@ -87,6 +88,8 @@ export interface AppOptions {
   checkWebhookHost?: WebhookHostCheck;
   /** Which origins a browser may call `/v1` from; without it, no CORS header is sent. */
   cors?: CorsPolicy;
+  /** Serves the API reference at `/docs` (the reference server's Redoc, `node/docs-renderer.ts`). */
+  docs?: DocsRouteOptions;
 }
 
 export interface App {
@@ -140,11 +143,42 @@ export function createApp(options: AppOptions): App {
   const handlers = options.handlers ?? allHandlers;
 
   const hono = new Hono({ strict: true });
+  /**
+   * An answer given outside the pipeline (the documents, `/docs`, an unrouted path's 404):
+   * it carries a request ID and writes the same access line, with no operation.
+   */
+  const outsidePipeline =
+    (answer: (request: Request, requestId: string) => Response | Promise<Response>) => async (c: Context) => {
+      const started = performance.now();
+      const requestId = requestIdFor(c.req.raw);
+      const response = await answer(c.req.raw, requestId);
+      response.headers.set('X-Request-ID', requestId);
+      const path = new URL(c.req.url).pathname;
+      logRequest(logger, {
+        requestId,
+        method: c.req.method,
+        path,
+        operationId: null,
+        status: response.status,
+        started,
+      });
+      return response;
+    };
   for (const [path, document] of Object.entries(servedDocuments)) {
     hono.get(
       path,
-      async () => new Response(await document.body(), { headers: { 'Content-Type': document.contentType } }),
+      outsidePipeline(
+        async () => new Response(await document.body(), { headers: { 'Content-Type': document.contentType } }),
+      ),
     );
+  }
+  if (options.docs) {
+    const docs = docsResponder(options.docs);
+    for (const path of docsPaths)
+      hono.get(
+        path,
+        outsidePipeline((request) => docs(new URL(request.url).pathname)),
+      );
   }
   // Routes with fewer parameters first, so `/campaigns/sequence-templates` wins over
   // `/campaigns/{campaign_id}`.
@@ -157,17 +191,15 @@ export function createApp(options: AppOptions): App {
       handle(operation, handler, c.req.raw, c.req.param() as Record<string, string>),
     );
   }
-  hono.notFound((c) => {
-    const requestId = requestIdFor(c.req.raw);
-    const failure = errorBody(
-      notFound(`No endpoint matches ${c.req.method} ${new URL(c.req.url).pathname}.`),
-      requestId,
-    );
-    return jsonResponse(failure.status, failure.body, {
-      'X-Request-ID': requestId,
-      ...rateLimitHeaders(rateLimiter.untouched()),
-    });
-  });
+  hono.notFound(
+    outsidePipeline((request, requestId) => {
+      const failure = errorBody(
+        notFound(`No endpoint matches ${request.method} ${new URL(request.url).pathname}.`),
+        requestId,
+      );
+      return jsonResponse(failure.status, failure.body, rateLimitHeaders(rateLimiter.untouched()));
+    }),
+  );
   hono.onError((error, c) => {
     // Only reached when the pipeline itself fails; handle() answers every API error.
     const requestId = requestIdFor(c.req.raw);

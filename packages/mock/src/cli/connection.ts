@@ -3,7 +3,7 @@
  * `OCS_BASE_URL` and `OCS_API_KEY` (the SDK's own variables), through the SDK's client. An
  * API error or an unreachable server becomes one line (`CliFailure`) naming the operation.
  */
-import { createClient, OcsApiError, OcsConnectionError, OcsError, type OcsClient } from '@ocs/sdk';
+import { createClient, OcsApiError, OcsConnectionError, OcsError, type OcsClient, OcsTimeoutError } from '@ocs/sdk';
 import { CliFailure, UsageError } from '@ocs/server/cli-kit';
 
 /** The options every `ocs` command takes, for node:util's parseArgs. */
@@ -27,8 +27,18 @@ export function connect(values: { 'base-url'?: string; 'api-key'?: string }): Co
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) {
     throw new UsageError(`--base-url must be an http(s) URL, got '${baseUrl}'.`);
   }
-  // A CLI reports at once: one retry covers a blip, not a server that is down.
-  return { client: createClient({ apiKey, baseUrl, maxRetries: 1, timeoutMs: 30_000 }), baseUrl };
+  try {
+    // A CLI reports at once: one retry covers a blip, not a server that is down.
+    return { client: createClient({ apiKey, baseUrl, maxRetries: 1, timeoutMs: 30_000 }), baseUrl };
+  } catch (error) {
+    // The SDK checks the key's shape before any request: a typo is a usage mistake.
+    if (error instanceof OcsError) {
+      throw new UsageError(
+        `the API key is malformed (${error.message.replace(/^Invalid API key: /, '').replace(/\.$/, '')}): pass the key the server printed with --api-key or OCS_API_KEY.`,
+      );
+    }
+    throw error;
+  }
 }
 
 /** Runs one SDK call; its failure is said in one line naming the operation. */
@@ -41,8 +51,14 @@ export async function call<T>(what: string, baseUrl: string, run: () => Promise<
 }
 
 export function describeFailure(what: string, baseUrl: string, error: unknown): unknown {
-  if (error instanceof OcsConnectionError) {
-    return new CliFailure(`cannot reach ${baseUrl} (${what}): is the server running? Set --base-url or OCS_BASE_URL.`);
+  if (error instanceof OcsConnectionError || error instanceof OcsTimeoutError) {
+    const how = error instanceof OcsTimeoutError ? 'no answer in time from' : 'cannot reach';
+    return new CliFailure(`${how} ${baseUrl} (${what}): is the server running? Set --base-url or OCS_BASE_URL.`);
+  }
+  if (error instanceof OcsApiError && error.status === 401) {
+    return new CliFailure(
+      `${baseUrl} refused the API key (${what} answered 401 ${error.code}): pass one of its keys with --api-key or OCS_API_KEY.`,
+    );
   }
   if (error instanceof OcsApiError) {
     return new CliFailure(`${what} answered ${error.status} ${error.code}: ${error.message}`);

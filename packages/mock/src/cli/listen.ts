@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { listCampaigns, paginate } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
-import { call, connect, connectionHelp, connectionOptions, isApiError } from './connection.ts';
+import type { CommandIo } from './command-io.ts';
+import { call, connect, connectionHelp, connectionOptions, describeFailure, isApiError } from './connection.ts';
 import { type Forwarded, startRelay } from './relay.ts';
 import { SlotLeases } from './slot-lease.ts';
 
@@ -28,12 +29,13 @@ Options:
   --replace           borrow slots that a webhook already holds: it is disabled while
                       listening and re-enabled, secret kept, at exit (default: leave it)
 ${connectionHelp}
-  -h, --help          this help`;
+  -h, --help          this help
+  --version           the version`;
 
 /** How often new campaigns are looked for (without --campaign). */
 const pollMs = 2000;
 
-export async function listen(argv: string[], io: { out(line: string): void }): Promise<void> {
+export async function listen(argv: string[], io: CommandIo): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -43,6 +45,7 @@ export async function listen(argv: string[], io: { out(line: string): void }): P
         campaign: { type: 'string', multiple: true },
         replace: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
         ...connectionOptions,
       },
       strict: true,
@@ -52,6 +55,10 @@ export async function listen(argv: string[], io: { out(line: string): void }): P
   }
   if (values.help) {
     io.out(listenUsage);
+    return;
+  }
+  if (values.version) {
+    io.out(io.version);
     return;
   }
   const forwardTo = values['forward-to'];
@@ -109,7 +116,7 @@ export async function listen(argv: string[], io: { out(line: string): void }): P
         );
       }
       if (isApiError(error, 'CAMPAIGN_NOT_FOUND')) throw new CliFailure(`campaign ${campaignId} not found.`);
-      throw error;
+      throw describeFailure('createWebhook', baseUrl, error);
     });
     if (claimed.kind === 'held') {
       const line = `campaign ${campaignId}: its webhook slot is held by ${claimed.holder.url} (webhook ${claimed.holder.id}); left alone (pass --replace to borrow it while listening).`;

@@ -4,10 +4,13 @@
  *
  * `--help` and `--version` exit 0. A mistake is one line on stderr and exit code 2; a failure
  * (the server is down, refuses...) one line and exit code 1, with the stack under `--debug`
- * or `OCS_DEBUG=1`. Ctrl-C ends `listen` with exit code 0 once its webhook slots are back.
+ * or `OCS_DEBUG=1`. Ctrl-C ends `listen` with exit code 0 once its webhook slots are back;
+ * it stops `trigger` after the step under way, saying what was done, with exit code 130.
  */
 import { readFileSync } from 'node:fs';
 import { CliFailure, debugging, firstLine, UsageError } from '@ocs/server/cli-kit';
+import type { CommandIo } from './command-io.ts';
+import { Interrupted } from './interruption.ts';
 import { listen } from './listen.ts';
 import { trigger } from './trigger.ts';
 
@@ -27,7 +30,7 @@ Options:
   --version      the version
   --debug        print the stack of an internal error (or OCS_DEBUG=1)`;
 
-const commands: Record<string, (argv: string[], io: { out(line: string): void }) => Promise<void>> = {
+const commands: Record<string, (argv: string[], io: CommandIo) => Promise<void>> = {
   listen,
   trigger,
 };
@@ -51,13 +54,18 @@ async function main(argv: string[]): Promise<void> {
         : `unknown command '${first}'; the commands are listen and trigger.`,
     );
   }
-  await command(rest, { out: (line) => console.log(line) });
+  await command(rest, { out: (line) => console.log(line), version: packageVersion() });
 }
 
 function fail(error: unknown): never {
   if (error instanceof UsageError) {
     process.stderr.write(`ocs: ${error.message} Run ocs --help for usage.\n`);
     process.exit(2);
+  }
+  // Ctrl-C before the work was done: what was and was not done, and the shell's code for it.
+  if (error instanceof Interrupted) {
+    process.stderr.write(`ocs: ${error.message}\n`);
+    process.exit(130);
   }
   if (error instanceof CliFailure) {
     process.stderr.write(`ocs: ${error.message}\n`);

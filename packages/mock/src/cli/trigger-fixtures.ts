@@ -17,7 +17,8 @@ import {
   type OcsClient,
 } from '@ocs/sdk';
 import { CliFailure } from '@ocs/server/cli-kit';
-import { call, isApiError } from './connection.ts';
+import { call, describeFailure, isApiError } from './connection.ts';
+import type { Interruption } from './interruption.ts';
 
 export type Channel = 'email' | 'linkedin';
 
@@ -34,13 +35,18 @@ export interface Target {
   activate: boolean;
 }
 
-export async function triggerCampaign(client: OcsClient, baseUrl: string, campaignId?: string): Promise<Target> {
+export async function triggerCampaign(
+  client: OcsClient,
+  baseUrl: string,
+  campaignId: string | undefined,
+  progress: Interruption,
+): Promise<Target> {
   if (campaignId) {
     const found = await getCampaign(client, { campaign_id: campaignId }).catch((error: unknown) => {
       if (isApiError(error, 'CAMPAIGN_NOT_FOUND') || isApiError(error, 'NOT_FOUND')) {
         throw new CliFailure(`campaign ${campaignId} not found.`);
       }
-      throw error;
+      throw describeFailure('getCampaign', baseUrl, error);
     });
     if (!found.campaign.is_active) {
       throw new CliFailure(
@@ -54,12 +60,16 @@ export async function triggerCampaign(client: OcsClient, baseUrl: string, campai
   );
   const existing = campaigns.find((campaign) => campaign.name === triggerCampaignName);
   if (existing) return { campaign: existing, created: false, activate: !existing.is_active };
-  return { campaign: await createTriggerCampaign(client, baseUrl), created: true, activate: true };
+  progress.checkpoint();
+  const created = await createTriggerCampaign(client, baseUrl);
+  progress.did('campaign', `created the "${created.name}" campaign (${created.id}) with its senders`);
+  return { campaign: created, created: true, activate: true };
 }
 
 /**
  * One email, then a LinkedIn connection request with a note: both channels written to on
- * day 0. Left inactive: it is activated once its first lead is in.
+ * day 0. Left inactive: it is activated once its first lead is in. One step for Ctrl-C:
+ * the campaign is never left without its senders.
  */
 async function createTriggerCampaign(client: OcsClient, baseUrl: string): Promise<{ id: string; name: string }> {
   const accounts = await call('listAccounts', baseUrl, () => paginate(client, listAccounts).toArray({ limit: 500 }));
@@ -102,7 +112,9 @@ export async function contactedLead(
   campaignId: string,
   channel: Channel,
   activate: boolean,
+  progress: Interruption,
 ): Promise<{ id: string; email: string }> {
+  progress.checkpoint();
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const created = await call('createLead', baseUrl, () =>
     createLead(client, {
@@ -115,8 +127,11 @@ export async function contactedLead(
     }),
   );
   const lead = { id: created.lead.id, email: created.lead.email ?? '' };
+  progress.did('lead', `created lead ${lead.email} (${lead.id}) in campaign ${campaignId}`);
   if (activate) {
+    progress.checkpoint();
     await call('updateCampaign', baseUrl, () => updateCampaign(client, { campaign_id: campaignId, is_active: true }));
+    progress.did('activated', `activated campaign ${campaignId}`);
   }
   const written = async () => {
     const { messages } = await call('listSandboxMessages', baseUrl, () =>
@@ -124,14 +139,18 @@ export async function contactedLead(
     );
     return messages.some((message) => message.channel === channel);
   };
+  progress.checkpoint();
   await call('advanceSandboxClock', baseUrl, () => advanceSandboxClock(client, { seconds: 1 }));
+  progress.did('clock', 'moved the sandbox clock 1 s');
   for (let day = 0; !(await written()); day++) {
     if (day === maxDays) {
       throw new CliFailure(
         `campaign ${campaignId}'s sequence did not write to a new lead on ${channel} within ${maxDays} sandbox days; choose another --channel or --campaign.`,
       );
     }
+    progress.checkpoint();
     await call('advanceSandboxClock', baseUrl, () => advanceSandboxClock(client, { days: 1 }));
+    progress.did('clock', `moved the sandbox clock 1 s and ${day + 1} day(s)`);
   }
   return lead;
 }

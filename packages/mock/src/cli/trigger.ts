@@ -8,7 +8,9 @@
 import { parseArgs } from 'node:util';
 import { listWebhooks, simulateReply } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import type { CommandIo } from './command-io.ts';
 import { call, connect, connectionHelp, connectionOptions } from './connection.ts';
+import { Interruption } from './interruption.ts';
 import { type Channel, contactedLead, triggerCampaign, triggerCampaignName } from './trigger-fixtures.ts';
 
 export const triggerUsage = `Usage: ocs trigger prospect_response [options]
@@ -16,6 +18,7 @@ export const triggerUsage = `Usage: ocs trigger prospect_response [options]
 Makes a prospect reply in the sandbox, so that the server sends a prospect_response event to
 the campaign's webhook (run ocs listen first to receive it). It creates a lead in the
 campaign and moves the sandbox clock until the sequence has written to it on the channel.
+Ctrl-C stops after the step under way (exit code 130), saying what was done.
 
 Options:
   --campaign <id>       an active campaign of yours (default: the "${triggerCampaignName}" campaign,
@@ -23,7 +26,8 @@ Options:
   --sentiment <s>       positive, neutral or negative (default positive)
   --channel <c>         email or linkedin (default email)
 ${connectionHelp}
-  -h, --help            this help`;
+  -h, --help            this help
+  --version             the version`;
 
 /** Replies the built-in classifier reads as each sentiment. */
 const replies = {
@@ -36,7 +40,7 @@ type Sentiment = keyof typeof replies;
 /** How long to wait for `ocs listen` to register on a campaign just created. */
 const webhookWaitMs = 10_000;
 
-export async function trigger(argv: string[], io: { out(line: string): void }): Promise<void> {
+export async function trigger(argv: string[], io: CommandIo): Promise<void> {
   let values;
   let positionals;
   try {
@@ -47,6 +51,7 @@ export async function trigger(argv: string[], io: { out(line: string): void }): 
         sentiment: { type: 'string', default: 'positive' },
         channel: { type: 'string', default: 'email' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
         ...connectionOptions,
       },
       allowPositionals: true,
@@ -57,6 +62,10 @@ export async function trigger(argv: string[], io: { out(line: string): void }): 
   }
   if (values.help) {
     io.out(triggerUsage);
+    return;
+  }
+  if (values.version) {
+    io.out(io.version);
     return;
   }
   const [event, ...extra] = positionals;
@@ -78,25 +87,38 @@ export async function trigger(argv: string[], io: { out(line: string): void }): 
   }
   const { client, baseUrl } = connect(values);
 
-  const { campaign, created, activate } = await triggerCampaign(client, baseUrl, values.campaign);
-  if (created) await waitForWebhook(client, baseUrl, campaign.id);
-  const lead = await contactedLead(client, baseUrl, campaign.id, channel, activate);
-  const { reply } = await call('simulateReply', baseUrl, () =>
-    simulateReply(client, { campaign_id: campaign.id, lead_id: lead.id, channel, message: replies[sentiment] }),
-  );
-  const what = `${reply.sentiment} reply on ${channel} from ${lead.email} (lead ${lead.id}) in campaign "${campaign.name}" (${campaign.id})`;
-  if (!reply.delivery) {
-    throw new CliFailure(
-      `${what}: no prospect_response sent: ${reply.not_delivered_reason ?? 'no reason given'}; run ocs listen first.`,
+  const progress = new Interruption('no reply was simulated, so no prospect_response was sent');
+  try {
+    const { campaign, created, activate } = await triggerCampaign(client, baseUrl, values.campaign, progress);
+    if (created) await waitForWebhook(client, baseUrl, campaign.id, progress);
+    const lead = await contactedLead(client, baseUrl, campaign.id, channel, activate, progress);
+    progress.checkpoint();
+    // The last step: once the reply is simulated the event is on its way, and the command done.
+    const { reply } = await call('simulateReply', baseUrl, () =>
+      simulateReply(client, { campaign_id: campaign.id, lead_id: lead.id, channel, message: replies[sentiment] }),
     );
+    const what = `${reply.sentiment} reply on ${channel} from ${lead.email} (lead ${lead.id}) in campaign "${campaign.name}" (${campaign.id})`;
+    if (!reply.delivery) {
+      throw new CliFailure(
+        `${what}: no prospect_response sent: ${reply.not_delivered_reason ?? 'no reason given'}; run ocs listen first.`,
+      );
+    }
+    io.out(`Triggered prospect_response: ${what}; delivery ${reply.delivery.delivery_id} ${reply.delivery.status}.`);
+  } finally {
+    progress.close();
   }
-  io.out(`Triggered prospect_response: ${what}; delivery ${reply.delivery.delivery_id} ${reply.delivery.status}.`);
 }
 
 /** A campaign made a moment ago has no webhook until `ocs listen` sees it (it looks every 2 s). */
-async function waitForWebhook(client: Parameters<typeof listWebhooks>[0], baseUrl: string, campaignId: string) {
+async function waitForWebhook(
+  client: Parameters<typeof listWebhooks>[0],
+  baseUrl: string,
+  campaignId: string,
+  progress: Interruption,
+) {
   const until = Date.now() + webhookWaitMs;
   while (Date.now() < until) {
+    progress.checkpoint();
     const { webhooks } = await call('listWebhooks', baseUrl, () => listWebhooks(client, { campaign_id: campaignId }));
     if (webhooks.some((webhook) => webhook.enabled)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -1,7 +1,8 @@
 /**
  * One request through `ocs-mock proxy`: sent on to the target as it came (method, path,
- * query, headers, body), the target's answer given back as it came, and both checked
- * against the contract on the way.
+ * query, headers, body), the target's answer given back as it came (its bytes, whatever
+ * they are), and both checked against the contract on the way. Only the API (`/v1`) is
+ * under contract: other paths (`/docs`, `/openapi.json`) are passed through unchecked.
  */
 import { buffer } from 'node:stream/consumers';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +12,8 @@ export interface Exchange {
   method: string;
   path: string;
   status: number | null;
+  /** Whether the path is the API's (`/v1/...`) and so checked; false for what is only passed through. */
+  underContract: boolean;
   operationId: string | null;
   violations: Violation[];
 }
@@ -48,9 +51,16 @@ export async function forward(
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
 
-  const exchange: Exchange = { method, path: incoming.pathname, status: null, operationId: null, violations: [] };
   // Only the API is under contract: /openapi.json, /docs and the like pass through unchecked.
   const apiPath = incoming.pathname.startsWith('/v1/') ? incoming.pathname.slice(3) : null;
+  const exchange: Exchange = {
+    method,
+    path: incoming.pathname,
+    status: null,
+    underContract: apiPath !== null,
+    operationId: null,
+    violations: [],
+  };
   const matched = apiPath === null ? null : contract.match(method, apiPath);
   if (apiPath !== null && !matched) {
     exchange.violations.push({
@@ -97,12 +107,15 @@ export async function forward(
     });
     return exchange;
   }
-  const body = await answer.text();
+  // Bytes, not text: a binary answer (an image, a gzip file) must reach the client unchanged.
+  const bytes = new Uint8Array(await answer.arrayBuffer());
   exchange.status = answer.status;
-  if (matched)
+  if (matched) {
+    const body = new TextDecoder().decode(bytes);
     exchange.violations.push(
       ...contract.checkResponse(matched.operation, { status: answer.status, headers: answer.headers, body }),
     );
+  }
 
   // fetch has already decoded the body: its encoding and length are no longer those of the bytes sent on.
   const back: Record<string, string | string[]> = {};
@@ -111,7 +124,7 @@ export async function forward(
     back[name] = name === 'set-cookie' ? answer.headers.getSetCookie() : value;
   });
   response.writeHead(answer.status, back);
-  response.end(body);
+  response.end(bytes);
   return exchange;
 }
 

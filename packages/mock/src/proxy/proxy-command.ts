@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { integerOption, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import { Contract } from './contract.ts';
 import { type Exchange, forward } from './forward.ts';
-import { Tally } from './tally.ts';
+import { operationLabel, Tally } from './tally.ts';
 
 export const proxyUsage = `Usage: ocs-mock proxy --target <base-url> [options]
 
@@ -99,12 +99,11 @@ export async function proxy(argv: string[], version: string): Promise<void> {
 /** One write per exchange, so that its lines stay together whatever else is printed. */
 function report(exchange: Exchange, quiet: boolean): void {
   const what = `${exchange.method} ${exchange.path} -> ${exchange.status ?? 'no answer'}`;
-  const operation = exchange.operationId ?? '(no operation)';
-  const lines = quiet ? [] : [`${operation}  ${what}${exchange.violations.length ? '' : '  ok'}`];
+  const operation = operationLabel(exchange);
+  const verdict = !exchange.underContract ? '  passed through unchecked' : exchange.violations.length ? '' : '  ok';
+  const lines = quiet ? [] : [`${operation}  ${what}${verdict}`];
   for (const violation of exchange.violations) {
-    lines.push(
-      `VIOLATION ${violation.operationId ?? '(no operation)'} ${violation.side}: ${violation.message}  [${what}]`,
-    );
+    lines.push(`VIOLATION ${violation.operationId ?? operation} ${violation.side}: ${violation.message}  [${what}]`);
   }
   if (lines.length > 0) console.log(lines.join('\n'));
 }

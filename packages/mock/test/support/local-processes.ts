@@ -1,7 +1,8 @@
 /**
  * Real processes for the `ocs` and `ocs-mock proxy` tests: the reference server (the built
- * `ocs-server` bin on PGlite in a temporary directory), the built `ocs` and `ocs-mock` bins,
- * and the signed receiver. Each is watched line by line and stopped by its pid.
+ * `ocs-server` bin on PGlite in a temporary directory), the standalone mock (the built
+ * `ocs-mock` bin), the built `ocs` bin, and the signed receiver. Each is watched line by
+ * line and stopped by its pid.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -109,16 +110,14 @@ export async function run(script: string, args: string[], env: Record<string, st
   return { code, stdout: watched.stdout(), stderr: watched.stderr() };
 }
 
-export interface ReferenceServer {
+export interface LocalServer {
   url: string;
   apiKey: string;
   close(): Promise<void>;
 }
 
 /** `ocs-server serve --port 0` on PGlite in a temporary directory, with loopback receivers allowed. */
-export async function startReferenceServer(
-  extraArgs: string[] = ['--allow-insecure-webhooks'],
-): Promise<ReferenceServer> {
+export async function startReferenceServer(extraArgs: string[] = ['--allow-insecure-webhooks']): Promise<LocalServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ocs-local-tools-'));
   const server = watch(serverBin, ['serve', '--port', '0', '--data-dir', join(dataDir, 'pglite'), ...extraArgs]);
   const [, url = ''] = await server.waitFor(/OCS reference server on (\S+\/v1) /, 90_000);
@@ -129,6 +128,20 @@ export async function startReferenceServer(
     async close() {
       await server.stop('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `ocs-mock --port 0 --json` (in memory, seeded), with loopback receivers allowed unless told otherwise. */
+export async function startStandaloneMock(extraArgs: string[] = ['--allow-insecure-webhooks']): Promise<LocalServer> {
+  const mock = watch(ocsMockBin, ['--port', '0', '--json', ...extraArgs]);
+  const [line = ''] = await mock.waitFor(/^\{.*\}$/m, 60_000);
+  const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
+  return {
+    url,
+    apiKey,
+    async close() {
+      await mock.stop('SIGTERM');
     },
   };
 }

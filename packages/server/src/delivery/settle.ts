@@ -1,13 +1,41 @@
 /**
- * What becomes of a delivery after its attempt, as the completion the store records: any
- * `ok` answer delivers it; otherwise `schedule.ts` decides the retry or the end, and
- * `last_error` names every webhook's failure. A delivery given up before its attempt was
- * made keeps the attempt number it had (the claimed attempt was not made).
+ * Settle, the worker's last step: what becomes of a delivery after its attempt, as the
+ * completion the store records: any `ok` answer delivers it; otherwise `schedule.ts` decides
+ * the retry or the end, and `last_error` names every webhook's failure. A delivery given up
+ * before its attempt was made keeps the attempt number it had (the claimed attempt was not
+ * made). The settler writes completions (batched: one statement for many), logs each
+ * attempt's requests and each delivery given up (`log-lines.ts`), and counts the outcomes.
  */
+import { type Logger, silentLogger } from '../http/logger.ts';
 import type { DeliveryRecord } from '../store/records.ts';
-import type { DeliveryCompletion } from '../store/types.ts';
+import type { DeliveryCompletion, Store } from '../store/types.ts';
 import type { AttemptResult } from './attempt.ts';
+import { createBatcher } from './batcher.ts';
+import { attemptLines, givenUpLine } from './log-lines.ts';
 import { afterAttempt } from './schedule.ts';
+import type { DeliveryCounts } from './types.ts';
+
+/** Records a completion; resolves once it is written (or found lost). */
+export type Settler = (delivery: DeliveryRecord, completion: DeliveryCompletion) => Promise<void>;
+
+export function createSettler(options: { store: Store; logger: Logger; counts: DeliveryCounts }): Settler {
+  const { store, logger, counts } = options;
+  const completions = createBatcher(async (batch: DeliveryCompletion[]) => {
+    const moved = new Set(await store.deliveries.completeAttempts(batch));
+    return batch.map((completion) => moved.has(completion.delivery_id));
+  });
+  return async (delivery, completion) => {
+    if (logger !== silentLogger) for (const line of attemptLines(delivery, completion)) logger.log(line);
+    const moved = await completions.add(completion);
+    if (!moved) counts.claimsLost += 1;
+    else if (completion.outcome.status === 'delivered') counts.delivered += 1;
+    else if (completion.outcome.status === 'failed') counts.failed += 1;
+    else counts.retried += 1;
+    // Given up only once recorded: a completion refused (the claim was lost) gave nothing up.
+    const givenUpEntry = moved && logger !== silentLogger ? givenUpLine(delivery, completion) : null;
+    if (givenUpEntry !== null) logger.log(givenUpEntry);
+  };
+}
 
 export function settledAttempt(workerId: string, delivery: DeliveryRecord, result: AttemptResult): DeliveryCompletion {
   const attempt = delivery.attempts_made;

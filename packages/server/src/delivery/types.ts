@@ -36,3 +36,21 @@ export const deliveryPolicy = {
   maxAttempts: 5,
   windowMs: 48 * 3_600_000,
 } as const;
+
+/** What a delivery worker has done since it was made. */
+export interface DeliveryCounts {
+  /** Attempts made (one per delivery claimed and sent, however many webhooks it reached). */
+  attempts: number;
+  /** HTTP requests made. */
+  requests: number;
+  delivered: number;
+  /** Attempts that failed and were scheduled again. */
+  retried: number;
+  failed: number;
+  /**
+   * Claims found lost: completions refused (taken over after the lease ran out), and claimed
+   * deliveries not sent because, read again just before sending, they were cancelled (the
+   * lead was erased) or taken over.
+   */
+  claimsLost: number;
+}

@@ -1,9 +1,10 @@
 /**
  * The delivery worker: drains the `prospect_response` outbox (section 6) in three steps,
- * one file each: claim (this file: batches of due deliveries under a lease), attempt
- * (`attempt.ts`: signed requests to the campaign's enabled webhooks) and settle
- * (`settle.ts`: delivered, retried or failed). Web-standard (no Node import): the transport
- * it is given does the HTTP.
+ * one file each: claim (`claim.ts`: batches of due deliveries under a lease, signed for
+ * their campaign's enabled webhooks), attempt (`attempt.ts`: the signed requests) and settle
+ * (`settle.ts`: delivered, retried or failed, written and logged). `pipeline.ts` runs them
+ * together; this file composes them and runs them in the background. Web-standard (no Node
+ * import): the transport it is given does the HTTP.
  *
  * Each claimed delivery gets one attempt: the campaign's webhooks enabled at that moment
  * (a disabled or repointed webhook stops receiving at once). When the campaign has no
@@ -20,16 +21,15 @@
  */
 import type { Clock } from '../domain/clock.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
-import type { DeliveryRecord, WebhookRecord } from '../store/records.ts';
-import type { DeliveryClaimState, DeliveryCompletion, Store } from '../store/types.ts';
-import { defaultSigner, type DeliverySigner, type PreparedAttempt, prepareAttempt } from './attempt.ts';
-import { createBatcher } from './batcher.ts';
-import { attemptLines, givenUpLine } from './log-lines.ts';
-import { refusalBeforeAttempt } from './schedule.ts';
-import { givenUp, settledAttempt } from './settle.ts';
-import { deliveryPolicy, type WebhookTransport } from './types.ts';
+import type { Store } from '../store/types.ts';
+import { defaultSigner, type DeliverySigner } from './attempt.ts';
+import { type ClaimedDelivery, createClaimer } from './claim.ts';
+import { runPipeline } from './pipeline.ts';
+import { createSettler, givenUp, settledAttempt } from './settle.ts';
+import { type DeliveryCounts, deliveryPolicy, type WebhookTransport } from './types.ts';
 
 export { deliveryAttemptHeader, type DeliverySigner, deliveryUserAgent } from './attempt.ts';
+export type { DeliveryCounts } from './types.ts';
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -53,23 +53,6 @@ export interface DeliveryWorkerOptions {
   onError?: (error: unknown) => void;
 }
 
-export interface DeliveryCounts {
-  /** Attempts made (one per delivery claimed and sent, however many webhooks it reached). */
-  attempts: number;
-  /** HTTP requests made. */
-  requests: number;
-  delivered: number;
-  /** Attempts that failed and were scheduled again. */
-  retried: number;
-  failed: number;
-  /**
-   * Claims found lost: completions refused (taken over after the lease ran out), and claimed
-   * deliveries not sent because, read again just before sending, they were cancelled (the
-   * lead was erased) or taken over.
-   */
-  claimsLost: number;
-}
-
 export interface DeliveryWorker {
   readonly workerId: string;
   /** Running totals since the worker was made. */
@@ -90,36 +73,25 @@ export interface DeliveryWorker {
 }
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  const { store, transport, clock } = options;
+  const { store, clock } = options;
   const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
   const batchSize = options.batchSize ?? 100;
   const concurrency = Math.max(1, options.concurrency ?? 64);
   // The next claim is made when fewer than this many claimed deliveries wait for a slot.
   const refillAt = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2));
-  const leaseMs = options.leaseMs ?? deliveryPolicy.timeoutMs + 60_000;
-  const signer = options.signer ?? defaultSigner;
-  const logger = options.logger ?? silentLogger;
   const onError = options.onError ?? ((error: unknown) => console.error('delivery worker:', error));
-  const completions = createBatcher(async (batch: DeliveryCompletion[]) => {
-    const moved = new Set(await store.deliveries.completeAttempts(batch));
-    return batch.map((completion) => moved.has(completion.delivery_id));
-  });
-  // The last read of each claim before its requests leave: one read for every attempt ready
-  // meanwhile, rather than a round trip per delivery.
-  const claimChecks = createBatcher(async (batch: DeliveryRecord[]) => {
-    const now = new Map<string, DeliveryClaimState>();
-    for (const state of await store.deliveries.readClaims(batch.map((d) => d.id))) now.set(state.id, state);
-    return batch.map((delivery) => {
-      const current = now.get(delivery.id);
-      return (
-        current !== undefined &&
-        current.status === 'pending' &&
-        current.lease_owner === workerId &&
-        current.attempts_made === delivery.attempts_made
-      );
-    });
-  });
   const counts: DeliveryCounts = { attempts: 0, requests: 0, delivered: 0, retried: 0, failed: 0, claimsLost: 0 };
+  const claimer = createClaimer({
+    store,
+    workerId,
+    clock,
+    batchSize,
+    leaseMs: options.leaseMs ?? deliveryPolicy.timeoutMs + 60_000,
+    transport: options.transport,
+    signer: options.signer ?? defaultSigner,
+    onRequest: () => (counts.requests += 1),
+  });
+  const settle = createSettler({ store, logger: options.logger ?? silentLogger, counts });
 
   let stopping = false;
   let loop: Promise<void> | null = null;
@@ -128,146 +100,32 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /** Told by `notify()` while `runDue` runs: a delivery was enqueued, so look again now. */
   let enqueued: (() => void) | null = null;
 
-  /** Logs the attempt's requests, writes the completion (batched), and counts what it came to. */
-  async function complete(delivery: DeliveryRecord, completion: DeliveryCompletion): Promise<void> {
-    if (logger !== silentLogger) for (const line of attemptLines(delivery, completion)) logger.log(line);
-    const moved = await completions.add(completion);
-    if (!moved) counts.claimsLost += 1;
-    else if (completion.outcome.status === 'delivered') counts.delivered += 1;
-    else if (completion.outcome.status === 'failed') counts.failed += 1;
-    else counts.retried += 1;
-    // Given up only once recorded: a completion refused (the claim was lost) gave nothing up.
-    const givenUpEntry = moved && logger !== silentLogger ? givenUpLine(delivery, completion) : null;
-    if (givenUpEntry !== null) logger.log(givenUpEntry);
-  }
-
-  /** The enabled webhooks of each campaign of a claimed batch: one read per campaign. */
-  async function enabledWebhooks(claimed: DeliveryRecord[]): Promise<Map<string, WebhookRecord[]>> {
-    const campaignIds = [...new Set(claimed.map((d) => d.campaign_id))];
-    const lists = await Promise.all(campaignIds.map((id) => store.webhooks.listEnabled(id)));
-    return new Map(campaignIds.map((id, i) => [id, lists[i] ?? []]));
-  }
-
-  /**
-   * Attempts every delivery due, as a pipeline, so that the requests never wait for the
-   * store: a claim (a batch of due deliveries, their webhooks, their signed requests) is
-   * made while the previous batch is still being sent, and an attempt holds one of the
-   * `concurrency` slots only from its last check of the claim to its answers. Completions
-   * are written in batches behind it.
-   */
+  /** Attempts every delivery due: claim, attempt and settle, run together by `pipeline.ts`. */
   async function runDue(): Promise<number> {
     let made = 0;
-    let failure: { error: unknown } | null = null;
-    const fail = (error: unknown) => {
-      failure ??= { error };
-    };
-    /** Claimed and signed, waiting for a slot. */
-    const ready: { delivery: DeliveryRecord; prepared: PreparedAttempt }[] = [];
-    /** Attempts from their last check to their answers: at most `concurrency`. */
-    const inFlight = new Set<Promise<void>>();
-    /** Completions waiting for their batched write. */
-    const completing = new Set<Promise<void>>();
-    /** The claim under way, if any. */
-    let claiming: Promise<void> | null = null;
-    /** The last claim found nothing due; `idle` when nothing else was under way either. */
-    let nothingDue: { idle: boolean } | null = null;
-    // One waiter for "something ended" (an attempt, a claim, a completion).
-    let changed: (() => void) | null = null;
-    const signal = () => {
-      changed?.();
-      changed = null;
-    };
-    enqueued = () => {
-      nothingDue = null;
-      signal();
-    };
-    const track = (set: Set<Promise<void>>, work: Promise<void>) => {
-      const tracked = work.catch(fail);
-      set.add(tracked);
-      void tracked.finally(() => {
-        set.delete(tracked);
-        signal();
-      });
-    };
-
-    const claimBatch = async () => {
-      const now = clock.now();
-      const claimed = await store.deliveries.claimDue({
-        now: now.toISOString(),
-        limit: batchSize,
-        workerId,
-        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
-      });
-      if (claimed.length === 0) {
-        nothingDue = { idle: inFlight.size === 0 && completing.size === 0 && ready.length === 0 };
-        return;
-      }
-      const webhooks = await enabledWebhooks(claimed);
-      const tools = { transport, signer, clock, onRequest: () => (counts.requests += 1) };
-      await Promise.all(
-        claimed.map(async (delivery) => {
-          const targets = webhooks.get(delivery.campaign_id) ?? [];
-          const refusal =
-            refusalBeforeAttempt(delivery.attempts_made, new Date(delivery.created_at), now) ??
-            (targets.length === 0 ? 'no enabled webhook at attempt time: the event was dropped' : null);
-          if (refusal !== null)
-            track(completing, complete(delivery, givenUp(workerId, delivery, refusal, clock.now())));
-          else ready.push({ delivery, prepared: await prepareAttempt(tools, delivery, targets) });
-        }),
-      );
-    };
-
-    const sendOne = async (delivery: DeliveryRecord, prepared: PreparedAttempt) => {
-      // Whether this worker still holds the claim, read just before sending: a delivery
-      // cancelled meanwhile (its lead was erased) or taken over is not sent. The last read
-      // before the requests leave: nothing is awaited between it and the sends.
-      if (!(await claimChecks.add(delivery))) {
-        counts.claimsLost += 1;
-        return;
-      }
-      const result = await prepared.send();
-      counts.attempts += 1;
-      made += 1;
-      track(completing, complete(delivery, settledAttempt(workerId, delivery, result)));
-    };
-
-    try {
-      while (failure === null) {
-        // Everything claimed is attempted, even when stopping: a claim left unsent would
-        // cost the delivery an attempt when its lease runs out.
-        while (inFlight.size < concurrency && ready.length > 0) {
-          const { delivery, prepared } = ready.shift() as (typeof ready)[number];
-          track(inFlight, sendOne(delivery, prepared));
-        }
-        const underWay = claiming !== null || inFlight.size > 0 || completing.size > 0 || ready.length > 0;
-        if (nothingDue !== null && !underWay) {
-          // Nothing was due: once what was under way is done, look once more (a delivery
-          // enqueued meanwhile); stop when nothing was under way at the last look either.
-          if ((nothingDue as { idle: boolean }).idle) break;
-          nothingDue = null;
-        }
-        if (!stopping && claiming === null && nothingDue === null && ready.length < refillAt) {
-          claiming = claimBatch()
-            .catch(fail)
-            .finally(() => {
-              claiming = null;
-              signal();
-            });
-          continue;
-        }
-        if (claiming === null && inFlight.size === 0 && completing.size === 0 && ready.length === 0) break;
-        await new Promise<void>((resolve) => {
-          changed = resolve;
-        });
-      }
-    } finally {
-      enqueued = null;
-      // Never leave work behind: `stop()` and callers rely on runDue meaning "done". (After a
-      // failure, deliveries claimed but not sent are left to their leases, and retried then.)
-      await claiming;
-      while (inFlight.size > 0 || completing.size > 0) await Promise.all([...inFlight, ...completing]);
-    }
-    if (failure !== null) throw (failure as { error: unknown }).error;
+    await runPipeline<ClaimedDelivery>(
+      {
+        claim: (sink) =>
+          claimer.claimBatch({
+            ready: sink.ready,
+            refused: (delivery, reason) =>
+              sink.settling(settle(delivery, givenUp(workerId, delivery, reason, clock.now()))),
+            none: sink.none,
+          }),
+        async send({ delivery, prepared }, settling) {
+          // The last read of the claim before the requests leave: nothing is awaited between it and the sends.
+          if (!(await claimer.stillHeld(delivery))) {
+            counts.claimsLost += 1;
+            return;
+          }
+          const result = await prepared.send();
+          counts.attempts += 1;
+          made += 1;
+          settling(settle(delivery, settledAttempt(workerId, delivery, result)));
+        },
+      },
+      { concurrency, refillAt, stopping: () => stopping, onNewWork: (poke) => (enqueued = poke) },
+    );
     return made;
   }
 

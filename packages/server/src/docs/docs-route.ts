@@ -1,8 +1,9 @@
 /**
- * `GET /docs`: the API reference page, and the renderer's script it loads. It sits in front
- * of the application, outside `/v1`: no API key, no rate-limit budget, no CORS; every other
- * request (other paths, other methods) goes on to the application unchanged, so unknown
- * paths still answer the API's 404 error body.
+ * `GET /docs`: the API reference page, and the renderer's script it loads. Outside `/v1`: no
+ * API key, no rate-limit budget, no CORS. The reference server routes it in its application
+ * (`AppOptions.docs`, so it is logged); the standalone mock puts `withDocs` in front of its
+ * own, so that every other request (other paths, other methods) goes on unchanged and
+ * unknown paths still answer the API's 404 error body.
  *
  * Web-standard: the listener passes how to read the renderer (`@ocs/server`'s own copy of
  * Redoc, or the one installed beside `@ocs/mock`). Without one, `/docs` answers a 404 page
@@ -24,8 +25,25 @@ export interface DocsRouteOptions {
 
 type Fetch = (request: Request) => Promise<Response>;
 
+/** The paths `/docs` answers: the page and the renderer's script. */
+export const docsPaths = ['/docs', '/docs/', rendererPath] as const;
+
 /** Wraps a fetch handler so that `GET /docs` (and its script) is answered before it. */
 export function withDocs(options: DocsRouteOptions): (next: Fetch) => Fetch {
+  const answer = docsResponder(options);
+  return (next) => async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
+    const { pathname } = new URL(request.url);
+    return (docsPaths as readonly string[]).includes(pathname) ? answer(pathname) : next(request);
+  };
+}
+
+/**
+ * The answer to a GET of one of `docsPaths`: the page, the renderer's script, or (Redoc not
+ * installed) a 404 page saying what to install. The reference server routes these paths to
+ * it inside the application (`AppOptions.docs`), so that they are logged like every request.
+ */
+export function docsResponder(options: DocsRouteOptions): (pathname: string) => Promise<Response> {
   let renderer: Promise<string | undefined> | undefined;
   // Read once, on the first visit: a server that nobody reads the docs of never loads 1 MB.
   const loadRenderer = () => (renderer ??= options.loadRenderer().catch(() => undefined));
@@ -34,10 +52,7 @@ export function withDocs(options: DocsRouteOptions): (next: Fetch) => Fetch {
     documentUrl: '/openapi.json',
   });
 
-  return (next) => async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
-    const { pathname } = new URL(request.url);
-    if (pathname !== '/docs' && pathname !== '/docs/' && pathname !== rendererPath) return next(request);
+  return async (pathname) => {
     const code = await loadRenderer();
     if (code === undefined) return missing(options.missingRenderer);
     if (pathname === rendererPath) {

@@ -100,6 +100,10 @@ Options:
   --debug               print the stack of an internal error (or OCS_DEBUG=1)
   -h, --help            this help
   --version             the version
+
+Environment:
+  LOG_LEVEL             serve: trace, debug, info (default), warn, error, fatal or silent.
+                        The log is JSON lines on standard output, readable lines on a terminal
 `;
 
 const seeHelp = 'Run ocs-server --help for usage.';

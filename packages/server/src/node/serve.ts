@@ -10,7 +10,6 @@ import { answerClientErrors } from './client-errors.ts';
 import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
-import { withDocs } from '../docs/docs-route.ts';
 import { serverDocs } from './docs-renderer.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
@@ -64,6 +63,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     // rather than failing every delivery later.
     checkWebhookHost: webhookHostCheck(resolveWithSystemDns, { allowInsecure: insecure }),
     ...(options.cors ? { cors: options.cors } : {}),
+    // `/docs` (the API reference page): no key, no budget; logged like every request.
+    docs: serverDocs,
   });
   // The engine runs due steps every second; the delivery worker drains the outbox at once
   // when a reply is enqueued and polls for retries (and for work of a process that died).
@@ -78,8 +79,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // error handler answers it (and a target that is not a path) in the API's error body.
   const server = createServer(
     { requireHostHeader: false },
-    // `/docs` (the API reference page) answers before the application: no key, no budget.
-    getRequestListener(withDocs(serverDocs)(app.fetch), {
+    getRequestListener(app.fetch, {
       errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
     }),
   );

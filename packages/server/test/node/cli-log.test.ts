@@ -1,13 +1,15 @@
 /**
- * The log of `ocs-server serve` as an operator reads it (the built bin, standard output not a
- * terminal, so JSON lines): a line at start saying where it listens, on which store and
+ * The log of `ocs-server serve` as an operator reads it (the built bin): with standard output
+ * not a terminal, JSON lines: a line at start saying where it listens, on which store and
  * whether in sandbox mode; a line per request carrying its request ID; a line at shutdown;
- * `LOG_LEVEL` obeyed, and an unknown level one line and exit code 2.
+ * `LOG_LEVEL` obeyed, and an unknown level one line and exit code 2. On a terminal (a
+ * pseudo-terminal made by `script`), readable lines instead.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { childEnv, oneLine, requireBuild, runCli, serverBin, stopAll } from './processes.ts';
 
@@ -104,4 +106,51 @@ it('refuses an unknown LOG_LEVEL in one line, exit code 2', async () => {
   expect(oneLine(result.stderr)).toMatch(
     /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got 'loud'/,
   );
+});
+
+it('writes readable lines, not JSON, when standard output is a terminal (serve under a pseudo-terminal)', async () => {
+  // `script` runs the command on a pseudo-terminal and copies what it writes to our pipe;
+  // `exec` makes the server script's own child, so that it is stopped by its pid.
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = `exec ${[process.execPath, serverBin, 'serve', '--port', '0', '--data-dir', freshDataDir()].map(quote).join(' ')}`;
+  const script = spawn('script', ['-qfc', command, '/dev/null'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv({ LOG_LEVEL: 'info' }),
+  });
+  let output = '';
+  script.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  script.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => script.on('close', (code) => resolve(code)));
+  /** What the terminal shows, without colours and carriage returns. */
+  const shown = () => stripVTControlCharacters(output).replaceAll('\r', '');
+  const serverPid = () => {
+    const children = `/proc/${script.pid}/task/${script.pid}/children`;
+    return existsSync(children) ? Number(readFileSync(children, 'utf8').trim().split(' ')[0]) || null : null;
+  };
+  try {
+    const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
+      const look = () => {
+        const found =
+          /^\d\d:\d\d:\d\d\.\d{3} INFO +listening url=(http:\/\/127\.0\.0\.1:\d+\/v1) store=pglite sandbox=true insecure_webhooks=false$/m.exec(
+            shown(),
+          );
+        if (found) resolve(found);
+      };
+      script.stdout.on('data', look);
+      void exited.then((code) => reject(new Error(`script exited (${code}) before listening:\n${shown()}`)));
+    });
+    const url = listening[1] ?? '';
+    await (await fetch(`${url}/campaigns`, { headers: { 'X-Request-ID': 'tty-1' } })).arrayBuffer();
+    await expect
+      .poll(shown, { timeout: 10_000 })
+      .toMatch(
+        /^\d\d:\d\d:\d\d\.\d{3} INFO +request request_id=tty-1 method=GET path=\/v1\/campaigns operation_id=listCampaigns status=401 duration_ms=[\d.]+ organization_id=null api_key_id=null$/m,
+      );
+    expect(shown()).not.toMatch(/^\{"level"/m);
+  } finally {
+    const pid = serverPid();
+    if (pid !== null) process.kill(pid, 'SIGTERM');
+  }
+  expect(await exited).toBe(0);
+  expect(shown()).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO +stopped url=/m);
 });

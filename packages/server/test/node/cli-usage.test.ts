@@ -30,6 +30,10 @@ describe('help and version', () => {
       expect(help).toMatchObject({ code: 0, stderr: '' });
       expect(help.stdout).toMatch(/^Usage: ocs-server <command>/);
       expect(help.stdout).toContain('--version');
+      // The log's level is set in the environment only: the help names it.
+      expect(help.stdout).toMatch(
+        /^ {2}LOG_LEVEL +serve: trace, debug, info \(default\), warn, error, fatal or silent/m,
+      );
     }
     expect((await runCli(['key', 'create', '--help'])).code).toBe(0);
   });

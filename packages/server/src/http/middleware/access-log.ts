@@ -1,10 +1,43 @@
 /**
  * One log line per request, after its answer is final: the request ID, the caller, the status
- * and the time taken. It gives the request its logger first, a child carrying the request ID,
- * so that every line written for the request (a failure's detail too) can be found by it.
+ * and the time taken. Every answer writes it through `logRequest`: the pipeline's answers
+ * (this middleware), and those given before it, an unrouted path's 404, the documents and
+ * `/docs` (`app.ts`), which have no operation (`operation_id: null`) and no caller.
+ *
+ * The middleware gives the request its logger first, a child carrying the request ID, so
+ * that every line written for the request (a failure's detail too) can be found by it.
  */
 import { childLogger, type Logger } from '../logger.ts';
 import type { Middleware } from './context.ts';
+
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  /** The path only: a query string may carry a lead's email (`GET /leads?email=`). */
+  path: string;
+  operationId: string | null;
+  status: number;
+  /** `performance.now()` when the request came in. */
+  started: number;
+  organizationId?: string | null;
+  apiKeyId?: string | null;
+}
+
+/** The access line: one shape for every request, whatever answered it. */
+export function logRequest(logger: Logger, line: RequestLine): void {
+  logger.log({
+    level: line.status >= 500 ? 'error' : 'info',
+    message: 'request',
+    request_id: line.requestId,
+    method: line.method,
+    path: line.path,
+    operation_id: line.operationId,
+    status: line.status,
+    duration_ms: Math.round((performance.now() - line.started) * 100) / 100,
+    organization_id: line.organizationId ?? null,
+    api_key_id: line.apiKeyId ?? null,
+  });
+}
 
 export function accessLog(logger: Logger): Middleware {
   return async (context, next) => {
@@ -12,21 +45,17 @@ export function accessLog(logger: Logger): Middleware {
     const log = childLogger(logger, { request_id: context.requestId });
     context.log = log;
     await next();
-    const status = context.answer?.status ?? 500;
     // Through the server's logger with the request ID as a field: the request's own child
     // logger is made only when something else is logged for it.
-    logger.log({
-      level: status >= 500 ? 'error' : 'info',
-      message: 'request',
-      request_id: context.requestId,
+    logRequest(logger, {
+      requestId: context.requestId,
       method: context.operation.method,
-      // The path only: a query string may carry a lead's email (`GET /leads?email=`).
       path: context.url.pathname,
-      operation_id: context.operation.operationId,
-      status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      organization_id: context.auth?.organization.id ?? null,
-      api_key_id: context.auth?.key.id ?? null,
+      operationId: context.operation.operationId,
+      status: context.answer?.status ?? 500,
+      started,
+      organizationId: context.auth?.organization.id ?? null,
+      apiKeyId: context.auth?.key.id ?? null,
     });
   };
 }
