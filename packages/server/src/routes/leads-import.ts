@@ -86,10 +86,9 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
     if (key !== undefined) byEmail.set(key, record);
     return record;
   });
+  // (The store sends them in email order, so that two batches sharing emails take the unique
+  // index's locks in one order.)
   const records = [...new Set(recordOf.filter((record) => record !== undefined))];
-  // In email order: two batches sharing emails take the unique index's locks in the same
-  // order, so one waits for the other instead of both deadlocking.
-  records.sort((a, b) => compare(a.email?.toLowerCase() ?? '', b.email?.toLowerCase() ?? ''));
   const resolved = await tx.leads.insertMissing(records);
   const leadOf = new Map(
     records.map((record, i) => [record.id, resolved[i] as { lead: LeadRecord; inserted: boolean }]),
