@@ -75,37 +75,38 @@ const coalescedUpTo = 100;
  * statements sharing emails take the unique index's locks in one order.
  */
 async function insertMissingMerged(client: SqlClient, calls: LeadRecord[][]) {
-  const first = new Map<string, LeadRecord>();
-  const sent: LeadRecord[] = [];
+  const firstOf = new Map<string, SentLead>();
+  const sent: SentLead[] = [];
   const sentFor = calls.map((records) =>
     records.map((record) => {
-      if (record.email === null) {
-        sent.push(record);
-        return record;
-      }
-      const key = `${record.organization_id} ${record.email.toLowerCase()}`;
-      const earlier = first.get(key);
+      // The organization, then the email as `leads_email` compares it.
+      const key = record.email === null ? '' : `${record.organization_id} ${record.email.toLowerCase()}`;
+      const earlier = key === '' ? undefined : firstOf.get(key);
       if (earlier) return earlier;
-      first.set(key, record);
-      sent.push(record);
-      return record;
+      const entry: SentLead = { record, key, outcome: undefined };
+      if (key !== '') firstOf.set(key, entry);
+      sent.push(entry);
+      return entry;
     }),
   );
-  const lowerEmail = (record: LeadRecord) => record.email?.toLowerCase() ?? '';
-  sent.sort((a, b) => compareText(lowerEmail(a), lowerEmail(b)));
-  const resolved = await insertMissingRows(client, sent);
-  const byRecord = new Map(sent.map((record, i) => [record, resolved[i] as { lead: LeadRecord; inserted: boolean }]));
+  sent.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  await insertMissingRows(client, sent);
   return calls.map((records, c) =>
     records.map((record, i) => {
-      const sentRecord = (sentFor[c] as LeadRecord[])[i] as LeadRecord;
-      const outcome = byRecord.get(sentRecord) as { lead: LeadRecord; inserted: boolean };
+      const entry = (sentFor[c] as SentLead[])[i] as SentLead;
+      const outcome = entry.outcome as { lead: LeadRecord; inserted: boolean };
       // A record folded into an earlier one of its email found that lead.
-      return sentRecord === record ? outcome : { lead: outcome.lead, inserted: false };
+      return entry.record === record ? outcome : { lead: outcome.lead, inserted: false };
     }),
   );
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** A record sent in the statement, its key (empty without email), and what became of it. */
+interface SentLead {
+  record: LeadRecord;
+  key: string;
+  outcome: { lead: LeadRecord; inserted: boolean } | undefined;
+}
 
 /**
  * The statement: one array parameter per column (`leadColumnTypes`), `leads_email` as the
@@ -137,15 +138,15 @@ const insertMissingSql = (() => {
    returning (l.xmax = 0) as inserted, ${returned.join(', ')}`;
 })();
 
-async function insertMissingRows(client: SqlClient, records: LeadRecord[]) {
+async function insertMissingRows(client: SqlClient, sent: SentLead[]): Promise<void> {
   const rows = await client.query<LeadRecord & { inserted: boolean }>(
     insertMissingSql,
     leadColumnList.map((column) =>
-      records.map((record) => (leadJson.has(column) ? JSON.stringify(record[column]) : record[column])),
+      sent.map(({ record }) => (leadJson.has(column) ? JSON.stringify(record[column]) : record[column])),
     ),
   );
   const inserted = new Map<string, Record<string, unknown>>();
-  const byEmail = new Map<string, LeadRecord>();
+  const existing = new Map<string, LeadRecord>();
   for (const row of rows) {
     if (row.inserted) {
       inserted.set(row.id, row.custom_fields);
@@ -153,15 +154,18 @@ async function insertMissingRows(client: SqlClient, records: LeadRecord[]) {
     }
     const lead: Partial<typeof row> = { ...row };
     delete lead.inserted;
-    byEmail.set(`${row.organization_id} ${row.email?.toLowerCase()}`, lead as LeadRecord);
+    existing.set(`${row.organization_id} ${row.email?.toLowerCase()}`, lead as LeadRecord);
   }
-  return records.map((record) => {
-    const customFields = inserted.get(record.id);
-    if (customFields) return { lead: { ...record, custom_fields: customFields }, inserted: true };
-    const existing = byEmail.get(`${record.organization_id} ${record.email?.toLowerCase()}`);
-    if (!existing) throw new Error(`lead ${record.id}: neither inserted nor found by its email`);
-    return { lead: existing, inserted: false };
-  });
+  for (const entry of sent) {
+    const customFields = inserted.get(entry.record.id);
+    if (customFields) {
+      entry.outcome = { lead: { ...entry.record, custom_fields: customFields }, inserted: true };
+      continue;
+    }
+    const lead = existing.get(entry.key);
+    if (!lead) throw new Error(`lead ${entry.record.id}: neither inserted nor found by its email`);
+    entry.outcome = { lead, inserted: false };
+  }
 }
 
 export function sqlLeads(client: SqlClient): LeadStore {
