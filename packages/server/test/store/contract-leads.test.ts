@@ -99,7 +99,10 @@ describeBackends('lead store contract', (store) => {
     await store().leads.insert(existing);
     const fresh = leadRecord(org.id, {
       email: 'jonas.weber@brightlane.io',
-      custom_fields: { zeta: 1, alpha: { b: [true, null], a: 'x' } },
+      // What an array's text form must quote: quotes, backslashes, braces, commas, NULL.
+      first_name: 'Jo"nas \\ {x}, NULL',
+      last_name: 'NULL',
+      custom_fields: { zeta: 1, alpha: { b: [true, null], a: 'x "y" \\' } },
     });
     const again = leadRecord(org.id, { email: 'MAYA.PATEL@acmerobotics.com', first_name: 'Other' });
     const resolved = await store().leads.insertMissing([fresh, again]);
@@ -107,6 +110,7 @@ describeBackends('lead store contract', (store) => {
     expect(resolved[1]?.lead).toEqual(existing);
     // The answer for a new lead is the lead as a later read gives it.
     expect(resolved[0]?.lead).toEqual(await store().leads.get(org.id, fresh.id));
+    expect(resolved[0]?.lead).toMatchObject({ first_name: fresh.first_name, last_name: 'NULL' });
     expect(JSON.stringify(resolved[0]?.lead)).toBe(JSON.stringify(await store().leads.get(org.id, fresh.id)));
   });
 

@@ -6,6 +6,7 @@ import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, pageWithTotal, selectPage, updateRow } from './rows.ts';
 import { planEachRun } from './statement-names.ts';
+import { arrayLiteral } from './array-literal.ts';
 import { coalescing } from './coalesce.ts';
 
 const leadJson = new Set(['custom_fields']);
@@ -141,9 +142,13 @@ const insertMissingSql = (() => {
 async function insertMissingRows(client: SqlClient, sent: SentLead[]): Promise<void> {
   const rows = await client.query<LeadRecord & { inserted: boolean }>(
     insertMissingSql,
-    leadColumnList.map((column) =>
-      sent.map(({ record }) => (leadJson.has(column) ? JSON.stringify(record[column]) : record[column])),
-    ),
+    leadColumnList.map((column) => {
+      const values = sent.map(({ record }) =>
+        leadJson.has(column) ? JSON.stringify(record[column]) : (record[column] as string | number | null),
+      );
+      // `pg` sends arrays in their text form; PGlite takes the arrays themselves.
+      return client.kind === 'postgres' ? arrayLiteral(values) : values;
+    }),
   );
   const inserted = new Map<string, Record<string, unknown>>();
   const existing = new Map<string, LeadRecord>();
