@@ -1,4 +1,4 @@
-/** `coalescing`: calls run at once while slots are free, the ones that wait go together, a failed batch is split. */
+/** `coalescing`: the calls of one turn go together, the ones that wait for a slot too, a failed batch is split. */
 import { describe, expect, it } from 'vitest';
 import { coalescing } from '../../src/store/sql/coalesce.ts';
 
@@ -20,19 +20,27 @@ function controlledRun() {
   return { run, batches, finish, mostRunning: () => mostRunning };
 }
 
-const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** The end of the event loop's turn, after the starts it scheduled. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('coalescing', () => {
-  it('runs a call at once while a slot is free, and the calls that wait in one batch', async () => {
+  it('runs the calls of one turn together, and the calls that wait for a slot in one batch', async () => {
     const { run, batches, finish, mostRunning } = controlledRun();
     const call = coalescing(run, 2);
-    const answers = [1, 2, 3, 4, 5].map((n) => call(n));
+    const answers = [call(1), call(2)];
     await settled();
-    expect(batches).toEqual([[1], [2]]);
+    expect(batches).toEqual([[1, 2]]);
+    // A later turn, a slot free: a statement of its own.
+    answers.push(call(3));
+    await settled();
+    expect(batches).toEqual([[1, 2], [3]]);
+    // Both slots busy: 4 and 5 wait, then go together.
+    answers.push(call(4), call(5));
+    await settled();
+    expect(batches).toEqual([[1, 2], [3]]);
     finish.shift()?.();
     await settled();
-    // 3, 4 and 5 arrived while both slots were busy: one statement for the three.
-    expect(batches).toEqual([[1], [2], [3, 4, 5]]);
+    expect(batches).toEqual([[1, 2], [3], [4, 5]]);
     while (finish.length > 0) {
       finish.shift()?.();
       await settled();
@@ -45,6 +53,7 @@ describe('coalescing', () => {
     const { run, batches, finish } = controlledRun();
     const call = coalescing(run, 1);
     const first = call(1);
+    await settled();
     const rest = [2, -1, 3].map((n) => call(n).catch((error: Error) => error.message));
     await settled();
     for (let i = 0; i < 5 && finish.length > 0; i++) {

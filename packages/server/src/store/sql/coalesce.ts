@@ -1,9 +1,10 @@
 /**
  * Runs concurrent calls of one statement together. While `maxInFlight` statements run, a
  * new call waits; when one finishes, every call waiting goes in the next statement, as one
- * batch. At light load a call runs at once, alone; under load the calls that arrive during a
- * round trip share the next one, so a burst of N calls costs a few statements (and a few
- * commits) instead of N (decision 0017).
+ * batch. At light load a call runs at the end of the event loop's turn, alone or with the
+ * calls of the same turn; under load the calls that arrive during a round trip share the next
+ * one, so a burst of N calls costs a few statements (and a few commits) instead of N
+ * (decision 0017).
  *
  * `run` gets the inputs of a batch in arrival order and answers one output per input, in
  * the same order. When a batch of several fails, each of its calls runs again alone, so
@@ -51,10 +52,29 @@ export function coalescing<In, Out>(
     batch.forEach((call, i) => call.resolve(outputs[i] as Out));
   }
 
+  /** A start is scheduled for the calls of this turn of the event loop. */
+  let starting = false;
+  function start(): void {
+    starting = false;
+    if (waiting.length === 0 || inFlight >= maxInFlight) return;
+    const batch = waiting;
+    waiting = [];
+    void runBatch(batch);
+  }
+
   return (input) =>
     new Promise<Out>((resolve, reject) => {
-      const call = { input, resolve, reject };
-      if (inFlight < maxInFlight) void runBatch([call]);
-      else waiting.push(call);
+      waiting.push({ input, resolve, reject });
+      // A free slot starts at the end of this turn, not at once: calls released together
+      // (the requests a shared rate-limit count let through) then go in one statement,
+      // instead of the first two alone and the rest after them.
+      if (!starting && inFlight < maxInFlight) {
+        starting = true;
+        afterThisTurn(start);
+      }
     });
 }
+
+/** Runs `work` once the current turn's callbacks (and the I/O that came with them) have run. */
+const afterThisTurn: (work: () => void) => void =
+  typeof setImmediate === 'function' ? (work) => setImmediate(work) : (work) => setTimeout(work, 0);
