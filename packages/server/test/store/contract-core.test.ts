@@ -45,6 +45,22 @@ function campaign(organizationId: string, ownerId: string, overrides: Partial<Ca
   };
 }
 
+/** A first claim of an idempotency key, leased for a minute, replayable for 30. */
+function idempotencyClaim(organizationId: string, overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+  return {
+    organization_id: organizationId,
+    key: 'k-1',
+    fingerprint: 'f1',
+    state: 'in_progress',
+    locked_until: at(1),
+    response_status: null,
+    response_body: null,
+    created_at: at(0),
+    expires_at: at(30),
+    ...overrides,
+  };
+}
+
 describeBackends('store contract: core', (store, backend) => {
   it('finds a key by hash with its organization, and revokes it once', async () => {
     const { organization } = await organizationWithOwner(store());
@@ -131,18 +147,7 @@ describeBackends('store contract: core', (store, backend) => {
 
   it('claims an idempotency key once, and lets an expired or abandoned claim be taken over', async () => {
     const { organization } = await organizationWithOwner(store());
-    const claim = (overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
-      organization_id: organization.id,
-      key: 'k-1',
-      fingerprint: 'f1',
-      state: 'in_progress',
-      locked_until: at(1),
-      response_status: null,
-      response_body: null,
-      created_at: at(0),
-      expires_at: at(30),
-      ...overrides,
-    });
+    const claim = (overrides: Partial<IdempotencyRecord> = {}) => idempotencyClaim(organization.id, overrides);
     expect(await store().idempotency.claim(claim(), at(0))).toEqual({ outcome: 'claimed' });
     const second = await store().idempotency.claim(claim({ fingerprint: 'f2' }), at(0));
     expect(second).toMatchObject({ outcome: 'existing', record: { fingerprint: 'f1', state: 'in_progress' } });
@@ -167,17 +172,7 @@ describeBackends('store contract: core', (store, backend) => {
     const answer = JSON.stringify({
       results: Array.from({ length: 2000 }, (_, i) => ({ index: i, email: `lead-${i}@example.com`, name: 'Dana' })),
     });
-    const claim: IdempotencyRecord = {
-      organization_id: organization.id,
-      key: 'import-1',
-      fingerprint: 'f',
-      state: 'in_progress',
-      locked_until: at(1),
-      response_status: null,
-      response_body: null,
-      created_at: at(0),
-      expires_at: at(30),
-    };
+    const claim = idempotencyClaim(organization.id, { key: 'import-1' });
     await store().idempotency.claim(claim, at(0));
     await store().idempotency.complete(organization.id, 'import-1', 207, answer);
     const replay = await store().idempotency.claim(claim, at(5));
