@@ -89,12 +89,53 @@ export class IdempotencyKeys {
   }
 }
 
-/** JSON with object keys sorted, so that key order does not change a fingerprint. */
+/**
+ * JSON with object keys sorted, so that key order does not change a fingerprint: each
+ * object's keys in the order of an object built from its sorted entries (integer keys first,
+ * ascending, as JavaScript orders an object's own keys; then the rest by code unit).
+ *
+ * `JSON.stringify` with a list of property names writes every object's properties in the
+ * list's order, natively; the list is every key of the value, sorted once. That is a few
+ * times faster on an import's 600 KB body than sorting each object's entries in a replacer,
+ * which built a new object per lead. A key `__proto__` would be read through the prototype
+ * on objects that lack it, so such a value takes the replacer's way.
+ */
 export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const keys = new Set<string>();
+  const pending: unknown[] = [value];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (Array.isArray(item)) {
+      for (const element of item) if (element !== null && typeof element === 'object') pending.push(element);
+      continue;
+    }
+    for (const key of Object.keys(item as object)) {
+      keys.add(key);
+      const child = (item as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') pending.push(child);
+    }
+  }
+  if (keys.has('__proto__')) return canonicalJsonByReplacer(value);
+  return JSON.stringify(value, [...keys].sort(ownKeyOrder));
+}
+
+/** Sorts each object's entries in a replacer: the order `canonicalJson` keeps. */
+export function canonicalJsonByReplacer(value: unknown): string {
   if (value === undefined) return '';
   return JSON.stringify(value, (_key, item: unknown) =>
     item && typeof item === 'object' && !Array.isArray(item)
       ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : item,
   );
+}
+
+/** An array index (`0` to 2^32 - 2, no leading zero): JavaScript lists these keys first, ascending. */
+const isArrayIndex = (key: string) => /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
+
+function ownKeyOrder(a: string, b: string): number {
+  const indexA = isArrayIndex(a);
+  if (indexA !== isArrayIndex(b)) return indexA ? -1 : 1;
+  if (indexA) return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
 }

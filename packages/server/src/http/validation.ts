@@ -150,33 +150,59 @@ export function unstorableText(
       parameter.in === 'query' ? raw.url.searchParams.getAll(parameter.name) : [raw.headers.get(parameter.name) ?? ''];
     if (values.some((value) => unstorable.test(value))) flag(`${parameter.in}.${parameter.name}`);
   }
-  // Depth first, in document order, without recursion: a 1 MB body may nest very deep.
-  const pending: Array<[unknown, string, number]> = [[raw.body, 'body', 0]];
+  // Depth first, in document order, without recursion: a 1 MB body may nest very deep. A
+  // value's field name (`body.leads[3].email`) is spelled out only when it is flagged: an
+  // import's body holds tens of thousands of values, nearly always fine.
+  const pending: PendingValue[] = [{ value: raw.body, parent: undefined, key: 'body', depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, field, depth] = next;
+    const { value, depth } = next;
     if (typeof value === 'string') {
-      if (unstorable.test(value)) flag(field);
+      if (unstorable.test(value)) flag(fieldOf(next));
     } else if (value !== null && typeof value === 'object' && depth >= maxBodyDepth) {
       issues.push({
-        field,
+        field: fieldOf(next),
         message: `nests deeper than ${maxBodyDepth} levels of objects and arrays`,
         type: 'json_too_deep',
       });
     } else if (Array.isArray(value)) {
       for (let index = value.length - 1; index >= 0; index--) {
-        pending.push([value[index], `${field}[${index}]`, depth + 1]);
+        pending.push({ value: value[index], parent: next, key: index, depth: depth + 1 });
       }
     } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      if (entries.some(([key]) => unstorable.test(key))) {
-        flag(field, 'must not have a key that contains U+0000 or an unpaired surrogate');
+      const keys = Object.keys(value);
+      if (keys.some((key) => unstorable.test(key))) {
+        flag(fieldOf(next), 'must not have a key that contains U+0000 or an unpaired surrogate');
       }
-      for (const [key, item] of entries.reverse()) {
-        if (!unstorable.test(key)) pending.push([item, `${field}.${key}`, depth + 1]);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        if (!unstorable.test(key)) {
+          pending.push({ value: (value as Record<string, unknown>)[key], parent: next, key, depth: depth + 1 });
+        }
       }
     }
   }
   return issues;
+}
+
+/** A value of the body still to check, with where it sits. */
+interface PendingValue {
+  value: unknown;
+  parent: PendingValue | undefined;
+  /** Its key in its parent (an index in an array), or `body` for the body itself. */
+  key: string | number;
+  depth: number;
+}
+
+/** The field name of a value: `body.leads[3].email`. */
+function fieldOf(at: PendingValue): string {
+  const keys: Array<string | number> = [];
+  for (let step: PendingValue | undefined = at; step !== undefined; step = step.parent) keys.push(step.key);
+  let field = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i] as string | number;
+    field += typeof key === 'number' ? `[${key}]` : field === '' ? key : `.${key}`;
+  }
+  return field;
 }
 
 /**

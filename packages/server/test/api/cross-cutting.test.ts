@@ -70,6 +70,34 @@ describeBackends('cross-cutting behaviour', (store, backend) => {
     expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 3 * chunk.byteLength);
   });
 
+  it('reads a body of declared length whole, and refuses one longer than it declares past 1 MB', async () => {
+    const api = await createTestApi(store());
+    const send = (body: string, length: number) =>
+      api.app.fetch(
+        new Request('http://localhost/v1/campaigns', {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${api.key}`,
+            'Content-Type': 'application/json; charset=utf-8',
+            'Content-Length': String(length),
+          },
+          body,
+        }),
+      );
+    // A byte order mark and multi-byte text, as a Node client sends them (the length in bytes).
+    const body = `\uFEFF${JSON.stringify({ name: 'Ünïcode ✓', description: 'declared' })}`;
+    const created = await send(body, new TextEncoder().encode(body).byteLength);
+    const answer = (await created.json()) as { campaign: { name: string } };
+    expect(created.status).toBe(201);
+    expect(answer.campaign.name).toBe('Ünïcode ✓');
+    // Only an in-process Request can understate its length; it is refused once read.
+    const long = JSON.stringify({ name: 'x', description: 'y'.repeat(1024 * 1024) });
+    const refused = await send(long, 100);
+    const refusal = (await refused.json()) as { error: string };
+    checkAgainstDocument('POST', '/v1/campaigns', refused, refusal);
+    expect([refused.status, refusal.error]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+  });
+
   it('answers malformed JSON with VALIDATION_ERROR', async () => {
     const api = await createTestApi(store());
     const answer = await api.call<{ error: string; details: { errors: Array<{ type: string }> } }>(

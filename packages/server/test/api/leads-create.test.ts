@@ -226,6 +226,35 @@ describeBackends('create lead', (store) => {
     expect(await store().enrolments.countForCampaign(q4.id)).toBe(1);
   });
 
+  it('answers concurrent creates without a campaign (sent together) as if one came after the other', async () => {
+    await setup();
+    const emails = ['ava@x.io', 'AVA@x.io', 'ben@x.io', 'Ava@X.io', 'cleo@x.io', 'ben@x.io', 'dev@x.io', 'ava@x.io'];
+    const answers = await Promise.all(
+      emails.map((email) => api.call<Created>('POST', '/v1/leads', { body: { ...mayaInput, email } })),
+    );
+    const firstOf = new Map<string, Created['lead']>();
+    for (const [i, answer] of answers.entries()) {
+      const email = (emails[i] as string).toLowerCase();
+      const created = answer.status === 201;
+      expect(answer.body.created).toBe(created);
+      expect(answer.body.message).toBe(
+        created ? 'Lead created' : 'A lead with this email already exists; returned unchanged.',
+      );
+      if (created) {
+        expect(firstOf.has(email)).toBe(false);
+        firstOf.set(email, answer.body.lead);
+      }
+    }
+    // One 201 per email; every answer for it is that lead, as a later read shows it.
+    expect([...firstOf.keys()].sort()).toEqual(['ava@x.io', 'ben@x.io', 'cleo@x.io', 'dev@x.io']);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.body.lead).toEqual(firstOf.get((emails[i] as string).toLowerCase()));
+      const read = await api.call<{ lead: Lead }>('GET', `/v1/leads/${answer.body.lead.id}`);
+      expect(read.body.lead).toEqual(answer.body.lead);
+    }
+    for (const email of firstOf.keys()) expect(await leadCount(email)).toBe(1);
+  });
+
   it('answers a lost race on the unique email as the same-email case', async () => {
     // The losing request does not see the winner's lead when it looks (as under concurrency on
     // PostgreSQL): its insert hits the unique index, and the retry finds the winner's lead.

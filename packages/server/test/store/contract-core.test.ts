@@ -4,6 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import type { CampaignRecord, IdempotencyRecord } from '../../src/store/records.ts';
+import type { SqlStore } from '../../src/store/sql/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { createApiKey, createOrganization } from '../../src/seed/organizations.ts';
 import { describeBackends } from '../support/backends.ts';
@@ -44,7 +45,23 @@ function campaign(organizationId: string, ownerId: string, overrides: Partial<Ca
   };
 }
 
-describeBackends('store contract: core', (store) => {
+/** A first claim of an idempotency key, leased for a minute, replayable for 30. */
+function idempotencyClaim(organizationId: string, overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+  return {
+    organization_id: organizationId,
+    key: 'k-1',
+    fingerprint: 'f1',
+    state: 'in_progress',
+    locked_until: at(1),
+    response_status: null,
+    response_body: null,
+    created_at: at(0),
+    expires_at: at(30),
+    ...overrides,
+  };
+}
+
+describeBackends('store contract: core', (store, backend) => {
   it('finds a key by hash with its organization, and revokes it once', async () => {
     const { organization } = await organizationWithOwner(store());
     const { record } = await createApiKey(store(), { organizationId: organization.id, key: 'ocs_contractKey123' });
@@ -130,18 +147,7 @@ describeBackends('store contract: core', (store) => {
 
   it('claims an idempotency key once, and lets an expired or abandoned claim be taken over', async () => {
     const { organization } = await organizationWithOwner(store());
-    const claim = (overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
-      organization_id: organization.id,
-      key: 'k-1',
-      fingerprint: 'f1',
-      state: 'in_progress',
-      locked_until: at(1),
-      response_status: null,
-      response_body: null,
-      created_at: at(0),
-      expires_at: at(30),
-      ...overrides,
-    });
+    const claim = (overrides: Partial<IdempotencyRecord> = {}) => idempotencyClaim(organization.id, overrides);
     expect(await store().idempotency.claim(claim(), at(0))).toEqual({ outcome: 'claimed' });
     const second = await store().idempotency.claim(claim({ fingerprint: 'f2' }), at(0));
     expect(second).toMatchObject({ outcome: 'existing', record: { fingerprint: 'f1', state: 'in_progress' } });
@@ -159,6 +165,29 @@ describeBackends('store contract: core', (store) => {
     expect(await store().idempotency.claim(claim({ expires_at: at(59) }), at(31))).toEqual({ outcome: 'claimed' });
     await store().idempotency.release(organization.id, 'k-1');
     expect(await store().idempotency.claim(claim(), at(31))).toEqual({ outcome: 'claimed' });
+  });
+
+  it('keeps a large stored answer exactly, compressed with LZ4 where PostgreSQL has it', async () => {
+    const { organization } = await organizationWithOwner(store());
+    const answer = JSON.stringify({
+      results: Array.from({ length: 2000 }, (_, i) => ({ index: i, email: `lead-${i}@example.com`, name: 'Dana' })),
+    });
+    const claim = idempotencyClaim(organization.id, { key: 'import-1' });
+    await store().idempotency.claim(claim, at(0));
+    await store().idempotency.complete(organization.id, 'import-1', 207, answer);
+    const replay = await store().idempotency.claim(claim, at(5));
+    expect(replay).toMatchObject({ outcome: 'existing', record: { response_body: answer } });
+    if (backend === 'memory') return;
+    // Migration 012 (decision 0017): LZ4 on a server built with it; PGlite has pglz only.
+    const { client } = store() as SqlStore;
+    const [lz4] = await client.query<{ available: boolean }>(
+      `select 'lz4' = any (enumvals) as available from pg_settings where name = 'default_toast_compression'`,
+    );
+    const [stored] = await client.query<{ method: string | null }>(
+      `select pg_column_compression(response_body) as method from idempotency_keys where key = 'import-1'`,
+    );
+    expect(stored?.method).toBe(lz4?.available ? 'lz4' : 'pglz');
+    if (backend === 'postgres') expect(lz4?.available).toBe(true);
   });
 
   it('counts rate-limit buckets per window', async () => {

@@ -93,6 +93,57 @@ describeBackends('lead store contract', (store) => {
     expect(await store().leads.get(org.id, first.id)).toBeNull();
   });
 
+  it('inserts the missing leads and answers the existing ones, unchanged, with their stored fields', async () => {
+    const org = await organization(store());
+    const existing = leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' });
+    await store().leads.insert(existing);
+    const fresh = leadRecord(org.id, {
+      email: 'jonas.weber@brightlane.io',
+      // What an array's text form must quote: quotes, backslashes, braces, commas, NULL.
+      first_name: 'Jo"nas \\ {x}, NULL',
+      last_name: 'NULL',
+      custom_fields: { zeta: 1, alpha: { b: [true, null], a: 'x "y" \\' } },
+    });
+    const again = leadRecord(org.id, { email: 'MAYA.PATEL@acmerobotics.com', first_name: 'Other' });
+    const resolved = await store().leads.insertMissing([fresh, again]);
+    expect(resolved.map((r) => r.inserted)).toEqual([true, false]);
+    expect(resolved[1]?.lead).toEqual(existing);
+    // The answer for a new lead is the lead as a later read gives it.
+    expect(resolved[0]?.lead).toEqual(await store().leads.get(org.id, fresh.id));
+    expect(resolved[0]?.lead).toMatchObject({ first_name: fresh.first_name, last_name: 'NULL' });
+    expect(JSON.stringify(resolved[0]?.lead)).toBe(JSON.stringify(await store().leads.get(org.id, fresh.id)));
+  });
+
+  it('gives one lead per email to concurrent insertMissing calls, the later calls answered that lead', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    const emails = ['ava@x.io', 'AVA@x.io', 'ben@x.io', 'Ava@X.io', 'ben@x.io', 'cleo@x.io'];
+    const calls = [
+      ...emails.map((email) => [leadRecord(org.id, { email })]),
+      [leadRecord(other.id, { email: 'ava@x.io' })],
+      [leadRecord(org.id, { email: null }), leadRecord(org.id, { email: null })],
+    ];
+    const answers = await Promise.all(calls.map((records) => store().leads.insertMissing(records)));
+    const byEmail = new Map<string, string[]>();
+    for (const [c, records] of calls.entries()) {
+      for (const [i, record] of records.entries()) {
+        const answer = answers[c]?.[i];
+        if (!answer) throw new Error(`no answer for call ${c}, record ${i}`);
+        expect(answer.inserted).toBe(answer.lead.id === record.id);
+        expect(answer.lead.email?.toLowerCase()).toBe(record.email?.toLowerCase());
+        expect(answer.lead.organization_id).toBe(record.organization_id);
+        const key = `${record.organization_id} ${record.email?.toLowerCase() ?? record.id}`;
+        byEmail.set(key, [...(byEmail.get(key) ?? []), answer.lead.id]);
+      }
+    }
+    // One lead per email and organization, every record of it answered with that one lead;
+    // each record without email inserted.
+    for (const ids of byEmail.values()) expect(new Set(ids).size).toBe(1);
+    expect(answers.flat().filter((answer) => answer.inserted)).toHaveLength(byEmail.size);
+    expect((await store().leads.list(org.id, { limit: 20, offset: 0 })).total).toBe(5);
+    expect((await store().leads.list(other.id, { limit: 20, offset: 0 })).total).toBe(1);
+  });
+
   it('updates a live lead, refusing an email another live lead holds', async () => {
     const org = await organization(store());
     const other = await organization(store(), 'Other');

@@ -3,7 +3,7 @@ import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { LeadRecord } from '../records.ts';
 import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
-import { compareText, newestFirst, oldestFirst, patchRow } from './table.ts';
+import { compareText, copyRecord, newestFirst, oldestFirst, patchRow } from './table.ts';
 
 /** The personal and company fields that deletion overwrites. */
 export const erasedLeadFields = {
@@ -44,13 +44,20 @@ export function memoryLeads(state: MemoryState): LeadStore {
       state.leads.set(record.id, record);
     },
     async insertMissing(records) {
-      // The live leads by organization and email, in one pass over the table.
+      // The live leads holding the emails sought, in one pass over the table that copies
+      // only those (copying every lead made each single create cost the whole table).
+      const emailKey = (lead: LeadRecord) => `${lead.organization_id} ${lead.email?.toLowerCase()}`;
+      const wanted = new Set(records.filter((record) => record.email !== null).map(emailKey));
       const holder = new Map<string, LeadRecord>();
-      for (const lead of state.leads.where((l) => l.deleted_at === null && l.email !== null)) {
-        holder.set(`${lead.organization_id} ${lead.email?.toLowerCase()}`, lead);
+      if (wanted.size > 0) {
+        state.leads.scan((lead) => {
+          if (lead.deleted_at === null && lead.email !== null && wanted.has(emailKey(lead))) {
+            holder.set(emailKey(lead), copyRecord(lead));
+          }
+        });
       }
       return records.map((record) => {
-        const key = record.email === null ? undefined : `${record.organization_id} ${record.email.toLowerCase()}`;
+        const key = record.email === null ? undefined : emailKey(record);
         const existing = key === undefined ? undefined : holder.get(key);
         if (existing) return { lead: existing, inserted: false };
         state.leads.set(record.id, record);

@@ -17,6 +17,7 @@ import { migration008 } from './008-sandbox-clock.ts';
 import { migration009 } from './009-erasure.ts';
 import { migration010 } from './010-campaign-lead-order.ts';
 import { migration011 } from './011-unlogged-rate-limits.ts';
+import { migration012 } from './012-lz4-stored-answers.ts';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];
