@@ -10,8 +10,12 @@ import { availableBackends, type Backend } from './stores.ts';
 export { availableBackends, type Backend } from './stores.ts';
 
 /** Defines the suite once per backend; `store()` is a fresh, empty store in each test. */
-export function describeBackends(title: string, define: (store: () => Store, backend: Backend['name']) => void): void {
-  for (const backend of availableBackends()) {
+export function describeBackends(
+  title: string,
+  define: (store: () => Store, backend: Backend['name']) => void,
+  backends: Backend[] = availableBackends(),
+): void {
+  for (const backend of backends) {
     describe(`${title} [${backend.name}]`, () => {
       let store: Store | undefined;
       beforeAll(async () => {
@@ -29,4 +33,16 @@ export function describeBackends(title: string, define: (store: () => Store, bac
       }, backend.name);
     });
   }
+}
+
+/** The same, on the SQL stores only (PGlite, and PostgreSQL with DATABASE_URL). */
+export function describeSqlBackends(
+  title: string,
+  define: (store: () => Store, backend: Backend['name']) => void,
+): void {
+  describeBackends(
+    title,
+    define,
+    availableBackends().filter((backend) => backend.name !== 'memory'),
+  );
 }

@@ -3,6 +3,7 @@ import type { AiFieldRecord, CampaignRecord, ResponderSettingsRecord, WebhookRec
 import type { AiFieldStore, CampaignStore, ResponderStore, WebhookStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
+import { readsById } from './reads-by-id.ts';
 import { insertRow, selectPage, updateRow } from './rows.ts';
 
 const campaignJson = new Set([
@@ -13,12 +14,15 @@ const campaignJson = new Set([
   'sequence',
 ]);
 
-export function sqlCampaigns(client: SqlClient): CampaignStore {
+/** `shared`: `client` is the store's own, outside any transaction (see reads-by-id.ts). */
+export function sqlCampaigns(client: SqlClient, shared = false): CampaignStore {
+  const readShared = shared ? readsById<CampaignRecord>(client, { table: 'campaigns' }) : undefined;
   return {
     async insert(record) {
       await insertRow(client, 'campaigns', record, campaignJson);
     },
     async get(organizationId, id, options) {
+      if (readShared && !options?.forUpdate) return readShared(organizationId, id);
       const [row] = await client.query<CampaignRecord>(
         `select * from campaigns where organization_id = $1 and id = $2${options?.forUpdate ? ' for update' : ''}`,
         [organizationId, id],

@@ -22,18 +22,23 @@ export interface SqlStore extends Store {
   readonly client: SqlClient;
 }
 
-export function sqlStoreOn(client: SqlClient): SqlStore {
+/**
+ * The stores over `client`. `inTransaction`: `client` is one transaction's connection, on
+ * which reads run alone (outside one, concurrent reads by ID share statements: reads-by-id.ts).
+ */
+export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): SqlStore {
+  const shared = !inTransaction;
   return {
     kind: client.kind,
     client,
     organizations: sqlOrganizations(client),
     apiKeys: sqlApiKeys(client),
     accounts: sqlAccounts(client),
-    campaigns: sqlCampaigns(client),
+    campaigns: sqlCampaigns(client, shared),
     aiFields: sqlAiFields(client),
     responders: sqlResponders(client),
     webhooks: sqlWebhooks(client),
-    leads: sqlLeads(client),
+    leads: sqlLeads(client, shared),
     enrolments: sqlEnrolments(client),
     pipelines: sqlPipelines(client),
     deals: sqlDeals(client),
@@ -45,7 +50,7 @@ export function sqlStoreOn(client: SqlClient): SqlStore {
     sandbox: sqlSandbox(client),
     deliveries: sqlDeliveries(client),
     reclaimErased: () => vacuumErased(client),
-    transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx))),
+    transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx, { inTransaction: true }))),
     close: () => client.close(),
   };
 }

@@ -8,6 +8,7 @@ import { insertRow, pageWithTotal, selectPage, updateRow } from './rows.ts';
 import { planEachRun } from './statement-names.ts';
 import { arrayLiteral } from './array-literal.ts';
 import { coalescing } from './coalesce.ts';
+import { readsById } from './reads-by-id.ts';
 
 const leadJson = new Set(['custom_fields']);
 
@@ -173,7 +174,11 @@ async function insertMissingRows(client: SqlClient, sent: SentLead[]): Promise<v
   }
 }
 
-export function sqlLeads(client: SqlClient): LeadStore {
+/** `shared`: `client` is the store's own, outside any transaction (see reads-by-id.ts). */
+export function sqlLeads(client: SqlClient, shared = false): LeadStore {
+  const readShared = shared
+    ? readsById<LeadRecord>(client, { table: 'leads', condition: 'and deleted_at is null' })
+    : undefined;
   async function findByEmail(organizationId: string, email: string): Promise<LeadRecord | null> {
     // At most one live lead holds an email (the unique index `leads_email`), so no order:
     // ordering by created_at let PostgreSQL without statistics walk `leads_newest` through
@@ -200,6 +205,7 @@ export function sqlLeads(client: SqlClient): LeadStore {
     },
     insertMissing: (records) => insertMissingCoalesced(records),
     async get(organizationId, id) {
+      if (readShared) return readShared(organizationId, id);
       const [row] = await client.query<LeadRecord>(
         'select * from leads where organization_id = $1 and id = $2 and deleted_at is null',
         [organizationId, id],
