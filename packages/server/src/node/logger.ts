@@ -40,7 +40,17 @@ export function createNodeLogger(options: NodeLoggerOptions = {}): NodeLogger {
   const level = options.level ?? logLevelFrom(process.env.LOG_LEVEL);
   const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   // Standard output through sonic-boom, asynchronously: a request never waits for a write.
-  const sink = options.destination ?? pino.destination({ dest: 1, sync: false });
+  // Lines gather up to 4 KB before a write (one write per few dozen requests instead of one
+  // each: the log's cost on a busy server was mostly the writes), and at most 250 ms: a line
+  // reaches the output within a quarter of a second of its request, and `flush` writes what
+  // is left when the server stops (decision 0019).
+  // On a terminal, where a person reads them, lines are written at once.
+  const stdout = options.destination
+    ? undefined
+    : pino.destination({ dest: 1, sync: false, minLength: pretty ? 0 : 4096, periodicFlush: 250 });
+  // Whatever ends the process, what is buffered is written first.
+  if (stdout) process.once('exit', () => stdout.flushSync());
+  const sink = options.destination ?? (stdout as NonNullable<typeof stdout>);
   const root = pino(
     {
       level,
@@ -57,5 +67,6 @@ export function createNodeLogger(options: NodeLoggerOptions = {}): NodeLogger {
     },
     child: (bindings) => adapt(instance.child(bindings)),
   });
-  return { ...adapt(root), flush: () => root.flush() };
+  // At the end, synchronously: the process may exit right after.
+  return { ...adapt(root), flush: () => (stdout ? stdout.flushSync() : root.flush()) };
 }

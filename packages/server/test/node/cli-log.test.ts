@@ -30,7 +30,10 @@ vi.setConfig({ testTimeout: 120_000 });
 type Line = Record<string, unknown>;
 
 /** Serves until the listening line, runs `during` with the API's URL, stops with SIGTERM; the log lines and the exit code. */
-async function serveAndStop(env: Record<string, string>, during: (url: string) => Promise<void>) {
+async function serveAndStop(
+  env: Record<string, string>,
+  during: (url: string, linesSoFar: () => Line[]) => Promise<void>,
+) {
   const child = spawn(process.execPath, [serverBin, 'serve', '--port', '0', '--data-dir', freshDataDir()], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv(env),
@@ -59,7 +62,7 @@ async function serveAndStop(env: Record<string, string>, during: (url: string) =
     child.stderr.on('data', listening);
     void exited.then((code) => reject(new Error(`serve exited (${code}) before listening:\n${stderr}`)));
   });
-  await during(url);
+  await during(url, parsed);
   if (child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
   const code = await exited;
   return { code, lines: parsed() };
@@ -90,6 +93,17 @@ it('logs where it listens, which store and whether sandboxed at start, each requ
     status: 401,
   });
   expect(lines.at(-1)).toMatchObject({ level: 'info', message: 'stopped', url: start?.url });
+});
+
+it('writes a request’s line while the server runs: lines wait in a buffer for a short while only, not until the end', async () => {
+  await serveAndStop({ LOG_LEVEL: 'info' }, async (url, linesSoFar) => {
+    await (await fetch(`${url}/campaigns`, { headers: { 'X-Request-ID': 'log-test-soon' } })).arrayBuffer();
+    // One line is far below the 4 KB a write waits for; the periodic flush writes it.
+    await vi.waitFor(() => expect(linesSoFar().some((line) => line.request_id === 'log-test-soon')).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
+  });
 });
 
 it('writes only the levels LOG_LEVEL lets through', async () => {
