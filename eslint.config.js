@@ -14,4 +14,22 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'error',
     },
   },
+  {
+    // Layers below the routes: the engine, the domain, the stores
+    // and the delivery worker find what they need in lookups/, never in a route handler.
+    files: ['packages/server/src/{engine,domain,store,lookups,delivery}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/routes/*'],
+              message: 'Route handlers sit above this layer: move the lookup to src/lookups/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
