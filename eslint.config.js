@@ -15,8 +15,8 @@ export default tseslint.config(
     },
   },
   {
-    // Layers below the routes: the engine, the domain, the stores
-    // and the delivery worker find what they need in lookups/, never in a route handler.
+    // Layers below the routes: the engine, the domain, the stores and the delivery worker
+    // find what they need in lookups/, never in a route handler.
     files: ['packages/server/src/{engine,domain,store,lookups,delivery}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
