@@ -19,6 +19,7 @@ const browserTests = [
   ['packages/sdk', 'test/runtimes.test.ts'],
   ['packages/mock', 'test/browser.test.ts'],
   ['packages/mock', 'test/cors-browser.test.ts'],
+  ['packages/mock', 'test/docs-browser.test.ts'],
   ['packages/server', 'test/docs/docs-browser.test.ts'],
 ] as const;
 

@@ -51,3 +51,4 @@ export { erasedJson, namesLead, personalValues } from './domain/erasure.ts';
 export { erasedLeadFields } from './store/memory/leads.ts';
 // For @ocs/mock: `/docs`, the API reference page, in front of the standalone mock.
 export { type DocsRouteOptions, rendererModule, withDocs } from './docs/docs-route.ts';
+export { shownExtensions } from './docs/reference-page.ts';
