@@ -43,7 +43,8 @@ export const benches: BenchEntry[] = [
     build: ['@ocs/sdk'],
     needsDatabase: false,
     timeoutSeconds: 300,
-    summary: 'getCampaign on the built SDK vs plain fetch + json(), loopback node:http; time ratio <= 1.05',
+    summary:
+      'getCampaign on the built SDK vs raw fetch with headers, deadline and json(), loopback node:http; time ratio <= 1.05',
   },
   {
     name: 'sdk-webhooks',
