@@ -3,53 +3,31 @@
  * only web-standard APIs, so the same application serves in Node, inside MSW and in a
  * browser. Routes, scopes, validation and deprecations come from the OpenAPI document.
  *
- * A request is routed (unknown path: 404), then runs the pipeline, one middleware per step
- * under `http/middleware/`, in this order: access log; response headers (`X-Request-ID`,
- * `RateLimit-*`, deprecation) on every answer; the error envelope; authentication; rate
- * limit; scope; JSON body (413 past 1 MB, 415 for another media type); validation;
- * idempotency where the operation declares it; the handler.
+ * A request is routed (`http/router.ts`; unknown path: 404), then runs the pipeline
+ * (`http/request-pipeline.ts`), one middleware per step under `http/middleware/`, in this
+ * order: access log; response headers (`X-Request-ID`, `RateLimit-*`, deprecation) on every
+ * answer; the error envelope; authentication; rate limit; scope; JSON body (413 past 1 MB,
+ * 415 for another media type); validation; idempotency where the operation declares it;
+ * the handler. What handlers share is built in `app-services.ts`.
  *
  * With `cors`, CORS wraps all of it (`http/middleware/cors.ts`): a preflight under `/v1`
  * answers before routing, needing no key and counting against no budget, and every answer
  * under `/v1`, errors and 404s included, carries the headers a browser needs to read it.
  */
-import { type Context, Hono } from 'hono';
-import { type Clock, SandboxClock, systemClock, wallClockOf } from './domain/clock.ts';
-import { createFetchTransport } from './delivery/fetch-transport.ts';
+import { createAppServices } from './app-services.ts';
+import type { Clock } from './domain/clock.ts';
 import type { WebhookTransport } from './delivery/types.ts';
-import { createDeliveryWorker } from './delivery/worker.ts';
-import { type OutboundChannel, sandboxChannel } from './engine/channel.ts';
-import { docsPaths, docsResponder, type DocsRouteOptions } from './docs/docs-route.ts';
-import { createEngine, type Engine } from './engine/engine.ts';
-import { notFound } from './http/api-error.ts';
+import type { DocsRouteOptions } from './docs/docs-route.ts';
+import type { OutboundChannel } from './engine/channel.ts';
+import type { Engine } from './engine/engine.ts';
 import { Authenticator } from './http/auth.ts';
 import { defaultIdempotency, IdempotencyKeys, type IdempotencyPolicy } from './http/idempotency.ts';
-import { type Logger, silentLogger } from './http/logger.ts';
-import { accessLog, logRequest } from './http/middleware/access-log.ts';
-import { authenticate } from './http/middleware/authenticate.ts';
-import { compose } from './http/middleware/compose.ts';
+import type { Logger } from './http/logger.ts';
 import { cors, type CorsPolicy } from './http/middleware/cors.ts';
-import type { AnyHandler, RequestContext } from './http/middleware/context.ts';
-import { errorEnvelope } from './http/middleware/error-envelope.ts';
-import { idempotency } from './http/middleware/idempotency.ts';
-import { jsonBody } from './http/middleware/json-body.ts';
-import { rateLimit } from './http/middleware/rate-limit.ts';
-import { responseHeaders } from './http/middleware/response-headers.ts';
-import { runHandler } from './http/middleware/run-handler.ts';
-import { scope } from './http/middleware/scope.ts';
-import { validate } from './http/middleware/validate.ts';
-import {
-  defaultRateLimits,
-  inProcessRateLimits,
-  type RateLimitPolicy,
-  RateLimiter,
-  rateLimitHeaders,
-} from './http/rate-limit.ts';
-import { requestIdFor } from './http/request-id.ts';
-import { errorBody, jsonResponse } from './http/responses.ts';
+import { defaultRateLimits, inProcessRateLimits, type RateLimitPolicy, RateLimiter } from './http/rate-limit.ts';
+import { createRequestPipeline } from './http/request-pipeline.ts';
+import { createRouter } from './http/router.ts';
 import { RequestValidator } from './http/validation.ts';
-import { type OperationInfo, operationTable } from './openapi/document.ts';
-import { servedDocuments } from './openapi/served.ts';
 import { handlers as allHandlers } from './routes/index.ts';
 import type { PartialHandlers } from './routes/registry.ts';
 import type { AppServices, ServerConfig, WebhookHostCheck } from './services.ts';
@@ -103,159 +81,33 @@ export interface App {
 }
 
 export function createApp(options: AppOptions): App {
-  const config: ServerConfig = { sandbox: false, allowInsecureWebhooks: false, ...options.config };
-  const logger = options.logger ?? silentLogger;
-  const clock = serviceClock(options.clock, config.sandbox);
-  // Budgets keep real time even in sandbox mode: advancing the sandbox clock must not refill
-  // a rate limit, expire an idempotency key or an API key.
-  const wallClock = wallClockOf(clock);
-  const deliveries = createDeliveryWorker({
-    store: options.store,
-    transport: options.webhookTransport ?? createFetchTransport(),
-    clock,
-    logger,
-    onError: (error) => logger.log({ level: 'error', message: 'delivery worker failed', error: String(error) }),
-  });
-  const engine = createEngine({
-    store: options.store,
-    clock,
-    channel: options.channel ?? sandboxChannel,
-    deliveries,
-    logger,
-  });
-  const services: AppServices = {
-    store: options.store,
-    clock,
-    logger,
-    config,
-    engine,
-    ...(options.checkWebhookHost ? { checkWebhookHost: options.checkWebhookHost } : {}),
-  };
-  const authenticator = new Authenticator(options.store, options.authCacheTtlMs ?? 0);
+  const { services, wallClock } = createAppServices(options);
+  const { store, logger } = services;
+  const authenticator = new Authenticator(store, options.authCacheTtlMs ?? 0);
   // Only a PostgreSQL server is shared by several processes; everywhere else the counters
   // can live in this process (see inProcessRateLimits).
   const rateLimiter = new RateLimiter(
-    options.rateLimitCounters ?? (options.store.kind === 'postgres' ? options.store.rateLimits : inProcessRateLimits()),
+    options.rateLimitCounters ?? (store.kind === 'postgres' ? store.rateLimits : inProcessRateLimits()),
     { ...defaultRateLimits, ...options.rateLimits },
   );
-  const idempotencyKeys = new IdempotencyKeys(options.store, { ...defaultIdempotency, ...options.idempotency });
-  const validator = options.validator ?? new RequestValidator();
-  const handlers = options.handlers ?? allHandlers;
-
-  const hono = new Hono({ strict: true });
-  /**
-   * An answer given outside the pipeline (the documents, `/docs`, an unrouted path's 404):
-   * it carries a request ID and writes the same access line, with no operation.
-   */
-  const outsidePipeline =
-    (answer: (request: Request, requestId: string) => Response | Promise<Response>) => async (c: Context) => {
-      const started = performance.now();
-      const requestId = requestIdFor(c.req.raw);
-      const response = await answer(c.req.raw, requestId);
-      response.headers.set('X-Request-ID', requestId);
-      const path = new URL(c.req.url).pathname;
-      logRequest(logger, {
-        requestId,
-        method: c.req.method,
-        path,
-        operationId: null,
-        status: response.status,
-        started,
-      });
-      return response;
-    };
-  for (const [path, document] of Object.entries(servedDocuments)) {
-    hono.get(
-      path,
-      outsidePipeline(
-        async () => new Response(await document.body(), { headers: { 'Content-Type': document.contentType } }),
-      ),
-    );
-  }
-  if (options.docs) {
-    const docs = docsResponder(options.docs);
-    for (const path of docsPaths)
-      hono.get(
-        path,
-        outsidePipeline((request) => docs(new URL(request.url).pathname)),
-      );
-  }
-  // Routes with fewer parameters first, so `/campaigns/sequence-templates` wins over
-  // `/campaigns/{campaign_id}`.
-  const ordered = [...operationTable].sort((a, b) => paramCount(a.path) - paramCount(b.path));
-  for (const operation of ordered) {
-    const handler = handlers[operation.operationId] as unknown as AnyHandler | undefined;
-    // An operation without a handler is not routed (404); a test requires every handler.
-    if (!handler) continue;
-    hono.on(operation.method, `/v1${operation.path.replaceAll(/\{(\w+)\}/g, ':$1')}`, (c) =>
-      handle(operation, handler, c.req.raw, c.req.param() as Record<string, string>),
-    );
-  }
-  hono.notFound(
-    outsidePipeline((request, requestId) => {
-      const failure = errorBody(
-        notFound(`No endpoint matches ${request.method} ${new URL(request.url).pathname}.`),
-        requestId,
-      );
-      return jsonResponse(failure.status, failure.body, rateLimitHeaders(rateLimiter.untouched()));
-    }),
-  );
-  hono.onError((error, c) => {
-    // Only reached when the pipeline itself fails; handle() answers every API error.
-    const requestId = requestIdFor(c.req.raw);
-    services.logger.log({ level: 'error', message: 'unhandled error', request_id: requestId, error: String(error) });
-    const failure = errorBody(error, requestId);
-    return jsonResponse(failure.status, failure.body, { 'X-Request-ID': requestId });
+  const handle = createRequestPipeline({
+    services,
+    wallClock,
+    authenticator,
+    rateLimiter,
+    idempotencyKeys: new IdempotencyKeys(store, { ...defaultIdempotency, ...options.idempotency }),
+    validator: options.validator ?? new RequestValidator(),
   });
-
-  const pipeline = compose([
-    accessLog(logger),
-    responseHeaders(validator),
-    errorEnvelope(logger),
-    authenticate(authenticator),
-    rateLimit(rateLimiter),
-    scope,
-    jsonBody,
-    validate(validator),
-    idempotency(idempotencyKeys),
-    runHandler(services),
-  ]);
-
-  async function handle(
-    operation: OperationInfo,
-    handler: AnyHandler,
-    request: Request,
-    pathParams: Record<string, string>,
-  ): Promise<Response> {
-    const context: RequestContext = {
-      request,
-      url: new URL(request.url),
-      operation,
-      handler,
-      pathParams,
-      requestId: requestIdFor(request),
-      now: services.clock.now(),
-      wallNow: wallClock.now(),
-      rateLimit: rateLimiter.untouched(),
-    };
-    await pipeline(context);
-    const { answer } = context;
-    if (!answer) throw new Error(`${operation.operationId}: the pipeline gave no answer`);
-    return jsonResponse(answer.status, answer.body, answer.headers);
-  }
-
-  const route = async (request: Request) => hono.fetch(request);
+  const router = createRouter({
+    logger,
+    rateLimiter,
+    handlers: options.handlers ?? allHandlers,
+    ...(options.docs ? { docs: options.docs } : {}),
+    handle,
+  });
+  const route = async (request: Request) => router.fetch(request);
   const fetch = options.cors ? cors(withRefusalLog(options.cors, logger))(route) : route;
-  return { fetch, services, authenticator, rateLimiter, engine };
-}
-
-/**
- * The service's clock: in sandbox mode a sandbox clock (over the given one), so that the
- * sandbox operations can advance it; otherwise the given clock or the system's.
- */
-function serviceClock(given: Clock | undefined, sandbox: boolean): Clock {
-  if (!sandbox) return given ?? systemClock;
-  return given instanceof SandboxClock ? given : new SandboxClock(given ?? systemClock);
+  return { fetch, services, authenticator, rateLimiter, engine: services.engine };
 }
 
 /** A refused preflight is logged (unless the policy says where else to tell it): the operator sees which origin to allow. */
@@ -264,8 +116,4 @@ function withRefusalLog(policy: CorsPolicy, logger: Logger): CorsPolicy {
     onRefused: (origin) => logger.log({ level: 'warn', message: 'CORS preflight refused: origin not allowed', origin }),
     ...policy,
   };
-}
-
-function paramCount(path: string): number {
-  return (path.match(/\{/g) ?? []).length;
 }

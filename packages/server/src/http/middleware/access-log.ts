@@ -2,7 +2,7 @@
  * One log line per request, after its answer is final: the request ID, the caller, the status
  * and the time taken. Every answer writes it through `logRequest`: the pipeline's answers
  * (this middleware), and those given before it, an unrouted path's 404, the documents and
- * `/docs` (`app.ts`), which have no operation (`operation_id: null`) and no caller.
+ * `/docs` (`http/outside-pipeline.ts`), which have no operation (`operation_id: null`) and no caller.
  *
  * The middleware gives the request its logger first, a child carrying the request ID, so
  * that every line written for the request (a failure's detail too) can be found by it.
