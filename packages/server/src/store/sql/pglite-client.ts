@@ -1,6 +1,7 @@
 /** SqlClient over embedded PGlite (PostgreSQL in WebAssembly, one query at a time). */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
+import { takePgliteArtifacts } from './pglite-artifacts.ts';
 import { useBaselineWasmOnly } from './pglite-wasm-tiering.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
@@ -43,6 +44,7 @@ export async function createPgliteClient(dataDir?: string): Promise<SqlClient> {
   if (dataDir) (await import('./pglite-template.ts')).seedDataDirFromTemplate(dataDir);
   const db = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(await takePgliteArtifacts()),
     parsers: typeParsers,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers}`],
   });
