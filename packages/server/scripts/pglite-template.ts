@@ -27,6 +27,12 @@ rmSync(scratch, { recursive: true, force: true });
 try {
   const client = await createPgliteClient(scratch);
   await migrate(client, migrations);
+  // The databases the server never connects to: their files may be hard-linked.
+  const neverWritten = (
+    await client.query<{ oid: number }>(
+      "select oid::int as oid from pg_database where datname in ('template0', 'template1') order by oid",
+    )
+  ).map((row) => `base/${row.oid}`);
   await client.query('checkpoint');
   await client.close();
   if (!existsSync(join(scratch, 'PG_VERSION'))) throw new Error(`no database was made in ${scratch}`);
@@ -35,6 +41,7 @@ try {
     migrations: [...migrations]
       .sort((a, b) => a.version - b.version)
       .map((migration) => ({ version: migration.version, sha256: migrationHash(migration) })),
+    neverWritten,
   };
   writeFileSync(join(scratch, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
   try {

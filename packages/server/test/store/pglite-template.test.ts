@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,23 @@ describe('the PGlite template data directory', () => {
     writeFileSync(join(dataDir, 'base', '1', '1259'), 'changed by the database');
     expect(seedDataDirFromTemplate(dataDir, template)).toBe(false);
     expect(readFileSync(join(dataDir, 'base', '1', '1259'), 'utf8')).toBe('changed by the database');
+  });
+
+  it('hard-links the databases it lists as never written and copies the others', () => {
+    const template = fakeTemplate({ pglite: pgliteVersion(), migrations: held(1), neverWritten: ['base/1'] });
+    mkdirSync(join(template, 'base', '5'));
+    writeFileSync(join(template, 'base', '5', '1259'), 'served database');
+    const dataDir = scratch();
+    expect(seedDataDirFromTemplate(dataDir, template)).toBe(true);
+    // One inode for the template's file and the data directory's: a link, not a copy.
+    expect(statSync(join(dataDir, 'base', '1', '1259')).ino).toBe(statSync(join(template, 'base', '1', '1259')).ino);
+    expect(statSync(join(dataDir, 'base', '5', '1259')).ino).not.toBe(
+      statSync(join(template, 'base', '5', '1259')).ino,
+    );
+    expect(readFileSync(join(dataDir, 'base', '5', '1259'), 'utf8')).toBe('served database');
+    // What the served database writes stays in the data directory.
+    writeFileSync(join(dataDir, 'base', '5', '1259'), 'changed by the database');
+    expect(readFileSync(join(template, 'base', '5', '1259'), 'utf8')).toBe('served database');
   });
 
   it('is not copied when unsound or without a manifest', () => {

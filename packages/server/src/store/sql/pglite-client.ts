@@ -1,6 +1,8 @@
 /** SqlClient over embedded PGlite (PostgreSQL in WebAssembly, one query at a time). */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
+import { takePgliteArtifacts } from './pglite-artifacts.ts';
+import { useBaselineWasmOnly } from './pglite-wasm-tiering.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
@@ -28,17 +30,21 @@ function wrap(db: PGlite, queryable: Queryable): SqlClient {
 /**
  * PostgreSQL's `shared_buffers` for PGlite: PostgreSQL's default of 128 MB is zeroed when
  * the database starts, so it was all resident in the server process (about 150 MB of its
- * idle RSS). 16 MB holds the working set of a development database; PGlite reads the rest
- * from the data directory's files (the OS page cache).
+ * idle RSS). 8 MB (1,024 pages) holds the catalogs and the hot rows of a development
+ * database; PGlite reads the rest from the data directory's files, which the OS page cache
+ * keeps (a read then costs a system call and a copy, not a disk access). 16 MB before
+ * decision 0016: the 8 MB less were most of what kept the idle RSS above its target.
  */
-export const pgliteSharedBuffers = '16MB';
+export const pgliteSharedBuffers = '8MB';
 
 export async function createPgliteClient(dataDir?: string): Promise<SqlClient> {
+  useBaselineWasmOnly();
   const { PGlite } = await import('@electric-sql/pglite');
   // An empty data directory starts from the migrated template the build made, when sound.
   if (dataDir) (await import('./pglite-template.ts')).seedDataDirFromTemplate(dataDir);
   const db = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(await takePgliteArtifacts()),
     parsers: typeParsers,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers}`],
   });

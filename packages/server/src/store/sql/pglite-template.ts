@@ -11,9 +11,21 @@
  * newer than the template are then applied by `migrate()` as on any existing directory
  * (`schema_migrations` in the template lists what it holds). Without a usable template
  * (not built, another PGlite, another migration) PGlite creates the database as before.
+ * The template databases (template0, template1), which the server never connects to, are
+ * hard-linked rather than copied when the file system allows it (decision 0016).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +39,12 @@ export interface TemplateManifest {
   pglite: string;
   /** The migrations it holds: version and the SHA-256 of its SQL. */
   migrations: { version: number; sha256: string }[];
+  /**
+   * Directories (`base/1`, `base/4`: the databases template1 and template0) whose files the
+   * server's PostgreSQL never writes, so a new data directory may hard-link them instead of
+   * copying them (see `placeReadOnly`). Absent in a template made before decision 0016.
+   */
+  neverWritten?: string[];
 }
 
 export const migrationHash = (migration: Migration) => createHash('sha256').update(migration.sql).digest('hex');
@@ -84,10 +102,47 @@ export function seedDataDirFromTemplate(dataDir: string, template = findTemplate
     return false;
   }
   if (!templateIsSound(manifest)) return false;
+  const neverWritten = new Set(manifest.neverWritten ?? []);
   for (const entry of readdirSync(template)) {
     if (entry === 'PG_VERSION' || entry === manifestName) continue;
+    if (entry === 'base') {
+      for (const database of readdirSync(join(template, entry))) {
+        const path = join(entry, database);
+        if (neverWritten.has(path)) placeReadOnly(join(template, path), join(dataDir, path));
+        else cpSync(join(template, path), join(dataDir, path), { recursive: true, force: true });
+      }
+      continue;
+    }
     cpSync(join(template, entry), join(dataDir, entry), { recursive: true, force: true });
   }
   cpSync(join(template, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
   return true;
+}
+
+/**
+ * The files of a database the server never connects to (template0, template1), hard-linked
+ * from the template: a file created costs about a millisecond on a busy disk (its inode, the
+ * journal) and these are some 600 of the template's 1,100 files, while a link is a directory
+ * entry. Safe because PostgreSQL writes a database's relation files only through that
+ * database's buffers, which a session of another database never loads, and every WAL record
+ * of the template precedes its checkpoint (nothing is replayed into them). A link that fails
+ * (another file system, no permission) is a copy instead, as is a file the user could not
+ * open for writing (PostgreSQL opens relation files read-write).
+ */
+function placeReadOnly(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) {
+      placeReadOnly(source, target);
+      continue;
+    }
+    try {
+      accessSync(source, constants.R_OK | constants.W_OK);
+      linkSync(source, target);
+    } catch {
+      copyFileSync(source, target, constants.COPYFILE_FICLONE);
+    }
+  }
 }
