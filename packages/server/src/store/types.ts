@@ -465,8 +465,10 @@ export interface Store {
    */
   reclaimErased(): Promise<void>;
   /**
-   * Runs `work` atomically: every write inside commits together or not at all. Nested calls
-   * join the outer transaction.
+   * Runs `work` atomically: every write inside commits together or not at all. A nested call
+   * joins the outer transaction as a savepoint: when it throws, its own writes are undone and
+   * the outer transaction stays usable (a caller may catch `UniqueViolation` and try again
+   * inside it); when it returns, its writes commit with the outer one.
    */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -1,10 +1,12 @@
 /** SqlClient over embedded PGlite (PostgreSQL in WebAssembly, one query at a time). */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
+import { savepoints } from './savepoint.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
 function wrap(db: PGlite, queryable: Queryable): SqlClient {
+  const nested = savepoints((statement) => queryable.query(statement));
   const client: SqlClient = {
     kind: 'pglite',
     async query(text, params) {
@@ -17,7 +19,7 @@ function wrap(db: PGlite, queryable: Queryable): SqlClient {
       await queryable.exec(script);
     },
     transaction(work) {
-      if (queryable !== db) return work(client);
+      if (queryable !== db) return nested(client, work);
       return db.transaction((tx) => work(wrap(db, tx)));
     },
     close: () => db.close(),
