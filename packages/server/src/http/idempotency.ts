@@ -7,7 +7,8 @@
  * so concurrent requests and several processes agree on who runs.
  */
 import { sha256Hex } from '../domain/hash.ts';
-import type { Store } from '../store/types.ts';
+import type { IdempotencyRecord } from '../store/records.ts';
+import type { HeldClaim, Store } from '../store/types.ts';
 import { ApiError } from './api-error.ts';
 
 export interface IdempotencyPolicy {
@@ -24,7 +25,18 @@ export interface StoredAnswer {
   body: string;
 }
 
-export type IdempotentOutcome = { kind: 'replay'; answer: StoredAnswer } | { kind: 'run'; fingerprint: string };
+export type IdempotentOutcome = { kind: 'replay'; answer: StoredAnswer } | { kind: 'run'; claim: HeldClaim };
+
+/**
+ * The request's claim was taken over before its answer was stored (it ran past its lease
+ * and a retry claimed the key): its writes are rolled back, and the retry's stand.
+ */
+export class ClaimTakenOver extends Error {
+  constructor(readonly claim: HeldClaim) {
+    super(`Idempotency-Key ${claim.key}: the claim was taken over before the answer was stored`);
+    this.name = 'ClaimTakenOver';
+  }
+}
 
 export class IdempotencyKeys {
   constructor(
@@ -39,21 +51,19 @@ export class IdempotencyKeys {
     now: Date,
   ) {
     const fingerprint = await sha256Hex(`${request.method} ${request.route}\n${canonicalJson(request.body)}`);
-    const claim = await this.store.idempotency.claim(
-      {
-        organization_id: organizationId,
-        key,
-        fingerprint,
-        state: 'in_progress',
-        locked_until: new Date(now.getTime() + this.policy.leaseMs).toISOString(),
-        response_status: null,
-        response_body: null,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + this.policy.ttlMs).toISOString(),
-      },
-      now.toISOString(),
-    );
-    if (claim.outcome === 'claimed') return { kind: 'run', fingerprint } satisfies IdempotentOutcome;
+    const record = {
+      organization_id: organizationId,
+      key,
+      fingerprint,
+      state: 'in_progress',
+      locked_until: new Date(now.getTime() + this.policy.leaseMs).toISOString(),
+      response_status: null,
+      response_body: null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.policy.ttlMs).toISOString(),
+    } satisfies IdempotencyRecord;
+    const claim = await this.store.idempotency.claim(record, now.toISOString());
+    if (claim.outcome === 'claimed') return { kind: 'run', claim: record } satisfies IdempotentOutcome;
     const existing = claim.record;
     if (existing.fingerprint !== fingerprint) {
       throw new ApiError(
@@ -64,13 +74,7 @@ export class IdempotencyKeys {
     }
     if (existing.state === 'in_progress' || existing.response_status === null || existing.response_body === null) {
       const wait = Math.max(1, Math.ceil((Date.parse(existing.locked_until) - now.getTime()) / 1000));
-      const retryAfter = Math.min(wait, 5);
-      throw new ApiError(
-        409,
-        'IDEMPOTENCY_IN_PROGRESS',
-        `A request with Idempotency-Key ${key} is still being processed. Retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
-        { headers: { 'Retry-After': String(retryAfter) } },
-      );
+      throw inProgress(key, Math.min(wait, 5));
     }
     return {
       kind: 'replay',
@@ -78,15 +82,45 @@ export class IdempotencyKeys {
     } satisfies IdempotentOutcome;
   }
 
-  /** Stores the answer of a request that ran (success or a client error) for replay. */
-  complete(organizationId: string, key: string, answer: StoredAnswer): Promise<void> {
-    return this.store.idempotency.complete(organizationId, key, answer.status, answer.body);
+  /**
+   * Runs the request holding `claim` and stores its answer in one transaction (Brandur
+   * Leach's atomic phase, decision 0020): `work` does the request's writes on the
+   * transaction's store and gives the answer, which is stored before the commit. Either both
+   * commit or neither does, so a crash anywhere leaves the key without an answer and the
+   * store without the writes: the retry that takes the key over runs on a clean slate.
+   * Throws `ClaimTakenOver` (nothing committed) when the claim is no longer the request's.
+   */
+  async runAndStore(claim: HeldClaim, work: (tx: Store) => Promise<StoredAnswer>): Promise<StoredAnswer> {
+    return this.store.transaction(async (tx) => {
+      const answer = await work(tx);
+      if (!(await tx.idempotency.complete(claim, answer.status, answer.body))) throw new ClaimTakenOver(claim);
+      return answer;
+    });
   }
 
-  /** Frees the key after a server-side failure, so that a retry runs the request again. */
-  release(organizationId: string, key: string): Promise<void> {
-    return this.store.idempotency.release(organizationId, key);
+  /**
+   * Stores the answer of a request that wrote nothing (a client error: its transaction was
+   * rolled back), for replay. Nothing to keep atomic with it: if this fails, the key's lease
+   * runs out and a retry runs the request again, which is safe as it wrote nothing.
+   */
+  async storeRefusal(claim: HeldClaim, answer: StoredAnswer): Promise<void> {
+    await this.store.idempotency.complete(claim, answer.status, answer.body);
   }
+
+  /** Frees the key after a server-side failure (nothing committed), so that a retry runs the request again. */
+  release(claim: HeldClaim): Promise<void> {
+    return this.store.idempotency.release(claim);
+  }
+}
+
+/** `409 IDEMPOTENCY_IN_PROGRESS`: another request holds the key; retry after `retryAfter` seconds. */
+export function inProgress(key: string, retryAfter: number): ApiError {
+  return new ApiError(
+    409,
+    'IDEMPOTENCY_IN_PROGRESS',
+    `A request with Idempotency-Key ${key} is still being processed. Retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+    { headers: { 'Retry-After': String(retryAfter) } },
+  );
 }
 
 /**

@@ -6,7 +6,9 @@
 /**
  * A write would break a uniqueness guarantee of the store: `constraint` names it (the SQL
  * index name; memory uses the same names). Inside a transaction the whole transaction has
- * failed: catch it outside `store.transaction(...)`, then read again.
+ * failed: catch it outside `store.transaction(...)`, then read again. That call may itself be
+ * nested in an outer transaction (a keyed request's): it is then a savepoint, rolled back
+ * alone, and the outer transaction goes on.
  */
 export class UniqueViolation extends Error {
   readonly constraint: string;

@@ -411,6 +411,12 @@ export interface DealStore {
 
 export type IdempotencyClaim = { outcome: 'claimed' } | { outcome: 'existing'; record: IdempotencyRecord };
 
+/**
+ * The claim a request holds on a key: its `locked_until` tells it from any later claim of the
+ * same key (a takeover needs the lease to have run out, so its lease ends later).
+ */
+export type HeldClaim = Pick<IdempotencyRecord, 'organization_id' | 'key' | 'locked_until'>;
+
 export interface IdempotencyStore {
   /**
    * Claims `(organization_id, key)` for a new request, or returns the record already there.
@@ -418,9 +424,18 @@ export interface IdempotencyStore {
    * died) is taken over, so a crash never blocks a key for good.
    */
   claim(record: IdempotencyRecord, now: string): Promise<IdempotencyClaim>;
-  complete(organizationId: string, key: string, status: number, body: string): Promise<void>;
-  /** Forgets a claim whose request failed in a way that must not be replayed. */
-  release(organizationId: string, key: string): Promise<void>;
+  /**
+   * Stores the answer of the request holding `claim`, and answers true; false when the claim
+   * is no longer its own (its lease ran out and another request took the key over, or it was
+   * completed or released already), storing nothing. Called in the request's transaction, so
+   * the answer commits with the writes it describes.
+   */
+  complete(claim: HeldClaim, status: number, body: string): Promise<boolean>;
+  /**
+   * Forgets `claim` if it is still in progress, so that a retry runs again: a key another
+   * request took over, or one whose answer was stored (committed after all), stays as it is.
+   */
+  release(claim: HeldClaim): Promise<void>;
   /**
    * Erasure of a deleted lead: every stored answer of the organization that names the lead's
    * ID is replaced with what `anonymise` makes of it (the lead's data left out), so that a
@@ -465,8 +480,10 @@ export interface Store {
    */
   reclaimErased(): Promise<void>;
   /**
-   * Runs `work` atomically: every write inside commits together or not at all. Nested calls
-   * join the outer transaction.
+   * Runs `work` atomically: every write inside commits together or not at all. A nested call
+   * joins the outer transaction as a savepoint: when it throws, its own writes are undone and
+   * the outer transaction stays usable (a caller may catch `UniqueViolation` and try again
+   * inside it); when it returns, its writes commit with the outer one.
    */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

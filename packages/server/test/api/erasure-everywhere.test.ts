@@ -269,7 +269,7 @@ describeBackends('erasure reaches every copy', (store, backend) => {
     };
     expect((await store().idempotency.claim(claim, start)).outcome).toBe('claimed');
     const lead = await ok<{ lead: unknown }>('GET', `/v1/leads/${leadId}`);
-    await store().idempotency.complete(api.organizationId, 'erasure-replay', 200, JSON.stringify(lead));
+    expect(await store().idempotency.complete(claim, 200, JSON.stringify(lead))).toBe(true);
     // A lookup by email: the query string must not reach the request log.
     await ok('GET', `/v1/leads?email=${encodeURIComponent(mark.email)}`);
 

@@ -270,21 +270,19 @@ describeBackends('import leads', (store) => {
   });
 
   it('leaves nothing behind when the enrolments fail after the leads were written', async () => {
-    const failing: Store = {
-      ...store(),
-      transaction: (work) =>
-        store().transaction((tx) =>
-          work({
-            ...tx,
-            enrolments: {
-              ...tx.enrolments,
-              insertMany: async () => {
-                throw new Error('disk full');
-              },
-            },
-          }),
-        ),
-    };
+    // Every transaction, nested ones included (the keyed request's handler runs in the
+    // idempotency step's), sees the failing enrolments.
+    const failingIn = (target: Store): Store => ({
+      ...target,
+      enrolments: {
+        ...target.enrolments,
+        insertMany: async () => {
+          throw new Error('disk full');
+        },
+      },
+      transaction: (work) => target.transaction((tx) => work(failingIn(tx))),
+    });
+    const failing: Store = { ...store(), transaction: failingIn(store()).transaction };
     await setup({ store: failing });
     const q4 = await campaign();
     const failed = await api.call<Failure>('POST', '/v1/leads', {

@@ -152,18 +152,28 @@ describeBackends('store contract: core', (store, backend) => {
     const second = await store().idempotency.claim(claim({ fingerprint: 'f2' }), at(0));
     expect(second).toMatchObject({ outcome: 'existing', record: { fingerprint: 'f1', state: 'in_progress' } });
     // The lease ran out: the first request died; the next one takes over.
-    expect(await store().idempotency.claim(claim({ fingerprint: 'f3', locked_until: at(3) }), at(2))).toEqual({
-      outcome: 'claimed',
+    const takeover = claim({ fingerprint: 'f3', locked_until: at(3) });
+    expect(await store().idempotency.claim(takeover, at(2))).toEqual({ outcome: 'claimed' });
+    // The first request's claim is no longer its own: it can neither store an answer nor free the key.
+    expect(await store().idempotency.complete(claim(), 500, '{"late":true}')).toBe(false);
+    await store().idempotency.release(claim());
+    expect(await store().idempotency.claim(claim({ fingerprint: 'f3', locked_until: at(9) }), at(2))).toMatchObject({
+      outcome: 'existing',
+      record: { state: 'in_progress', fingerprint: 'f3' },
     });
-    await store().idempotency.complete(organization.id, 'k-1', 201, '{"ok":true}');
+    expect(await store().idempotency.complete(takeover, 201, '{"ok":true}')).toBe(true);
+    // Completed: a second completion stores nothing, and a release leaves the answer in place.
+    expect(await store().idempotency.complete(takeover, 201, '{"again":true}')).toBe(false);
+    await store().idempotency.release(takeover);
     const replay = await store().idempotency.claim(claim({ locked_until: at(10) }), at(5));
     expect(replay).toMatchObject({
       outcome: 'existing',
       record: { state: 'completed', response_status: 201, response_body: '{"ok":true}', fingerprint: 'f3' },
     });
     // After the replay window the key is new again.
-    expect(await store().idempotency.claim(claim({ expires_at: at(59) }), at(31))).toEqual({ outcome: 'claimed' });
-    await store().idempotency.release(organization.id, 'k-1');
+    const renewed = claim({ expires_at: at(59), locked_until: at(32) });
+    expect(await store().idempotency.claim(renewed, at(31))).toEqual({ outcome: 'claimed' });
+    await store().idempotency.release(renewed);
     expect(await store().idempotency.claim(claim(), at(31))).toEqual({ outcome: 'claimed' });
   });
 
@@ -174,7 +184,7 @@ describeBackends('store contract: core', (store, backend) => {
     });
     const claim = idempotencyClaim(organization.id, { key: 'import-1' });
     await store().idempotency.claim(claim, at(0));
-    await store().idempotency.complete(organization.id, 'import-1', 207, answer);
+    expect(await store().idempotency.complete(claim, 207, answer)).toBe(true);
     const replay = await store().idempotency.claim(claim, at(5));
     expect(replay).toMatchObject({ outcome: 'existing', record: { response_body: answer } });
     if (backend === 'memory') return;

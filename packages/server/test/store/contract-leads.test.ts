@@ -93,6 +93,40 @@ describeBackends('lead store contract', (store) => {
     expect(await store().leads.get(org.id, first.id)).toBeNull();
   });
 
+  it('undoes only a nested transaction that fails, so its caller can catch UniqueViolation and retry inside the outer one', async () => {
+    const org = await organization(store());
+    await store().leads.insert(leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' }));
+    const before = leadRecord(org.id, { email: 'before@brightlane.io' });
+    const partial = leadRecord(org.id, { email: 'partial@brightlane.io' });
+    const retried = leadRecord(org.id, { email: 'retried@brightlane.io' });
+    const attempts: string[] = [];
+    await store().transaction(async (tx) => {
+      await tx.leads.insert(before);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await tx.transaction(async (inner) => {
+            attempts.push(`attempt ${attempt}`);
+            await inner.leads.insert(attempt === 1 ? partial : retried);
+            // The first attempt runs into the existing lead, as a concurrent create would.
+            if (attempt === 1) await inner.leads.insert(leadRecord(org.id, { email: 'MAYA.patel@acmerobotics.com' }));
+          });
+          break;
+        } catch (error) {
+          expect(error).toBeInstanceOf(UniqueViolation);
+          if (attempt >= 2) throw error;
+        }
+      }
+      // The outer transaction is still usable after the failed nested one.
+      expect((await tx.leads.findByEmail(org.id, 'before@brightlane.io'))?.id).toBe(before.id);
+    });
+    expect(attempts).toEqual(['attempt 1', 'attempt 2']);
+    expect(await store().leads.get(org.id, before.id)).not.toBeNull();
+    expect(await store().leads.get(org.id, retried.id)).not.toBeNull();
+    // The failed attempt's own write was undone with it.
+    expect(await store().leads.get(org.id, partial.id)).toBeNull();
+    expect((await store().leads.list(org.id, { limit: 10, offset: 0 })).total).toBe(3);
+  });
+
   it('inserts the missing leads and answers the existing ones, unchanged, with their stored fields', async () => {
     const org = await organization(store());
     const existing = leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' });

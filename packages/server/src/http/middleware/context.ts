@@ -6,6 +6,7 @@ import type { OperationInfo } from '../../openapi/document.ts';
 import type { OperationId } from '../../openapi/types.ts';
 import type { HandlerRequest } from '../../routes/registry.ts';
 import type { AppServices } from '../../services.ts';
+import type { Store } from '../../store/types.ts';
 import type { AuthContext } from '../auth.ts';
 import type { Logger } from '../logger.ts';
 import type { RateLimitState } from '../rate-limit.ts';
@@ -42,6 +43,11 @@ export interface RequestContext {
   /** The parsed JSON body, before validation (undefined when none was sent). */
   rawBody?: unknown;
   input?: ValidatedInput;
+  /**
+   * The store the handler must use, when not the services' own: the transaction of the
+   * idempotency step, in which the handler's writes commit with the stored answer.
+   */
+  store?: Store;
   answer?: Answer;
   /** The request's logger: every line it writes carries the request ID (set by `accessLog`). */
   log?: Logger;

@@ -13,7 +13,10 @@ export function runHandler(services: AppServices): Middleware {
       now: context.now,
       origin: context.url.origin,
     } as unknown as HandlerRequest<OperationId>;
-    const result = await context.handler(request, services);
+    // Inside the idempotency step's transaction, every read and write of the handler goes
+    // through it: one on the services' store would commit apart from the stored answer (and
+    // on PGlite and memory, which run one transaction at a time, wait for it forever).
+    const result = await context.handler(request, context.store ? { ...services, store: context.store } : services);
     context.answer = { status: result.status, body: JSON.stringify(result.body), headers: result.headers ?? {} };
   };
 }

@@ -1,5 +1,6 @@
 /** Memory implementations of the organization, key, idempotency and rate-limit stores. */
-import type { ApiKeyStore, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
+import type { IdempotencyRecord } from '../records.ts';
+import type { ApiKeyStore, HeldClaim, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
 
@@ -60,6 +61,10 @@ export function memoryApiKeys(state: MemoryState): ApiKeyStore {
   };
 }
 
+/** The stored record is still `claim`, in progress (see `HeldClaim`). */
+const holds = (record: IdempotencyRecord | undefined, claim: HeldClaim) =>
+  record !== undefined && record.state === 'in_progress' && record.locked_until === claim.locked_until;
+
 export function memoryIdempotency(state: MemoryState): IdempotencyStore {
   const keyOf = (organizationId: string, key: string) => `${organizationId}\u0000${key}`;
   return {
@@ -74,15 +79,15 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
       }
       return { outcome: 'existing', record: existing };
     },
-    async complete(organizationId, key, status, body) {
-      patchRow(state.idempotency, keyOf(organizationId, key), {
-        state: 'completed',
-        response_status: status,
-        response_body: body,
-      });
+    async complete(claim, status, body) {
+      const id = keyOf(claim.organization_id, claim.key);
+      if (!holds(state.idempotency.get(id), claim)) return false;
+      patchRow(state.idempotency, id, { state: 'completed', response_status: status, response_body: body });
+      return true;
     },
-    async release(organizationId, key) {
-      state.idempotency.delete(keyOf(organizationId, key));
+    async release(claim) {
+      const id = keyOf(claim.organization_id, claim.key);
+      if (holds(state.idempotency.get(id), claim)) state.idempotency.delete(id);
     },
     async eraseLead(organizationId, leadId, anonymise) {
       const named = state.idempotency.where(

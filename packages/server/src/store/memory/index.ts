@@ -92,7 +92,17 @@ export function createMemoryStore(): MemoryStore {
     },
   };
   // Inside a transaction, nested transactions join the running one instead of queueing
-  // behind it (which would wait forever).
-  const inTransaction: Store = { ...store, ...transactionStores, transaction: (work) => work(inTransaction) };
+  // behind it (which would wait forever), behind a rollback mark: one that throws undoes its
+  // own writes only, as a savepoint does on SQL, so a caller may catch and try again.
+  const nested = async <T>(work: (tx: Store) => Promise<T>): Promise<T> => {
+    const mark = journal.mark();
+    try {
+      return await work(inTransaction);
+    } catch (error) {
+      journal.rollbackTo(mark);
+      throw error;
+    }
+  };
+  const inTransaction: Store = { ...store, ...transactionStores, transaction: nested };
   return store;
 }

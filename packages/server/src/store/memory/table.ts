@@ -17,6 +17,19 @@ export class Journal {
     this.undo = null;
   }
 
+  /** Where the running transaction stands: `rollbackTo` it undoes what came after (a nested transaction). */
+  mark(): number {
+    return this.undo?.length ?? 0;
+  }
+
+  /** Undoes the writes made since `mark`, keeping the earlier ones (SQL's ROLLBACK TO SAVEPOINT). */
+  rollbackTo(mark: number): void {
+    const steps = this.undo;
+    if (!steps) return;
+    for (let i = steps.length - 1; i >= mark; i--) steps[i]?.();
+    steps.length = mark;
+  }
+
   rollback(): void {
     const steps = this.undo ?? [];
     this.undo = null;

@@ -10,7 +10,10 @@ export interface SqlClient {
    * `pg`'s simple query protocol): the migrations, whose function bodies may hold `;`.
    */
   exec(script: string): Promise<void>;
-  /** Runs `work` in one transaction on one connection; nested calls join it. */
+  /**
+   * Runs `work` in one transaction on one connection. A nested call joins it behind a
+   * savepoint (savepoint.ts): if it fails, its work alone is undone and the outer goes on.
+   */
   transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

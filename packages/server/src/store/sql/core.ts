@@ -118,15 +118,21 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
       if (!existing) return this.claim(record, now);
       return { outcome: 'existing', record: existing };
     },
-    async complete(organizationId, key, status, body) {
-      await client.query(
-        `update idempotency_keys set state = 'completed', response_status = $3, response_body = $4
-          where organization_id = $1 and key = $2`,
-        [organizationId, key, status, body],
+    async complete(claim, status, body) {
+      const stored = await client.query(
+        `update idempotency_keys set state = 'completed', response_status = $4, response_body = $5
+          where organization_id = $1 and key = $2 and state = 'in_progress' and locked_until = $3
+         returning 1`,
+        [claim.organization_id, claim.key, claim.locked_until, status, body],
       );
+      return stored.length > 0;
     },
-    async release(organizationId, key) {
-      await client.query('delete from idempotency_keys where organization_id = $1 and key = $2', [organizationId, key]);
+    async release(claim) {
+      await client.query(
+        `delete from idempotency_keys
+          where organization_id = $1 and key = $2 and state = 'in_progress' and locked_until = $3`,
+        [claim.organization_id, claim.key, claim.locked_until],
+      );
     },
     async eraseLead(organizationId, leadId, anonymise) {
       // Every representation of a lead carries its ID: a stored answer without it holds none.

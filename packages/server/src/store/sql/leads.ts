@@ -191,12 +191,16 @@ export function sqlLeads(client: SqlClient, shared = false): LeadStore {
     return row ?? null;
   }
   // Calls of a few records (single creates) coalesce into one statement (coalesce.ts);
-  // a batch import's thousands run alone.
-  const coalesced = coalescing((calls: LeadRecord[][]) => insertMissingMerged(client, calls), insertsInFlight);
+  // a batch import's thousands run alone. Inside a transaction nothing coalesces: the
+  // statement belongs to that transaction alone (a keyed request's, whose stored answer must
+  // commit with it: decision 0020), and there is no one else's call to share it with.
+  const coalesced = shared
+    ? coalescing((calls: LeadRecord[][]) => insertMissingMerged(client, calls), insertsInFlight)
+    : undefined;
   const insertMissingCoalesced = (records: LeadRecord[]) =>
     records.length === 0
       ? Promise.resolve([])
-      : records.length <= coalescedUpTo
+      : coalesced && records.length <= coalescedUpTo
         ? coalesced(records)
         : insertMissingMerged(client, [records]).then(([resolved]) => resolved ?? []);
   return {

@@ -1,6 +1,7 @@
 /** SqlClient over a PostgreSQL server with a `pg` pool (Node only). */
 import type { Pool, PoolClient } from 'pg';
 import { type SqlClient, typeParsers } from './client.ts';
+import { savepoints } from './savepoint.ts';
 import { isStalePlan, StatementNames } from './statement-names.ts';
 
 export interface PgOptions {
@@ -70,12 +71,13 @@ function wrapPool(pool: Pool, names: StatementNames): SqlClient {
 }
 
 function wrapConnection(connection: PoolClient, names: StatementNames): SqlClient {
+  const nested = savepoints((statement) => connection.query(statement));
   const client: SqlClient = {
     kind: 'postgres',
     query: (text, params) => queryNamed(connection, names, text, params),
     // Without values `pg` sends the text as one simple query, which may hold many statements.
     exec: async (script) => void (await connection.query(script)),
-    transaction: (work) => work(client),
+    transaction: (work) => nested(client, work),
     close: async () => undefined,
   };
   return client;

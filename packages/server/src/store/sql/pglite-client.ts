@@ -3,10 +3,12 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
 import { takePgliteArtifacts } from './pglite-artifacts.ts';
 import { useBaselineWasmOnly } from './pglite-wasm-tiering.ts';
+import { savepoints } from './savepoint.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
 function wrap(db: PGlite, queryable: Queryable): SqlClient {
+  const nested = savepoints((statement) => queryable.query(statement));
   const client: SqlClient = {
     kind: 'pglite',
     async query(text, params) {
@@ -19,7 +21,7 @@ function wrap(db: PGlite, queryable: Queryable): SqlClient {
       await queryable.exec(script);
     },
     transaction(work) {
-      if (queryable !== db) return work(client);
+      if (queryable !== db) return nested(client, work);
       return db.transaction((tx) => work(wrap(db, tx)));
     },
     close: () => db.close(),
