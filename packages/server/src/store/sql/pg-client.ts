@@ -24,6 +24,12 @@ export async function createPgClient(options: PgOptions): Promise<SqlClient> {
     options: `-c TimeZone=UTC${options.schema ? ` -c search_path=${options.schema}` : ''}`,
     types: types as never,
   });
+  // A connection the server closes while it sits idle here (a restart, an administrator's
+  // pg_terminate_backend, an idle timeout) is reported as an 'error' event, which Node
+  // throws when nobody listens: the whole server would stop. The pool has already dropped
+  // that connection and opens another for the next statement, which reports any lasting
+  // problem to its caller; nothing is lost here, so nothing more is done.
+  pool.on('error', () => undefined);
   return wrapPool(pool, new StatementNames());
 }
 
