@@ -14,6 +14,7 @@ import {
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { OcsMock } from '../src/node/index.ts';
+import { faultOutcome } from './support/fault-outcome.ts';
 import { mockedApi } from './support/setup.ts';
 
 const { mock, client } = await mockedApi({ seed: 6 });
@@ -169,17 +170,7 @@ describe('chaos', () => {
     mock.reset();
     mock.scenarios.chaos({ rate, seed, kinds: ['networkError', 'truncate', 'unavailable'], retryAfter: 0 });
     const outcomes: Array<string | number> = [];
-    for (let i = 0; i < 40; i++) {
-      const response = await get('/campaigns').catch(() => 'reset');
-      if (typeof response === 'string') outcomes.push(response);
-      else
-        outcomes.push(
-          await response.text().then(
-            () => response.status,
-            () => 'cut',
-          ),
-        );
-    }
+    for (let i = 0; i < 40; i++) outcomes.push(await faultOutcome(get('/campaigns'), () => 'reset'));
     return outcomes;
   }
 

@@ -20,6 +20,7 @@ import {
 } from '@ocs/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, type OcsMockRequest, startMockServer } from '../src/node/index.ts';
+import { faultOutcome } from './support/fault-outcome.ts';
 import { ocsMockBin, requireBuilds, stopAll, watch } from './support/local-processes.ts';
 
 let server: MockServer;
@@ -193,15 +194,7 @@ describe('chaos over HTTP', () => {
     await scenario({ chaos: { rate: 0.3, seed, retryAfter: 0 } });
     const outcomes: Array<string | number> = [];
     for (let i = 0; i < 30; i++) {
-      const response = await get('/campaigns').catch((e: unknown) => `reset:${causeCode(e)}`);
-      if (typeof response === 'string') outcomes.push(response);
-      else
-        outcomes.push(
-          await response.text().then(
-            () => response.status,
-            () => 'cut',
-          ),
-        );
+      outcomes.push(await faultOutcome(get('/campaigns'), (e) => `reset:${causeCode(e)}`));
     }
     return outcomes;
   }
