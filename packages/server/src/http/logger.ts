@@ -12,8 +12,26 @@ export interface LogEntry {
   [field: string]: unknown;
 }
 
+/** The access line's fields (`middleware/access-log.ts`), in the order they are written. */
+export interface AccessFields {
+  request_id: string;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  status: number;
+  duration_ms: number;
+  organization_id: string | null;
+  api_key_id: string | null;
+}
+
 export interface Logger {
   log(entry: LogEntry): void;
+  /**
+   * The access line, `log({ level, message: 'request', ...fields })` in effect. Optional: a
+   * logger may write this one line of fixed shape, written once per request, faster than
+   * its general path (the Node server's does, `node/access-line.ts`).
+   */
+  access?(level: LogLevel, fields: AccessFields): void;
   /** A logger whose every line carries `bindings` (pino's child loggers). Optional: see `childLogger`. */
   child?(bindings: Record<string, unknown>): Logger;
 }

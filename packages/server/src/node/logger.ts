@@ -5,7 +5,8 @@
  * a word, `time` in ISO form, `message`.
  */
 import pino from 'pino';
-import type { Logger } from '../http/logger.ts';
+import type { AccessFields, Logger, LogLevel } from '../http/logger.ts';
+import { accessLineJson } from './access-line.ts';
 import { UsageError } from './cli-kit.ts';
 import { prettyDestination } from './pretty-log-lines.ts';
 
@@ -67,6 +68,17 @@ export function createNodeLogger(options: NodeLoggerOptions = {}): NodeLogger {
     },
     child: (bindings) => adapt(instance.child(bindings)),
   });
+  // The access line skips pino's serializer when lines are JSON (a terminal's readable lines
+  // go through pino, which the pretty destination reads): same line, a third of the cost.
+  const access = pretty
+    ? undefined
+    : (entryLevel: LogLevel, fields: AccessFields) => {
+        if (root.isLevelEnabled(entryLevel)) sink.write(accessLineJson(entryLevel, fields, new Date()));
+      };
   // At the end, synchronously: the process may exit right after.
-  return { ...adapt(root), flush: () => (stdout ? stdout.flushSync() : root.flush()) };
+  return {
+    ...adapt(root),
+    ...(access ? { access } : {}),
+    flush: () => (stdout ? stdout.flushSync() : root.flush()),
+  };
 }

@@ -7,7 +7,7 @@
  * The middleware gives the request its logger first, a child carrying the request ID, so
  * that every line written for the request (a failure's detail too) can be found by it.
  */
-import { childLogger, type Logger } from '../logger.ts';
+import { type AccessFields, childLogger, type Logger } from '../logger.ts';
 import type { Middleware } from './context.ts';
 
 export interface RequestLine {
@@ -25,9 +25,8 @@ export interface RequestLine {
 
 /** The access line: one shape for every request, whatever answered it. */
 export function logRequest(logger: Logger, line: RequestLine): void {
-  logger.log({
-    level: line.status >= 500 ? 'error' : 'info',
-    message: 'request',
+  const level = line.status >= 500 ? 'error' : 'info';
+  const fields: AccessFields = {
     request_id: line.requestId,
     method: line.method,
     path: line.path,
@@ -36,7 +35,9 @@ export function logRequest(logger: Logger, line: RequestLine): void {
     duration_ms: Math.round((performance.now() - line.started) * 100) / 100,
     organization_id: line.organizationId ?? null,
     api_key_id: line.apiKeyId ?? null,
-  });
+  };
+  if (logger.access) logger.access(level, fields);
+  else logger.log({ level, message: 'request', ...fields });
 }
 
 export function accessLog(logger: Logger): Middleware {
