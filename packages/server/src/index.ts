@@ -27,7 +27,7 @@ export { requestIdFor } from './http/request-id.ts';
 // For @ocs/mock: the same CORS wrapper around the standalone mock's answers (scenarios included).
 export { cors, type CorsPolicy, corsHeaders, parseCorsOrigins } from './http/middleware/cors.ts';
 export { RequestValidator } from './http/validation.ts';
-export { errorBody, jsonResponse } from './http/responses.ts';
+export { answerText, errorBody, jsonResponse } from './http/responses.ts';
 export type { OperationInfo } from './openapi/document.ts';
 // For @ocs/mock: the sandbox clock it resets, and the `prospect_response` builder with the
 // reply classifier and agent, so that the mock's webhook trigger shapes its event with the

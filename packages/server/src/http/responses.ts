@@ -2,8 +2,22 @@
 import { ApiError } from './api-error.ts';
 
 export function jsonResponse(status: number, body: string, headers: Record<string, string>): Response {
-  return new Response(body, { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  const response = new Response(body, { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  answerTexts.set(response, body);
+  return response;
 }
+
+/**
+ * The text an answer of `jsonResponse` was made from, without reading its body: the mock's
+ * request journal records every answer, and reading a body turns @hono/node-server's
+ * lightweight Response into a stream that is then written the slow way. Undefined for any
+ * other Response.
+ */
+export function answerText(response: Response): string | undefined {
+  return answerTexts.get(response);
+}
+
+const answerTexts = new WeakMap<Response, string>();
 
 /** The error body for `error`; anything that is not an ApiError is a 500 that says nothing. */
 export function errorBody(

@@ -8,7 +8,7 @@
  * still in flight when they complete: an answer made before the erasure and recorded after it
  * is erased too.
  */
-import type { OperationInfo } from '@ocs/server';
+import { answerText, type OperationInfo } from '@ocs/server';
 import type { OperationId } from '../api-types.ts';
 import type { FaultKind } from '../faults.ts';
 import { operationById, pathParams } from '../operations.ts';
@@ -135,6 +135,13 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
         async answered(response) {
           if (nullBodyStatuses.has(response.status)) {
             complete(recordedResponse(response, ''), null);
+            return response;
+          }
+          // The API's own answers carry their text: recorded without reading the body, and
+          // passed on untouched (on ocs-mock, written by @hono/node-server's fast path).
+          const known = answerText(response);
+          if (known !== undefined) {
+            complete(recordedResponse(response, known), null);
             return response;
           }
           // Read once (no copy of the stream), and given back whole as text: on ocs-mock,

@@ -85,8 +85,10 @@ export function cors(policy: CorsPolicy): (handler: FetchHandler) => FetchHandle
     }
     const response = await handler(request);
     // A network error (`Response.error()`: the mock's connection reset) has no headers to add
-    // and cannot be copied; it is passed on as it is.
-    if (response.type === 'error') return response;
+    // and cannot be copied; it is passed on as it is. Told by its status 0, not its `type`:
+    // @hono/node-server's lightweight Response turns into a full one (its body a stream,
+    // written through the slow path) when `type` is read; its status is kept as it is.
+    if (response.status === 0) return response;
     return withHeaders(response, corsHeaders(policy, origin, pathname));
   };
 }
