@@ -10,19 +10,15 @@
  * a browser test that skips itself would prove nothing. `CHROMIUM_PATH` overrides the path
  * (scripts/test-support/chromium.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
 import { closeServer } from '../../../scripts/test-support/close-server.ts';
 import type { PageResult } from './browser/page.ts';
-
-const require = createRequire(import.meta.url);
+import { servePage } from './support/page-server.ts';
 
 let browser: Browser;
 let server: Server | undefined;
@@ -34,30 +30,9 @@ beforeAll(async () => {
     throw new Error('dist/ is missing: run `npm run build -w @ocs/mock` (its test script builds first).');
   }
   // As an integrator's bundler does: the published entries, with the `browser` conditions.
-  const bundle = await build({
-    entryPoints: [join(import.meta.dirname, 'browser', 'page.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const script = bundle.outputFiles[0]?.text ?? '';
-  const worker = readFileSync(join(require.resolve('msw/package.json'), '..', 'lib', 'mockServiceWorker.js'));
-  server = createServer((request, response) => {
-    if (request.url === '/page.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else if (request.url === '/mockServiceWorker.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
-    } else {
-      response
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><script type="module" src="/page.js"></script>');
-    }
-  });
-  const listening = server;
-  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-  pageUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/`;
+  const page = await servePage(join(import.meta.dirname, 'browser', 'page.ts'));
+  server = page.server;
+  pageUrl = `${page.origin}/`;
   browser = await chromium.launch({ executablePath, args: chromiumArgs });
 }, 120_000);
 

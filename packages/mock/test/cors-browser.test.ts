@@ -11,21 +11,18 @@
  * one line saying what to install; `CHROMIUM_PATH` overrides the path).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
 import { closeServer } from '../../../scripts/test-support/close-server.ts';
 import { type MockServer, startMockServer } from '../src/node/index.ts';
 import type { CrossOriginResult, SdkResult } from './browser/cors-page.ts';
+import { servePage } from './support/page-server.ts';
 
-const require = createRequire(import.meta.url);
 const serverBin = join(import.meta.dirname, '..', '..', 'server', 'bin', 'ocs-server.js');
 
 let browser: Browser;
@@ -118,29 +115,9 @@ beforeAll(async () => {
   ]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build -w @ocs/server -w @ocs/mock\`.`);
   }
-  const bundle = await build({
-    entryPoints: [join(import.meta.dirname, 'browser', 'cors-page.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const script = bundle.outputFiles[0]?.text ?? '';
-  const worker = readFileSync(join(require.resolve('msw/package.json'), '..', 'lib', 'mockServiceWorker.js'));
-  pageServer = createServer((request, response) => {
-    if (request.url === '/page.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else if (request.url === '/mockServiceWorker.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
-    } else {
-      response
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><script type="module" src="/page.js"></script>');
-    }
-  });
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-  pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
+  const page = await servePage(join(import.meta.dirname, 'browser', 'cors-page.ts'));
+  pageServer = page.server;
+  pageOrigin = page.origin;
   browser = await chromium.launch({ executablePath, args: chromiumArgs });
 }, 120_000);
 
