@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 import { prefetchPgliteArtifacts } from '../store/sql/pglite-artifacts.ts';
+import { storeLocation } from './options.ts';
 
 const argv = process.argv.slice(2);
-const given = (flag: string) => argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`));
-// `serve` on PGlite (as options.ts chooses: --data-dir beats DATABASE_URL): PGlite's module
-// and bundle are read and compiled while the server's own modules load (decision 0016). Not
-// for the short commands, which a running server may answer without opening PGlite at all.
-const onPglite = !given('--database-url') && (given('--data-dir') || !process.env.DATABASE_URL);
-if (argv[0] === 'serve' && onPglite && !given('--help')) prefetchPgliteArtifacts();
+/** A flag's value, as `--flag value` or `--flag=value`; undefined when it is not given. */
+const flag = (name: string) => {
+  const at = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (at < 0) return undefined;
+  const arg = argv[at] as string;
+  return arg === name ? (argv[at + 1] ?? '') : arg.slice(name.length + 1);
+};
+// `serve` on PGlite (the store options.ts chooses): PGlite's module and bundle are read and
+// compiled while the server's own modules load (decision 0016). Not for the short commands,
+// which a running server may answer without opening PGlite at all.
+const onPglite = !storeLocation({ 'database-url': flag('--database-url'), 'data-dir': flag('--data-dir') }).databaseUrl;
+if (argv[0] === 'serve' && onPglite && flag('--help') === undefined) prefetchPgliteArtifacts();
 const { report, run } = await import('./cli.ts');
 
 // Anything thrown outside a command's own handling is still one line (the stack with --debug),
