@@ -126,7 +126,7 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     // Outside the API (`/openapi.json`): no scenario, no journal.
     if (apiPath === undefined) return passOn(request, intercepting, url, apiPath);
     const operation = match(request.method, apiPath);
-    const entry = await journal.begin(request, apiPath, operation);
+    const entry = await journal.begin(request, url, apiPath, operation);
     const outcome = scenarios.active() ? await scenarios.apply(request, operation) : undefined;
     if (outcome && 'answer' in outcome) return (await entry?.answered(outcome.answer)) ?? outcome.answer;
     const fault = outcome?.fault;

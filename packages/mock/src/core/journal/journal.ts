@@ -35,8 +35,16 @@ export interface Journal {
   readonly api: OcsMockRequests;
   /** Whether anything is recorded (`limit` > 0). */
   readonly enabled: boolean;
-  /** Records the request (reading a copy of its body); undefined when the journal is off. */
-  begin(request: Request, apiPath: string, operation: OperationInfo | undefined): Promise<PendingEntry | undefined>;
+  /**
+   * Records the request (reading a copy of its body; `url` is its URL, parsed once by the
+   * engine); undefined when the journal is off.
+   */
+  begin(
+    request: Request,
+    url: URL,
+    apiPath: string,
+    operation: OperationInfo | undefined,
+  ): Promise<PendingEntry | undefined>;
   /** Takes the lead, as it was before its erasure, out of every entry, including those in flight. */
   erase(lead: LeadRecord): void;
   clear(): void;
@@ -97,9 +105,8 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
   return {
     api,
     enabled: limit > 0,
-    async begin(request, apiPath, operation) {
+    async begin(request, url, apiPath, operation) {
       if (limit === 0) return undefined;
-      const url = new URL(request.url);
       const started = performance.now();
       const entry = {
         seq: 0,
