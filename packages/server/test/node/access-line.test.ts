@@ -45,6 +45,21 @@ const entries: [LogLevel, AccessFields][] = [
       api_key_id: null,
     },
   ],
+  [
+    'info',
+    {
+      // Characters JSON writes as they are beside ones outside the writer's quick set (%, ~,
+      // a space): each string is still written as pino writes it.
+      request_id: 'req_client-id:1.2~3',
+      method: 'DELETE',
+      path: '/v1/leads/%20x y',
+      operation_id: 'deleteLead',
+      status: 204,
+      duration_ms: 12.34,
+      organization_id: '9238533b-1111-2222-3333-444444444444',
+      api_key_id: null,
+    },
+  ],
 ];
 
 it.each(entries)('writes the %s line pino writes for the same entry', (level, fields) => {
