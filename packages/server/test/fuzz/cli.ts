@@ -13,14 +13,31 @@ import { memory, pglite, postgres } from '../support/stores.ts';
 import { formatFailures, formatTable, summarizeFailures } from './report.ts';
 import { runSession } from './session.ts';
 
-const { values } = parseArgs({
-  options: {
-    seed: { type: 'string' },
-    requests: { type: 'string', default: '10000' },
-    store: { type: 'string', default: 'memory' },
-    'max-seconds': { type: 'string', default: '900' },
-  },
-});
+const usage = 'usage: npm run fuzz -- [--seed N] [--requests N] [--store memory|pglite|postgres] [--max-seconds N]';
+
+/** The options; a mistake in them is one line and exit 2, never parseArgs' stack trace. */
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        seed: { type: 'string' },
+        requests: { type: 'string', default: '10000' },
+        store: { type: 'string', default: 'memory' },
+        'max-seconds': { type: 'string', default: '900' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+const values = options();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const requests = Number(values.requests);
