@@ -5,8 +5,8 @@ export function toHex(bytes: Uint8Array): string {
   return hex;
 }
 
-/** Bytes of a string of hex digits already checked to be of even length (`parseSignature`). */
+/** Bytes of the 64 hex digits of a signature `parseSignature` accepted (never empty, so `match` finds pairs). */
 export function fromHex(hex: string): Uint8Array {
   // The shortest form once minified: `verifyAndParse` on the web build has a size budget.
-  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+  return Uint8Array.from(hex.match(/../g) as string[], (pair) => parseInt(pair, 16));
 }

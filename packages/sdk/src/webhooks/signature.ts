@@ -5,19 +5,18 @@ export const signatureHeader = 'X-Signature-256';
 export type HeadersLike =
   { get(name: string): string | null } | { readonly [name: string]: string | readonly string[] | undefined };
 
-// The form the service sends (lower case, nothing around it) is recognised by `test`, which
-// allocates nothing; any other spelling the format allows goes through `exec`, `trim` and
-// `toLowerCase`. On a receiver's hot path that saves about 5 % of a verification.
-const serviceFormat = /^sha256=[0-9a-f]{64}$/;
-const format = /^sha256=([0-9a-f]{64})$/i;
+const format = /^sha256=[0-9a-f]{64}$/;
 
 /**
  * The 64 hex digits of a `sha256=<hex>` signature, in lower case, or undefined when the value
  * has another form. Each entry compares them with its digest its own way.
  */
 export function parseSignature(value: string): string | undefined {
-  if (serviceFormat.test(value)) return value.slice('sha256='.length);
-  return format.exec(value.trim())?.[1]?.toLowerCase();
+  // The form the service sends passes one test that allocates nothing (on a receiver's hot
+  // path that is about 5 % of a verification); any other spelling the format allows (upper
+  // case, whitespace around it) is trimmed and lower-cased first.
+  if (format.test(value) || format.test((value = value.trim().toLowerCase()))) return value.slice(7); // after `sha256=`
+  return undefined;
 }
 
 /** A header's value as Fetch `Headers` or Node give it (an array when it was sent twice). */
