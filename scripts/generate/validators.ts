@@ -7,9 +7,10 @@
  * Ajv's standalone code `require`s its run-time helpers; the module is ESM and also runs in
  * the browser (the mock), so each helper is taken from validator-runtime.ts instead.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
+import { narrowedFormatNames, ocsFormats } from '../../packages/server/src/openapi/formats.ts';
 import { buildOperationTable, type OpenApiDocument } from '../../packages/server/src/openapi/operation-table.ts';
 import { ajvOptions, documentId, validatorSchemas } from '../../packages/server/src/openapi/validator-schemas.ts';
 
@@ -22,12 +23,25 @@ const generateStandalone = standaloneCode as unknown as (ajv: Ajv2020, refs: Rec
 /** The helpers Ajv's code may `require`, and their names in validator-runtime.ts. */
 const runtimeHelpers: Record<string, string> = {
   'require("ajv/dist/runtime/ucs2length").default': 'ucs2length',
-  'require("ajv-formats/dist/formats").fullFormats': 'fullFormats',
+  'require("ocs/formats").ocsFormats': 'ocsFormats',
 };
 
-export function generateValidatorsModule(document: Record<string, unknown>): string {
-  const ajv = new Ajv2020({ ...ajvOptions, code: { source: true, esm: true, lines: true } });
+/**
+ * ajv-formats' formats with the service's narrowed ones (formats.ts) in their place. With
+ * `standalone`, the code names every format function through `ocsFormats` (ajv-formats keeps
+ * a `code.formats` already set), so the narrowed checks are the ones that run.
+ */
+export function addServiceFormats(ajv: Ajv2020): void {
   addFormats(ajv);
+  for (const name of narrowedFormatNames) ajv.addFormat(name, ocsFormats[name]);
+}
+
+export function generateValidatorsModule(document: Record<string, unknown>): string {
+  const ajv = new Ajv2020({
+    ...ajvOptions,
+    code: { source: true, esm: true, lines: true, formats: _`require("ocs/formats").ocsFormats` },
+  });
+  addServiceFormats(ajv);
   ajv.addSchema({ ...document, $id: documentId });
   const schemas = validatorSchemas(buildOperationTable(document as OpenApiDocument));
   const exports: Record<string, string> = {};

@@ -5,6 +5,7 @@
  * meaning midnight UTC. The same timestamp forms serve `since` of the bookings list.
  */
 import { ApiError } from '../http/api-error.ts';
+import { isStorableInstant } from './storable-time.ts';
 
 export type VariationFilter = 'a' | 'b' | 'unassigned' | 'all';
 
@@ -19,14 +20,14 @@ const dateTimePattern =
 
 /**
  * The instant an ISO 8601 date-time (with an offset or `Z`) or date (midnight UTC) stands
- * for, as `toISOString()` gives it; null when `value` is neither or names no real moment
- * (`2026-02-30`, `24:00`).
+ * for, as `toISOString()` gives it; null when `value` is neither, names no real moment
+ * (`2026-02-30`, `24:00`) or one outside years 1 to 9999 (storable-time.ts).
  */
 export function parseTimestamp(value: string): string | null {
   const date = datePattern.exec(value);
   if (date) {
     const [year, month, day] = date.slice(1).map(Number) as [number, number, number];
-    return validDate(year, month, day) ? new Date(utc(year, month, day)).toISOString() : null;
+    return validDate(year, month, day) ? storedForm(utc(year, month, day)) : null;
   }
   const match = dateTimePattern.exec(value);
   if (!match) return null;
@@ -42,8 +43,12 @@ export function parseTimestamp(value: string): string | null {
     offsetMinutes = (match[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
   }
   const millis = fraction === '' ? 0 : Math.floor(Number(`0${fraction}`) * 1000);
-  const instant = new Date(utc(year, month, day, hour, minute, second, millis) - offsetMinutes * 60_000);
-  return Number.isNaN(instant.getTime()) ? null : instant.toISOString();
+  return storedForm(utc(year, month, day, hour, minute, second, millis) - offsetMinutes * 60_000);
+}
+
+/** `toISOString()` of an instant the stores hold; null for any other. */
+function storedForm(millis: number): string | null {
+  return isStorableInstant(millis) ? new Date(millis).toISOString() : null;
 }
 
 /** Milliseconds of a UTC time; unlike `Date.UTC`, years 0-99 stay as written. */
@@ -85,7 +90,7 @@ export function parseDateFilter(value: string | null | undefined, now: Date): st
       400,
       'INVALID_DATE_FILTER',
       `date_filter '${value}' is neither a number of days (such as 30d) nor an ISO 8601 timestamp ` +
-        '(such as 2026-10-01T00:00:00+00:00 or 2026-10-01).',
+        'of years 0001 to 9999 (such as 2026-10-01T00:00:00+00:00 or 2026-10-01).',
     );
   }
   return instant;

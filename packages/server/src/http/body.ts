@@ -7,10 +7,12 @@ import { ApiError, validationError } from './api-error.ts';
 
 export const maxBodyBytes = 1024 * 1024;
 
-/** UTF-8, replacing invalid bytes, a leading byte order mark dropped (as `Response.text()`). */
-const decoder = new TextDecoder();
+/** UTF-8, a leading byte order mark dropped (as `Response.text()`); invalid bytes throw. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The same, replacing invalid bytes: to tell an empty body or a wrong media type first. */
+const lenientUtf8 = new TextDecoder();
 
-export async function readBodyText(request: Request, limit = maxBodyBytes): Promise<string> {
+export async function readBodyBytes(request: Request, limit = maxBodyBytes): Promise<Uint8Array> {
   const length = request.headers.get('content-length');
   const declared = Number(length);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
@@ -23,9 +25,9 @@ export async function readBodyText(request: Request, limit = maxBodyBytes): Prom
     // after reading, once the caller's own bytes are in hand.
     const bytes = await request.arrayBuffer();
     if (bytes.byteLength > limit) throw tooLarge(limit);
-    return decoder.decode(bytes);
+    return new Uint8Array(bytes);
   }
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -45,18 +47,35 @@ export async function readBodyText(request: Request, limit = maxBodyBytes): Prom
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(bytes);
+  return bytes;
 }
 
 /**
  * Parses the body as JSON; an empty body is `undefined`, whatever its `Content-Type` (none is
- * needed). A body with content must be declared JSON, or it answers `415
- * UNSUPPORTED_MEDIA_TYPE` (docs/decisions/0005-bad-input.md): the size limit comes first, so
- * that nothing past 1 MB is read to find out.
+ * needed). A body with content must be declared JSON, sent without a content coding, or it
+ * answers `415 UNSUPPORTED_MEDIA_TYPE` (docs/decisions/0005-bad-input.md): the size limit
+ * comes first, so that nothing past 1 MB is read to find out. JSON is UTF-8 (RFC 8259): a
+ * body that is not answers `400`, rather than being stored with its bytes replaced.
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await readBodyText(request);
+  const bytes = await readBodyBytes(request);
+  let text: string;
+  let validUtf8 = true;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    validUtf8 = false;
+    text = lenientUtf8.decode(bytes);
+  }
   if (text.trim() === '') return undefined;
+  const coding = request.headers.get('content-encoding');
+  if (coding !== null && coding.trim().toLowerCase() !== 'identity') {
+    throw new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Request body must be sent uncompressed; Content-Encoding ${JSON.stringify(coding.slice(0, 100))} is not supported.`,
+    );
+  }
   const contentType = request.headers.get('content-type');
   if (!isJsonMediaType(contentType)) {
     const given =
@@ -65,6 +84,12 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       415,
       'UNSUPPORTED_MEDIA_TYPE',
       `Request body must be sent as application/json (UTF-8); Content-Type ${given}.`,
+    );
+  }
+  if (!validUtf8) {
+    throw validationError(
+      [{ field: 'body', message: 'is not valid UTF-8', type: 'invalid_json' }],
+      'Request body is not valid UTF-8.',
     );
   }
   try {

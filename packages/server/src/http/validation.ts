@@ -5,9 +5,11 @@
  * failing field is reported at once in `details.errors[]`.
  *
  * Before any schema, every string the service reads (body values and keys at any depth, the
- * declared query parameters and headers) is checked for text that PostgreSQL cannot store: U+0000 and unpaired
- * UTF-16 surrogates. They answer `400 VALIDATION_ERROR` (`type: unsupported_character`) on
- * every store, so the memory store (the mock) answers as PGlite and PostgreSQL do.
+ * declared query parameters and headers) is checked for text that PostgreSQL cannot store:
+ * U+0000 and unpaired UTF-16 surrogates. They answer `400 VALIDATION_ERROR` (`type:
+ * unsupported_character`) on every store, so the memory store (the mock) answers as PGlite
+ * and PostgreSQL do. So does a body number too large for a 64-bit float (`1e400`), which
+ * JSON.parse reads as Infinity and JSON.stringify would then store as null.
  *
  * The schemas are compiled by `npm run generate` into src/generated/validators.ts (Ajv's
  * standalone code), so neither the server nor the mock compiles anything at start or on a
@@ -18,6 +20,8 @@ import { validators } from '../generated/validators.ts';
 import { type OperationInfo, type OperationParameter, operationTable } from '../openapi/document.ts';
 import { bodyKey, parameterKey, unvalidatedHeaders, validatorSchemas } from '../openapi/validator-schemas.ts';
 import type { PrecompiledValidator } from '../openapi/validator-runtime.ts';
+import { uuidForm } from '../openapi/formats.ts';
+import { eachItem, type FieldPath } from '../openapi/uuid-fields.ts';
 import { notFound, type ValidationIssue, validationError } from './api-error.ts';
 import { meantForm } from './body-forms.ts';
 
@@ -48,9 +52,12 @@ export class RequestValidator {
     raw: { path: Record<string, string>; url: URL; headers: Headers; body: unknown },
   ): ValidatedInput {
     const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
-    const issues: ValidationIssue[] = unstorableText(operation, raw);
-    // A body nested too deep is refused before any schema walks it.
-    if (issues.some((issue) => issue.type === 'json_too_deep')) throw validationError(issues);
+    const issues: ValidationIssue[] = unstorableValues(operation, raw);
+    // A body nested too deep is refused before any schema walks it, and one with a number
+    // that overflowed before a schema adds its own reading of the infinity (`minimum`).
+    if (issues.some((issue) => issue.type === 'json_too_deep' || issue.message === overflowMessage)) {
+      throw validationError(issues);
+    }
     for (const parameter of operation.parameters) {
       const key = parameterKey(operation, parameter);
       if (parameter.in === 'path') {
@@ -58,7 +65,7 @@ export class RequestValidator {
         if (!run(key, value).valid) {
           throw notFound(`Not found: ${parameter.name} must be ${describeExpected(parameter)}.`);
         }
-        result.path[parameter.name] = value as string | number;
+        result.path[parameter.name] = (parameter.uuid ? lowerCaseUuid(value) : value) as string | number;
         continue;
       }
       const values =
@@ -80,7 +87,7 @@ export class RequestValidator {
       const value = coerce(values[0] as string, parameter);
       const check = run(key, value);
       if (!check.valid) issues.push(...toIssues(check.errors, field));
-      else if (parameter.in === 'query') result.query[parameter.name] = value;
+      else if (parameter.in === 'query') result.query[parameter.name] = parameter.uuid ? lowerCaseUuid(value) : value;
       else result.headers[parameter.name] = value as string;
     }
     if (operation.hasBody) {
@@ -95,6 +102,7 @@ export class RequestValidator {
       }
     }
     if (issues.length > 0) throw validationError(issues);
+    for (const path of operation.uuidBodyFields) lowerCaseUuidsAt(result.body, path, 0);
     return result;
   }
 
@@ -112,6 +120,33 @@ export class RequestValidator {
   }
 }
 
+/**
+ * A UUID as the service writes it, in lower case (uuid-fields.ts says why); any other value
+ * as it is (a union's other branch, a null).
+ */
+function lowerCaseUuid(value: unknown): unknown {
+  return typeof value === 'string' && uuidForm.test(value) ? value.toLowerCase() : value;
+}
+
+/** Lower-cases the UUIDs of a valid body found along `path` (from `at`), in place. */
+function lowerCaseUuidsAt(node: unknown, path: FieldPath, at: number): void {
+  if (node === null || typeof node !== 'object') return;
+  const step = path[at] as string;
+  const last = at === path.length - 1;
+  if (step === eachItem) {
+    if (!Array.isArray(node)) return;
+    for (let index = 0; index < node.length; index++) {
+      if (last) node[index] = lowerCaseUuid(node[index]);
+      else lowerCaseUuidsAt(node[index], path, at + 1);
+    }
+    return;
+  }
+  if (Array.isArray(node) || !Object.hasOwn(node, step)) return;
+  const record = node as Record<string, unknown>;
+  if (last) record[step] = lowerCaseUuid(record[step]);
+  else lowerCaseUuidsAt(record[step], path, at + 1);
+}
+
 /** Validates `value` with the precompiled validator of `key` (validator-schemas.ts). */
 function run(key: string, value: unknown): { valid: boolean; errors: ErrorObject[] } {
   const validate = validators[key] as PrecompiledValidator;
@@ -123,6 +158,7 @@ function run(key: string, value: unknown): { valid: boolean; errors: ErrorObject
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for.
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const unstorableMessage = 'must not contain U+0000 or an unpaired surrogate';
+const overflowMessage = 'is out of range: a number must fit a 64-bit float (about ±1.8e308)';
 
 /**
  * How deep a body may nest objects and arrays. No field of the API nests near this deep (a
@@ -134,9 +170,10 @@ export const maxBodyDepth = 64;
 
 /**
  * Issues for every string of the request that stored text cannot hold (path IDs are left to
- * their schemas: a value that is not an ID answers `404`, as for any other bad path ID).
+ * their schemas: a value that is not an ID answers `404`, as for any other bad path ID), and
+ * for every body number that overflowed to an infinity when the JSON was parsed.
  */
-export function unstorableText(
+export function unstorableValues(
   operation: OperationInfo,
   raw: { url: URL; headers: Headers; body: unknown },
 ): ValidationIssue[] {
@@ -158,6 +195,14 @@ export function unstorableText(
     const { value, depth } = next;
     if (typeof value === 'string') {
       if (unstorable.test(value)) flag(fieldOf(next));
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) {
+        issues.push({
+          field: fieldOf(next),
+          message: overflowMessage,
+          type: value > 0 ? 'maximum' : 'minimum',
+        });
+      }
     } else if (value !== null && typeof value === 'object' && depth >= maxBodyDepth) {
       issues.push({
         field: fieldOf(next),

@@ -11,6 +11,7 @@ import { createApiKey, createOrganization } from '../seed/organizations.ts';
 import type { Scope } from '../store/records.ts';
 import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
+import { uuidForm } from '../openapi/formats.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
@@ -55,10 +56,8 @@ export class AdminCommandError extends Error {
 
 export const deliveriesLimit = { min: 1, max: 500, default: 20 };
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function requireId(value: string, what: string, flag: string): string {
-  if (!uuid.test(value)) throw new AdminCommandError(`${flag} must be ${what} (a UUID), got '${value}'.`, 'usage');
+  if (!uuidForm.test(value)) throw new AdminCommandError(`${flag} must be ${what} (a UUID), got '${value}'.`, 'usage');
   return value.toLowerCase();
 }
 

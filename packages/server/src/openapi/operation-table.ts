@@ -5,6 +5,8 @@
  * reads at run time.
  */
 import type { OperationId } from './types.ts';
+import { resolveRef } from './resolve-ref.ts';
+import { type FieldPath, mayBeUuid, uuidFieldPaths } from './uuid-fields.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = { paths: Record<string, unknown>; components: Record<string, unknown> } & Record<
@@ -17,6 +19,8 @@ export interface OperationParameter {
   in: 'path' | 'query' | 'header';
   required: boolean;
   schema: JsonSchema;
+  /** Its value is (or may be) a UUID, written in lower case once valid (uuid-fields.ts). */
+  uuid: boolean;
 }
 
 export interface OperationInfo {
@@ -40,6 +44,8 @@ export interface OperationInfo {
    * that its issues are that form's (validation.ts).
    */
   bodyForms: BodyForm[];
+  /** Where the JSON body holds UUIDs (`campaign_id`, `leads[].campaign_id`), to write them in lower case. */
+  uuidBodyFields: FieldPath[];
 }
 
 export interface BodyForm {
@@ -58,7 +64,13 @@ export function buildOperationTable(document: OpenApiDocument): OperationInfo[] 
       if (!operation) continue;
       const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])]
         .map((parameter) => resolveRef<OperationParameter>(document, parameter))
-        .map((p) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: p.schema }));
+        .map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: Boolean(p.required),
+          schema: p.schema,
+          uuid: mayBeUuid(document, p.schema),
+        }));
       const body = operation.requestBody
         ? resolveRef<{ required?: boolean }>(document, operation.requestBody)
         : undefined;
@@ -75,31 +87,23 @@ export function buildOperationTable(document: OpenApiDocument): OperationInfo[] 
         hasBody: Boolean(body),
         bodyRequired: Boolean(body?.required),
         bodyForms: bodyFormsOf(document, body),
+        uuidBodyFields: uuidFieldPaths(document, jsonBodySchema(body)),
       });
     }
   }
   return table;
 }
 
-function bodyFormsOf(document: OpenApiDocument, body: unknown): BodyForm[] {
-  const media = (body as { content?: Record<string, { schema?: JsonSchema }> } | undefined)?.content?.[
-    'application/json'
-  ];
-  const forms = (media?.schema?.anyOf ?? media?.schema?.oneOf) as Array<{ $ref?: unknown }> | undefined;
-  if (!forms || !forms.every((form) => typeof form.$ref === 'string' && form.$ref.startsWith('#/'))) return [];
-  return forms.map((form) => ({ pointer: form.$ref as string, schema: resolveRef<JsonSchema>(document, form) }));
+function jsonBodySchema(body: unknown): JsonSchema | undefined {
+  return (body as { content?: Record<string, { schema?: JsonSchema }> } | undefined)?.content?.['application/json']
+    ?.schema;
 }
 
-function resolveRef<T>(document: OpenApiDocument, node: unknown): T {
-  let current = node as { $ref?: string };
-  while (current && typeof current.$ref === 'string') {
-    let target: unknown = document;
-    for (const segment of current.$ref.slice(2).split('/')) {
-      target = (target as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
-    }
-    current = target as { $ref?: string };
-  }
-  return current as T;
+function bodyFormsOf(document: OpenApiDocument, body: unknown): BodyForm[] {
+  const schema = jsonBodySchema(body);
+  const forms = (schema?.anyOf ?? schema?.oneOf) as Array<{ $ref?: unknown }> | undefined;
+  if (!forms || !forms.every((form) => typeof form.$ref === 'string' && form.$ref.startsWith('#/'))) return [];
+  return forms.map((form) => ({ pointer: form.$ref as string, schema: resolveRef<JsonSchema>(document, form) }));
 }
 
 function escape(segment: string): string {

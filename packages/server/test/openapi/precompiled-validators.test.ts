@@ -9,10 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateValidatorsModule, validatorsModulePath } from '../../../../scripts/generate/validators.ts';
+import {
+  addServiceFormats,
+  generateValidatorsModule,
+  validatorsModulePath,
+} from '../../../../scripts/generate/validators.ts';
 import { validators } from '../../src/generated/validators.ts';
 import { RequestValidator } from '../../src/http/validation.ts';
 import { openApiDocument, operationTable } from '../../src/openapi/document.ts';
@@ -26,7 +29,6 @@ import {
 import { schemaArbitrary } from '../fuzz/schema-arbitrary.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..', '..');
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 it('the checked-in validators are a fresh generation from the bundled document', () => {
   const checkedIn = readFileSync(join(repoRoot, validatorsModulePath), 'utf8');
@@ -55,7 +57,7 @@ it('refuses to start, naming the command, when a key of the document has no vali
 
 describe('each precompiled validator answers as a fresh compilation', () => {
   const ajv = new Ajv2020({ ...ajvOptions });
-  addFormats(ajv);
+  addServiceFormats(ajv);
   ajv.addSchema({ ...openApiDocument, $id: documentId });
   const schemas = validatorSchemas(operationTable);
 
