@@ -13,6 +13,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder();
 
 export async function readBodyBytes(request: Request, limit = maxBodyBytes): Promise<Uint8Array> {
+  try {
+    return await readWithin(request, limit);
+  } catch (error) {
+    // The client went away before sending the body it announced: an incomplete HTTP message,
+    // answered (to no one) and logged as such rather than as a failure of the server.
+    if (!(error instanceof ApiError) && request.signal.aborted) throw cutOff();
+    throw error;
+  }
+}
+
+async function readWithin(request: Request, limit: number): Promise<Uint8Array> {
   const length = request.headers.get('content-length');
   const declared = Number(length);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
@@ -122,6 +133,13 @@ export function isJsonMediaType(value: string | null): boolean {
     if (charset !== 'utf-8' && charset !== 'utf8') return false;
   }
   return true;
+}
+
+function cutOff(): ApiError {
+  return validationError(
+    [{ field: 'body', message: 'ended before its declared length: the connection closed', type: 'malformed_http' }],
+    'Request body ended before its declared length: the client closed the connection.',
+  );
 }
 
 function tooLarge(limit: number): ApiError {
