@@ -50,6 +50,8 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions = {}): W
   if (url.href.length > maxWebhookUrlLength) {
     return refuse(`it is longer than ${maxWebhookUrlLength} characters once normalised (${url.href.length})`);
   }
+  // Port 0 names no service: no connection to it can be made (the URL parser keeps it).
+  if (url.port === '0') return refuse('its port is 0, which no server listens on');
   const host = url.hostname;
   if (host === '') return refuse('it has no host');
   const address = host.startsWith('[') ? parseIpv6(host.slice(1, -1)) : parseIpv4(host);

@@ -10,6 +10,8 @@ const refused: Array<[string, string]> = [
   ['javascript:alert(1)', 'https'],
   ['https://user:pass@hooks.example.com/ocs', 'credentials'],
   ['https://token@hooks.example.com/ocs', 'credentials'],
+  ['https://hooks.example.com:0/ocs', 'port is 0'],
+  ['https://hooks.example.com:00/ocs', 'port is 0'],
   ['not a url', 'valid'],
   [`https://hooks.example.com/${'é'.repeat(400)}`, 'longer than 2000'],
   // IPv4 loopback in every notation
