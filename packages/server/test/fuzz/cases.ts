@@ -31,6 +31,7 @@ export function caseArbitrary(operations: FuzzOperation[] = fuzzOperations()): f
           headers: parts.headers,
           body: parts.body,
           ...(parts.rawBody === undefined ? {} : { rawBody: parts.rawBody }),
+          ...(parts.mustRefuse === undefined ? {} : { mustRefuse: parts.mustRefuse }),
         };
       }),
     );

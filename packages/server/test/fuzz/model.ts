@@ -17,6 +17,7 @@ export const fuzzClasses = [
   'bad_cursor',
   'bad_header',
   'deep_nesting',
+  'bad_format',
 ] as const;
 
 export type FuzzClass = (typeof fuzzClasses)[number];
@@ -26,14 +27,15 @@ export type ResourceKind =
 
 /**
  * A real resource: the `index`-th (modulo) of its pool, of the other organization if
- * `foreign`; `variant` spells its ID otherwise (upper case, padded with a space).
+ * `foreign`; `variant` spells its ID otherwise (upper case, padded with a space, behind a
+ * `urn:uuid:` prefix).
  */
 export class Ref {
   constructor(
     readonly kind: ResourceKind,
     readonly index: number,
     readonly foreign = false,
-    readonly variant: 'upper' | 'padded' | null = null,
+    readonly variant: 'upper' | 'padded' | 'urn' | null = null,
   ) {}
 }
 
@@ -65,6 +67,8 @@ export interface FuzzCase {
   /** The JSON body (`undefined`: none), or the raw text to send instead. */
   body?: unknown;
   rawBody?: string;
+  /** Why any answer but a 4xx is wrong (a body number past a 64-bit float), when one is. */
+  mustRefuse?: string;
 }
 
 /** JSON text of a body that may hold `RawJson` numbers (lone surrogates come out escaped). */

@@ -20,7 +20,25 @@ interface Slot {
 export interface Mutated extends ValidParts {
   note: string;
   rawBody?: string;
+  mustRefuse?: string;
 }
+
+/** Times RFC 3339 allows and the stores cannot hold, or `Date` cannot read (storable-time.ts). */
+const unstorableTimes = [
+  '0000-01-01T00:00:00Z',
+  '0000-01-01',
+  '0001-01-01T00:30:00+01:00',
+  '9999-12-31T23:59:59-01:00',
+  '+010000-01-01T00:00:00Z',
+  '2027-12-31T23:59:60Z',
+  '2026-06-30T23:59:60+00:00',
+  '2026-01-01T00:00:00+01',
+  '2026-02-30T00:00:00Z',
+  '0000-12-31T23:00:00-01:00',
+];
+
+/** A date or a date-time, as the generator writes them for `format: date` and `date-time`. */
+const timeLike = /^\d{4}-\d\d-\d\d(?:T|$)/;
 
 export const paginationParams = new Set(['offset', 'page', 'limit', 'before', 'since']);
 
@@ -43,6 +61,8 @@ export function payloadArbitrary(cls: FuzzClass): fc.Arbitrary<unknown> {
   switch (cls) {
     case 'valid':
       return fc.constant(null);
+    case 'bad_format':
+      return fc.constantFrom(...unstorableTimes);
     case 'wrong_type':
       return fc.oneof(
         fc.integer(),
@@ -248,7 +268,12 @@ export function apply(op: FuzzOperation, cls: FuzzClass, valid: ValidParts, choi
   const slot = candidates[choice % candidates.length] as Slot;
   const value = replacement(cls, slot, payload);
   set(parts, slot, value);
-  parts.note = `${slot.where}${where(slot.key)}: ${describe(cls, payload)}`;
+  const what = cls === 'bad_format' && value instanceof Ref ? 'its ID as urn:uuid:<id>' : describe(cls, payload);
+  parts.note = `${slot.where}${where(slot.key)}: ${what}`;
+  // JSON.parse reads it as an infinity, which JSON.stringify would store as null.
+  if (slot.where === 'body' && value instanceof RawJson && /^-?1e400$/.test(value.text)) {
+    parts.mustRefuse = 'a body number past a 64-bit float must be refused, not stored as null';
+  }
   return parts;
 }
 
@@ -281,6 +306,15 @@ function targets(cls: FuzzClass, parts: Mutated): Slot[] {
       const body = all.filter((s) => s.where === 'body');
       return body.length > 0 ? body : all;
     }
+    case 'bad_format':
+      // IDs (spelled as URNs) and times; without either, the query parameter fallback.
+      return all.filter(
+        (s) =>
+          s.where !== 'header' &&
+          (s.value instanceof Ref ||
+            resourceOfName[String(s.key[s.key.length - 1])] !== undefined ||
+            (typeof s.value === 'string' && timeLike.test(s.value))),
+      );
     default:
       return all;
   }
@@ -303,6 +337,12 @@ function replacement(cls: FuzzClass, slot: Slot, payload: unknown): unknown {
     case 'huge_number':
     case 'negative_number':
       return slot.where === 'body' ? payload : payload instanceof RawJson ? payload.text : String(payload);
+    case 'bad_format': {
+      if (slot.value instanceof Ref) return new Ref(slot.value.kind, slot.value.index, false, 'urn');
+      if (typeof slot.value === 'string' && timeLike.test(slot.value)) return payload;
+      // An ID field the generator filled with a UUID of its own: the same, as a URN.
+      return `urn:uuid:${typeof slot.value === 'string' ? slot.value : crypto.randomUUID()}`;
+    }
     case 'long_string': {
       const { length, unit } = payload as { length: number; unit: string };
       // URLs stay under what a server could take; bodies go past the 1 MB limit at times.

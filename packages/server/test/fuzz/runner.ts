@@ -120,6 +120,9 @@ export async function createRunner(store: Store): Promise<Runner> {
       if (response.status >= 500 && !listed(fuzzCase, response.status, outcome.body)) {
         outcome.failures.push(`unlisted ${response.status}`);
       }
+      if (fuzzCase.mustRefuse && (response.status < 400 || response.status >= 500)) {
+        outcome.failures.push(`answered ${response.status}: ${fuzzCase.mustRefuse}`);
+      }
       // As the URL was parsed: `/campaigns/./webhook` is `/campaigns/webhook`, and routes as such.
       const sent = new URL(request.url);
       const pathAndQuery = `${sent.pathname}${sent.search}`;
@@ -170,6 +173,7 @@ function refId(ref: Ref, fixtures: Fixtures): string {
   const id = entry(ref, fixtures)?.id ?? crypto.randomUUID();
   if (ref.variant === 'upper') return id.toUpperCase();
   if (ref.variant === 'padded') return ` ${id} `;
+  if (ref.variant === 'urn') return `urn:uuid:${id}`;
   return id;
 }
 
