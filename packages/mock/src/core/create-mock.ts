@@ -5,6 +5,7 @@
  */
 import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
 import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
+import { untilAborted } from './abort.ts';
 import { createEngine } from './engine.ts';
 import { faultOf } from './faults.ts';
 import type { OcsMockRequests } from './journal/types.ts';
@@ -58,7 +59,9 @@ export interface OcsMock {
   /**
    * The mock without MSW: answers a Fetch `Request` as the handlers do. A connection reset
    * (`networkError`, a `hang` ended by `reset()`) rejects with a `TypeError` as `fetch`
-   * does, and an aborted request with its signal's reason.
+   * does, and an aborted request with its signal's reason: at once, before anything is
+   * written if it was aborted before the call (nothing is recorded either) or during added
+   * latency; a write the application made before the abort stays made, as on the service.
    */
   fetch(request: Request): Promise<Response>;
   /**
@@ -145,9 +148,11 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
     }),
     requests: engine.journal.api,
     async fetch(request) {
-      const response = await engine.fetch(request);
+      // As fetch: an aborted signal sends nothing (nothing is written or recorded), and an
+      // abort later rejects at once, while a write the application already made stays made.
+      request.signal.throwIfAborted();
+      const response = await untilAborted(engine.fetch(request), request.signal);
       if (faultOf(response)?.kind !== 'networkError') return response;
-      if (request.signal.aborted) throw request.signal.reason;
       throw new TypeError('fetch failed', { cause: new Error('@ocs/mock: connection reset (a fault scenario)') });
     },
     async createApiKey({ scopes, expiresAt } = {}) {

@@ -129,6 +129,12 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     const entry = await journal.begin(request, url, apiPath, operation);
     const outcome = scenarios.active() ? await scenarios.apply(request, operation) : undefined;
     if (outcome && 'answer' in outcome) return (await entry?.answered(outcome.answer)) ?? outcome.answer;
+    // The client gave up before the service saw the request (during added latency, say):
+    // nothing is written, and the entry stays without an answer, as after a `hang`.
+    if ((outcome && 'aborted' in outcome) || request.signal.aborted) {
+      entry?.abandoned();
+      return networkError();
+    }
     const fault = outcome?.fault;
     if (fault?.kind === 'networkError') {
       entry?.faulted('networkError');

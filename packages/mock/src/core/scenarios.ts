@@ -12,6 +12,7 @@
  * mock.scenarios.chaos({ rate: 0.2, seed: 7 });
  */
 import { type OperationInfo, openApiDocument, type RateLimitPolicy } from '@ocs/server';
+import { delay } from './abort.ts';
 import type { ErrorCodeOf, ErrorDetails, ErrorStatusOf, OperationId } from './api-types.ts';
 import { errorAnswer, type Failure } from './error-answer.ts';
 import {
@@ -107,8 +108,11 @@ export interface OcsMockScenarios {
 /** What the transport must act out for a request (faults.ts). */
 export type TransportFault = Exclude<FaultDecision, { kind: 'unavailable' }>;
 
-/** A scenario's answer, or a fault to act out; undefined lets the request through. */
-export type ScenarioOutcome = { answer: Response } | { fault: TransportFault } | undefined;
+/**
+ * A scenario's answer, or a fault to act out; `aborted` when the client gave up before the
+ * scenarios were through with the request (during its latency); undefined lets it through.
+ */
+export type ScenarioOutcome = { answer: Response } | { fault: TransportFault } | { aborted: true } | undefined;
 
 interface PendingFailure extends Failure {
   remaining: number;
@@ -118,7 +122,10 @@ export interface ScenarioEngine {
   readonly api: OcsMockScenarios;
   /** Whether any scenario is on (the fast path skips the rest). */
   active(): boolean;
-  /** The scenario answer or fault for this request, after any latency; undefined to go on. */
+  /**
+   * The scenario answer or fault for this request, after any latency (cut short when the
+   * request's signal aborts); undefined to go on.
+   */
   apply(request: Request, operation: OperationInfo | undefined): Promise<ScenarioOutcome>;
   clear(): void;
 }
@@ -191,7 +198,9 @@ export function scenarioEngine(
     async apply(request, operation) {
       const id = operation?.operationId;
       const wait = (id !== undefined ? latencyByOperation.get(id) : undefined) ?? latencyAll;
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 0) await delay(wait, request.signal);
+      // The client left before the service saw the request: no scenario spends one of its `times`.
+      if (request.signal.aborted) return { aborted: true };
       if (unavailable) {
         const failure = unavailable;
         if (--failure.remaining <= 0) unavailable = null;
