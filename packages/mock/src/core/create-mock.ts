@@ -8,6 +8,7 @@ import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
 import { untilAborted } from './abort.ts';
 import { createEngine } from './engine.ts';
 import { faultOf } from './faults.ts';
+import { readOnlyFields } from './frozen.ts';
 import type { OcsMockRequests } from './journal/types.ts';
 import { operationMatcher } from './operations.ts';
 import type { OcsMockOptions } from './options.ts';
@@ -27,7 +28,11 @@ export interface OcsMock {
   readonly baseUrl: string;
   /** The seeded API key, holding every scope. */
   readonly apiKey: string;
-  /** What the seed or the fixtures created (IDs, names), as the API answered it. */
+  /**
+   * What the seed or the fixtures created (IDs, names), as the API answered it: the seeded
+   * state `reset()` returns to. Deep-frozen, so that no test changes it for the next one:
+   * copy what you want to change (`[...mock.data.leads].sort(...)`, `structuredClone(mock.data)`).
+   */
   readonly data: OcsMockData;
   /**
    * Back to the seeded state: the data (messages and deliveries included), the sandbox clock
@@ -128,7 +133,7 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       ...rateLimitHeaders({ limit: policy.perEndpoint, remaining: policy.perEndpoint, reset: 0 }),
     };
   };
-  return {
+  const mock: OcsMock = {
     handlers,
     baseUrl: base.href,
     apiKey: engine.data.apiKey,
@@ -166,4 +171,18 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       return key;
     },
   };
+  // What describes the mock is not the test's to change (`mock.apiKey = ...` throws); the
+  // methods stay writable, so that a test may spy on them.
+  return readOnlyFields(
+    mock,
+    'handlers',
+    'baseUrl',
+    'apiKey',
+    'data',
+    'requests',
+    'scenarios',
+    'http',
+    'sandbox',
+    'webhooks',
+  );
 }

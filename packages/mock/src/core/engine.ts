@@ -20,6 +20,7 @@ import {
 } from '@ocs/server';
 import { type BaseUrl, parseBaseUrl } from './base-url.ts';
 import { defaultCut, hangs, networkError, truncated } from './faults.ts';
+import { deepFreeze } from './frozen.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { operationMatcher, pathParams } from './operations.ts';
 import type { Clock, OcsMockOptions } from './options.ts';
@@ -41,6 +42,7 @@ export interface Engine {
   /** The application's sandbox clock (over the `clock` option): what every time is read from. */
   readonly clock: SandboxClock;
   readonly base: BaseUrl;
+  /** The seeded data, deep-frozen (frozen.ts). */
   readonly data: OcsMockData;
   /** The key `mock.sandbox` calls the application with; rate limits do not count it. */
   readonly sandboxApiKey: string;
@@ -185,7 +187,8 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     store,
     clock: sandboxClock,
     base,
-    data,
+    // Frozen: it describes the seeded state, which a test's change in place would falsify.
+    data: deepFreeze(data),
     sandboxApiKey: sandboxKey.key,
     scenarios,
     journal,
