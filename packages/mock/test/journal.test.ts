@@ -121,6 +121,29 @@ describe('entries', () => {
     expect(text).not.toContain(given);
     expect(text).not.toContain(generated);
   });
+
+  it('keeps no secret from a body that is not JSON: such a body that mentions one is redacted whole', async () => {
+    const secret = 'whsec_journal_malformed_0123456789';
+    const send = (body: string) =>
+      fetch(`${mock.baseUrl}/campaigns/${campaign.id}/webhooks`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${mock.apiKey}`, 'Content-Type': 'application/json' },
+        body,
+      });
+    const unclosed = await send(`{"webhook_url":"https://hooks.example.com/f","secret":"${secret}"`);
+    const singleQuoted = await send(`{'secret': '${secret}'}`);
+    const bare = await send(`token=${secret}`);
+    expect([unclosed.status, singleQuoted.status, bare.status]).toEqual([400, 400, 400]);
+    expect(mock.requests.of('createWebhook').map((entry) => entry.body)).toEqual([
+      '[redacted]',
+      '[redacted]',
+      '[redacted]',
+    ]);
+    expect(JSON.stringify(mock.requests.all())).not.toContain('journal_malformed');
+    // Text that mentions no secret is kept, to show what was sent.
+    await send('{"webhook_url": ');
+    expect(mock.requests.last('createWebhook')?.body).toBe('{"webhook_url": ');
+  });
 });
 
 describe('bounds and reset', () => {

@@ -37,6 +37,42 @@ describe('reset()', () => {
     expect((await listLeads(client(), { limit: 100 })).total).toBe(30);
   });
 
+  it('mock.data cannot be changed in place, so it still describes the seeded state after a test', () => {
+    const seeded = structuredClone(mock.data);
+    expect(() => mock.data.leads.sort((a, b) => (String(a.email) < String(b.email) ? 1 : -1))).toThrow(TypeError);
+    expect(() => {
+      (mock.data.campaigns[0] as { name: string }).name = 'Changed';
+    }).toThrow(TypeError);
+    expect(() => mock.data.webhooks.push({} as never)).toThrow(TypeError);
+    expect(() => {
+      (mock.data.organization.members[0] as { email: string }).email = 'x@example.com';
+    }).toThrow(TypeError);
+    mock.reset();
+    expect(mock.data).toEqual(seeded);
+    // A copy is the test's own.
+    const copy = structuredClone(mock.data);
+    copy.leads.reverse();
+    expect(copy.leads[0]).toEqual(seeded.leads[seeded.leads.length - 1]);
+  });
+
+  it('mock.apiKey, baseUrl and data cannot be reassigned; methods may still be spied on', () => {
+    const { apiKey, baseUrl, data } = mock;
+    const writable = mock as { -readonly [K in keyof typeof mock]: (typeof mock)[K] };
+    expect(() => {
+      writable.apiKey = 'ocs_other';
+    }).toThrow(TypeError);
+    expect(() => {
+      writable.baseUrl = 'https://elsewhere.test/v1';
+    }).toThrow(TypeError);
+    expect(() => {
+      writable.data = structuredClone(data);
+    }).toThrow(TypeError);
+    expect([mock.apiKey, mock.baseUrl, mock.data]).toEqual([apiKey, baseUrl, data]);
+    const reset = mock.reset;
+    writable.reset = () => reset();
+    writable.reset = reset;
+  });
+
   it('forgets idempotency keys and rate-limit counts, scenarios and overrides', async () => {
     await createCampaign(client(), { name: 'First' }, { idempotencyKey: 'k' });
     mock.scenarios.rateLimit({ perEndpoint: 1 });

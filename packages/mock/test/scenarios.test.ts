@@ -5,6 +5,7 @@
  */
 import { createCampaign, getCampaign, listCampaigns, listLeads, OcsServiceUnavailableError } from '@ocs/sdk';
 import { describe, expect, it } from 'vitest';
+import { createOcsMock } from '../src/node/index.ts';
 import { mockedApi } from './support/setup.ts';
 
 const { mock, client } = await mockedApi({ seed: 5 });
@@ -148,5 +149,123 @@ describe('unavailable', () => {
     mock.scenarios.unavailable({ times: 1, code: 'AUTH_UNAVAILABLE', retryAfter: 0 });
     // The SDK retries a 503 AUTH_UNAVAILABLE.
     expect((await listCampaigns(client())).total).toBe(3);
+  });
+});
+
+describe('options a scenario cannot honour (JavaScript callers)', () => {
+  /** Each call, as a JavaScript caller may make it, and what its error must name. */
+  const refused: Array<[string, () => void, ErrorConstructor, RegExp]> = [
+    [
+      'rateLimit windowMs 0',
+      () => mock.scenarios.rateLimit({ windowMs: 0 }),
+      RangeError,
+      /rateLimit\.windowMs must be a whole number >= 1, got 0/,
+    ],
+    [
+      'rateLimit perEndpoint "x"',
+      () => mock.scenarios.rateLimit({ perEndpoint: 'x' as never }),
+      TypeError,
+      /rateLimit\.perEndpoint must be a number, got "x"/,
+    ],
+    [
+      'rateLimit perEndpoint -1',
+      () => mock.scenarios.rateLimit({ perEndpoint: -1 }),
+      RangeError,
+      /rateLimit\.perEndpoint must be a whole number >= 0/,
+    ],
+    [
+      'rateLimit misspelt',
+      () => mock.scenarios.rateLimit({ perEndpont: 3 } as never),
+      TypeError,
+      /rateLimit has no option "perEndpont"; it takes perEndpoint, total, windowMs/,
+    ],
+    [
+      'unavailable code NOPE',
+      () => mock.scenarios.unavailable({ code: 'NOPE' as never }),
+      TypeError,
+      /unavailable\.code must be UPSTREAM_TIMEOUT or AUTH_UNAVAILABLE, got "NOPE"/,
+    ],
+    [
+      'unavailable times 0',
+      () => mock.scenarios.unavailable({ times: 0 }),
+      RangeError,
+      /unavailable\.times must be 1 or more/,
+    ],
+    [
+      'unavailable times "x"',
+      () => mock.scenarios.unavailable({ times: 'x' as never }),
+      TypeError,
+      /unavailable\.times must be a number/,
+    ],
+    [
+      'unavailable retryAfter -1',
+      () => mock.scenarios.unavailable({ retryAfter: -1 }),
+      RangeError,
+      /unavailable\.retryAfter must be a whole number of seconds >= 0/,
+    ],
+    [
+      'fail times 0',
+      () => mock.scenarios.fail('listCampaigns', { status: 429, code: 'RATE_LIMITED', times: 0 }),
+      RangeError,
+      /fail\.times must be 1 or more/,
+    ],
+    [
+      'fail times "x"',
+      () => mock.scenarios.fail('listCampaigns', { status: 429, code: 'RATE_LIMITED', times: 'x' as never }),
+      TypeError,
+      /fail\.times must be a number/,
+    ],
+    [
+      'fail status "429"',
+      () => mock.scenarios.fail('listCampaigns', { status: '429', code: 'RATE_LIMITED' } as never),
+      TypeError,
+      /fail\.status must be an HTTP status/,
+    ],
+    [
+      'latency Infinity',
+      () => mock.scenarios.latency(Infinity),
+      RangeError,
+      /latency\.ms must be a number of milliseconds from 0 to 2147483647, got Infinity/,
+    ],
+    ['latency NaN', () => mock.scenarios.latency(Number.NaN), RangeError, /latency\.ms/],
+    [
+      'latency operations "x"',
+      () => mock.scenarios.latency(5, { operations: 'listLeads' as never }),
+      TypeError,
+      /latency\.operations must be an array of operationIds/,
+    ],
+    [
+      'hang operations "x"',
+      () => mock.scenarios.hang({ operations: 'getCampaign' as never }),
+      TypeError,
+      /hang\.operations must be an array/,
+    ],
+    [
+      'networkError misspelt',
+      () => mock.scenarios.networkError({ operation: ['listLeads'] } as never),
+      TypeError,
+      /networkError has no option "operation"/,
+    ],
+  ];
+  it.each(refused)('%s is refused at the call, naming the option', (_, call, type, message) => {
+    expect(call).toThrow(type);
+    expect(call).toThrow(message);
+    // Nothing was set: the mock answers as usual.
+    expect(mock.requests.all()).toEqual([]);
+  });
+
+  it('leaves the mock answering as before', async () => {
+    for (const [, call] of refused) expect(call).toThrow();
+    expect((await listCampaigns(client({ maxRetries: 0 }))).total).toBe(3);
+    expect((await listCampaigns(client({ maxRetries: 0 }))).rateLimit).toMatchObject({ limit: 100 });
+  });
+
+  it('createOcsMock refuses rate limits and a seed it cannot use, naming the option', async () => {
+    await expect(createOcsMock({ rateLimits: { windowMs: 0 } })).rejects.toThrow(
+      /rateLimits\.windowMs must be a whole number >= 1, got 0/,
+    );
+    await expect(createOcsMock({ rateLimits: { perEndpoint: 1.5 } })).rejects.toThrow(RangeError);
+    await expect(createOcsMock({ rateLimits: { total: 'x' as never } })).rejects.toThrow(TypeError);
+    await expect(createOcsMock({ seed: 'abc' as never })).rejects.toThrow(/seed must be an integer, got "abc"/);
   });
 });

@@ -252,6 +252,44 @@ describe('the journal over the control routes', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: expect.stringMatching(/rate must be from 0 to 1/) });
   });
+
+  it.each([
+    [{}, /name a scenario: one of clear, fail, latency/],
+    [[], /the body must be a JSON object naming a scenario/],
+    [null, /the body must be a JSON object naming a scenario/],
+    [{ bogus: {} }, /no scenario "bogus"; the scenarios are/],
+    [{ netwokError: { times: 1 } }, /no scenario "netwokError"/],
+    [{ hang: { operations: 'getCampaign' } }, /hang\.operations must be an array of operationIds/],
+    [{ networkError: { times: 'x' } }, /networkError\.times must be a number, got "x"/],
+    [{ networkError: { times: 0 } }, /networkError\.times must be 1 or more/],
+    [{ rateLimit: { perEndpoint: 'x' } }, /rateLimit\.perEndpoint must be a number/],
+    [{ rateLimit: { windowMs: 0 } }, /rateLimit\.windowMs must be a whole number >= 1/],
+    [{ unavailable: { code: 'NOPE' } }, /unavailable\.code must be UPSTREAM_TIMEOUT or AUTH_UNAVAILABLE/],
+    [{ latency: 200 }, /latency takes an object/],
+    [{ latency: { ms: 'slow' } }, /latency\.ms must be a number/],
+    [
+      { fail: { operationId: 'listCampaigns', status: 429, code: 'RATE_LIMITED', times: 0 } },
+      /fail\.times must be 1 or more/,
+    ],
+    [{ clear: false }, /clear must be true/],
+  ])('answers 400 naming the problem for %j', async (body, reason) => {
+    const refused = await control('POST', 'scenarios', body);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: expect.stringMatching(reason) });
+  });
+
+  it('answers 400 to a body that is not JSON, and a 400 applies none of the scenarios named', async () => {
+    const notJson = await fetch(`${origin}/__ocs-mock/scenarios`, { method: 'POST', body: 'hang please' });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({ error: expect.stringMatching(/the body must be JSON/) });
+
+    const refused = await control('POST', 'scenarios', {
+      unavailable: { times: 1 },
+      networkError: { times: -1 },
+    });
+    expect(refused.status).toBe(400);
+    expect((await get('/campaigns')).status).toBe(200);
+  });
 });
 
 describe('ocs-mock (the built command)', () => {

@@ -45,6 +45,17 @@ describe('startMockServer', () => {
     expect((await document.json()) as object).toHaveProperty('openapi');
   });
 
+  it('has a read-only url, apiKey and deep-frozen data', () => {
+    const writable = server as { apiKey: string; url: string };
+    expect(() => {
+      writable.apiKey = 'ocs_other';
+    }).toThrow(TypeError);
+    expect(() => {
+      writable.url = 'http://127.0.0.1:1/v1';
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(server.data.campaigns[0])).toBe(true);
+  });
+
   it('serves on IPv6 loopback, with the address bracketed in its URL', async () => {
     const six = await startMockServer({ port: 0, seed: 3, host: '::1' });
     try {

@@ -5,8 +5,10 @@
  */
 import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
 import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
+import { untilAborted } from './abort.ts';
 import { createEngine } from './engine.ts';
 import { faultOf } from './faults.ts';
+import { readOnlyFields } from './frozen.ts';
 import type { OcsMockRequests } from './journal/types.ts';
 import { operationMatcher } from './operations.ts';
 import type { OcsMockOptions } from './options.ts';
@@ -26,7 +28,11 @@ export interface OcsMock {
   readonly baseUrl: string;
   /** The seeded API key, holding every scope. */
   readonly apiKey: string;
-  /** What the seed or the fixtures created (IDs, names), as the API answered it. */
+  /**
+   * What the seed or the fixtures created (IDs, names), as the API answered it: the seeded
+   * state `reset()` returns to. Deep-frozen, so that no test changes it for the next one:
+   * copy what you want to change (`[...mock.data.leads].sort(...)`, `structuredClone(mock.data)`).
+   */
   readonly data: OcsMockData;
   /**
    * Back to the seeded state: the data (messages and deliveries included), the sandbox clock
@@ -58,7 +64,9 @@ export interface OcsMock {
   /**
    * The mock without MSW: answers a Fetch `Request` as the handlers do. A connection reset
    * (`networkError`, a `hang` ended by `reset()`) rejects with a `TypeError` as `fetch`
-   * does, and an aborted request with its signal's reason.
+   * does, and an aborted request with its signal's reason: at once, before anything is
+   * written if it was aborted before the call (nothing is recorded either) or during added
+   * latency; a write the application made before the abort stays made, as on the service.
    */
   fetch(request: Request): Promise<Response>;
   /**
@@ -125,7 +133,7 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       ...rateLimitHeaders({ limit: policy.perEndpoint, remaining: policy.perEndpoint, reset: 0 }),
     };
   };
-  return {
+  const mock: OcsMock = {
     handlers,
     baseUrl: base.href,
     apiKey: engine.data.apiKey,
@@ -145,9 +153,11 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
     }),
     requests: engine.journal.api,
     async fetch(request) {
-      const response = await engine.fetch(request);
+      // As fetch: an aborted signal sends nothing (nothing is written or recorded), and an
+      // abort later rejects at once, while a write the application already made stays made.
+      request.signal.throwIfAborted();
+      const response = await untilAborted(engine.fetch(request), request.signal);
       if (faultOf(response)?.kind !== 'networkError') return response;
-      if (request.signal.aborted) throw request.signal.reason;
       throw new TypeError('fetch failed', { cause: new Error('@ocs/mock: connection reset (a fault scenario)') });
     },
     async createApiKey({ scopes, expiresAt } = {}) {
@@ -161,4 +171,18 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       return key;
     },
   };
+  // What describes the mock is not the test's to change (`mock.apiKey = ...` throws); the
+  // methods stay writable, so that a test may spy on them.
+  return readOnlyFields(
+    mock,
+    'handlers',
+    'baseUrl',
+    'apiKey',
+    'data',
+    'requests',
+    'scenarios',
+    'http',
+    'sandbox',
+    'webhooks',
+  );
 }

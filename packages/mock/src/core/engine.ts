@@ -20,10 +20,12 @@ import {
 } from '@ocs/server';
 import { type BaseUrl, parseBaseUrl } from './base-url.ts';
 import { defaultCut, hangs, networkError, truncated } from './faults.ts';
+import { deepFreeze } from './frozen.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { operationMatcher, pathParams } from './operations.ts';
 import type { Clock, OcsMockOptions } from './options.ts';
 import { rateLimitControl } from './rate-limits.ts';
+import { checkRateLimits } from './scenario-options.ts';
 import { type ScenarioEngine, scenarioEngine } from './scenarios.ts';
 import { seed } from './seed/index.ts';
 import type { OcsMockData } from './seed/data.ts';
@@ -41,6 +43,7 @@ export interface Engine {
   /** The application's sandbox clock (over the `clock` option): what every time is read from. */
   readonly clock: SandboxClock;
   readonly base: BaseUrl;
+  /** The seeded data, deep-frozen (frozen.ts). */
   readonly data: OcsMockData;
   /** The key `mock.sandbox` calls the application with; rate limits do not count it. */
   readonly sandboxApiKey: string;
@@ -69,6 +72,13 @@ const systemClock: Clock = { now: () => new Date() };
 
 export async function createEngine(options: OcsMockOptions = {}): Promise<Engine> {
   const base = parseBaseUrl(options.baseUrl);
+  // Refused here, with the option's name, rather than as a 500 while seeding or on every request.
+  checkRateLimits(options.rateLimits, 'rateLimits');
+  if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
+    throw new TypeError(
+      `@ocs/mock: seed must be an integer, got ${JSON.stringify(options.seed) ?? String(options.seed)}.`,
+    );
+  }
   const clock = options.clock ?? systemClock;
   const store = createMemoryStore();
   const limits = rateLimitControl();
@@ -129,6 +139,12 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     const entry = await journal.begin(request, url, apiPath, operation);
     const outcome = scenarios.active() ? await scenarios.apply(request, operation) : undefined;
     if (outcome && 'answer' in outcome) return (await entry?.answered(outcome.answer)) ?? outcome.answer;
+    // The client gave up before the service saw the request (during added latency, say):
+    // nothing is written, and the entry stays without an answer, as after a `hang`.
+    if ((outcome && 'aborted' in outcome) || request.signal.aborted) {
+      entry?.abandoned();
+      return networkError();
+    }
     const fault = outcome?.fault;
     if (fault?.kind === 'networkError') {
       entry?.faulted('networkError');
@@ -179,7 +195,8 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     store,
     clock: sandboxClock,
     base,
-    data,
+    // Frozen: it describes the seeded state, which a test's change in place would falsify.
+    data: deepFreeze(data),
     sandboxApiKey: sandboxKey.key,
     scenarios,
     journal,

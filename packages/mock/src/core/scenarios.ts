@@ -11,7 +11,8 @@
  * mock.scenarios.networkError({ operations: ['listLeads'], times: 1 });
  * mock.scenarios.chaos({ rate: 0.2, seed: 7 });
  */
-import { type OperationInfo, openApiDocument, type RateLimitPolicy } from '@ocs/server';
+import type { OperationInfo, RateLimitPolicy } from '@ocs/server';
+import { delay } from './abort.ts';
 import type { ErrorCodeOf, ErrorDetails, ErrorStatusOf, OperationId } from './api-types.ts';
 import { errorAnswer, type Failure } from './error-answer.ts';
 import {
@@ -23,6 +24,14 @@ import {
 } from './fault-scenarios.ts';
 import { operationById } from './operations.ts';
 import type { RateLimitOptions } from './options.ts';
+import {
+  checkChaos,
+  checkFailure,
+  checkFault,
+  checkLatency,
+  checkRateLimits,
+  checkUnavailable,
+} from './scenario-options.ts';
 
 /** The next `times` calls to an operation fail with this documented status and code. */
 export interface FailOptions<Id extends OperationId, S extends ErrorStatusOf<Id>> {
@@ -107,8 +116,11 @@ export interface OcsMockScenarios {
 /** What the transport must act out for a request (faults.ts). */
 export type TransportFault = Exclude<FaultDecision, { kind: 'unavailable' }>;
 
-/** A scenario's answer, or a fault to act out; undefined lets the request through. */
-export type ScenarioOutcome = { answer: Response } | { fault: TransportFault } | undefined;
+/**
+ * A scenario's answer, or a fault to act out; `aborted` when the client gave up before the
+ * scenarios were through with the request (during its latency); undefined lets it through.
+ */
+export type ScenarioOutcome = { answer: Response } | { fault: TransportFault } | { aborted: true } | undefined;
 
 interface PendingFailure extends Failure {
   remaining: number;
@@ -118,7 +130,10 @@ export interface ScenarioEngine {
   readonly api: OcsMockScenarios;
   /** Whether any scenario is on (the fast path skips the rest). */
   active(): boolean;
-  /** The scenario answer or fault for this request, after any latency; undefined to go on. */
+  /**
+   * The scenario answer or fault for this request, after any latency (cut short when the
+   * request's signal aborts); undefined to go on.
+   */
   apply(request: Request, operation: OperationInfo | undefined): Promise<ScenarioOutcome>;
   clear(): void;
 }
@@ -150,14 +165,14 @@ export function scenarioEngine(
 
   const api: OcsMockScenarios = {
     fail(operationId, failure) {
+      checkFailure(operationId, failure);
       const operation = operationById(operationId);
-      assertDocumented(operation, failure.status, String(failure.code));
       const queue = failures.get(operation.operationId) ?? [];
       queue.push({ ...failure, code: String(failure.code), remaining: failure.times ?? 1 });
       failures.set(operation.operationId, queue);
     },
     latency(ms, options) {
-      if (!(ms >= 0)) throw new RangeError('@ocs/mock: latency must be a number of milliseconds >= 0.');
+      checkLatency(ms, options);
       if (!options?.operations) {
         latencyAll = ms;
         if (ms === 0) latencyByOperation.clear();
@@ -166,9 +181,11 @@ export function scenarioEngine(
       for (const id of options.operations) latencyByOperation.set(operationById(id).operationId, ms);
     },
     rateLimit(budget) {
+      checkRateLimits(budget, 'rateLimit');
       rateLimits.setBudget(budget);
     },
     unavailable(options = {}) {
+      checkUnavailable(options);
       unavailable = {
         status: 503,
         code: options.code ?? 'UPSTREAM_TIMEOUT',
@@ -176,10 +193,22 @@ export function scenarioEngine(
         remaining: options.times ?? Number.POSITIVE_INFINITY,
       };
     },
-    networkError: (options) => faults.add('networkError', options),
-    hang: (options) => faults.add('hang', options),
-    truncate: (options) => faults.add('truncate', options),
-    chaos: (options) => faults.chaos(options),
+    networkError(options) {
+      checkFault('networkError', options);
+      faults.add('networkError', options);
+    },
+    hang(options) {
+      checkFault('hang', options);
+      faults.add('hang', options);
+    },
+    truncate(options) {
+      checkFault('truncate', options);
+      faults.add('truncate', options);
+    },
+    chaos(options) {
+      checkChaos(options);
+      faults.chaos(options);
+    },
     clear,
   };
 
@@ -191,7 +220,9 @@ export function scenarioEngine(
     async apply(request, operation) {
       const id = operation?.operationId;
       const wait = (id !== undefined ? latencyByOperation.get(id) : undefined) ?? latencyAll;
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 0) await delay(wait, request.signal);
+      // The client left before the service saw the request: no scenario spends one of its `times`.
+      if (request.signal.aborted) return { aborted: true };
       if (unavailable) {
         const failure = unavailable;
         if (--failure.remaining <= 0) unavailable = null;
@@ -212,55 +243,4 @@ export function scenarioEngine(
       return fault ? { fault } : undefined;
     },
   };
-}
-
-/** JavaScript callers get the check the types give TypeScript callers: a documented status, and a code of it. */
-function assertDocumented(operation: OperationInfo, status: number, code: string): void {
-  const item = (openApiDocument.paths as Record<string, Record<string, { responses?: object }>>)[operation.path];
-  const responses = (item?.[operation.method.toLowerCase()]?.responses ?? {}) as Record<string, unknown>;
-  if (!(String(status) in responses) || status < 400) {
-    throw new TypeError(
-      `@ocs/mock: ${operation.operationId} does not document the error status ${status}; it documents ${Object.keys(
-        responses,
-      )
-        .filter((s) => Number(s) >= 400)
-        .join(', ')}.`,
-    );
-  }
-  const codes = documentedCodes(responses[String(status)]);
-  if (codes.length > 0 && !codes.includes(code)) {
-    throw new TypeError(
-      `@ocs/mock: ${operation.operationId} does not answer ${status} with ${code}; at ${status} it documents ${codes.join(', ')}.`,
-    );
-  }
-}
-
-/** The `error` codes a response of the document lists (the enum of its error body), following `$ref`s. */
-function documentedCodes(response: unknown): string[] {
-  const codes = new Set<string>();
-  const visit = (node: unknown, depth: number): void => {
-    if (depth > 12 || typeof node !== 'object' || node === null) return;
-    const object = node as Record<string, unknown>;
-    if (typeof object.$ref === 'string') return visit(resolveRef(object.$ref), depth + 1);
-    const error = (object.properties as Record<string, { enum?: unknown[] }> | undefined)?.error;
-    for (const value of error?.enum ?? []) if (typeof value === 'string') codes.add(value);
-    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-      const list = object[key];
-      if (Array.isArray(list)) for (const item of list) visit(item, depth + 1);
-    }
-    const content = object.content as Record<string, { schema?: unknown }> | undefined;
-    if (content?.['application/json']) visit(content['application/json'].schema, depth + 1);
-    if (object.schema) visit(object.schema, depth + 1);
-  };
-  visit(response, 0);
-  return [...codes];
-}
-
-function resolveRef(ref: string): unknown {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = openApiDocument;
-  for (const part of ref.slice(2).split('/')) {
-    node = (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
-  }
-  return node;
 }

@@ -9,27 +9,15 @@
  *   (`{ "ms": 200, "operations": [...] }`), `rateLimit` (`{ "perEndpoint": 3 }`),
  *   `unavailable` (`{ "times": 1 }`), `networkError` / `hang` (`{ "operations"?, "times"? }`),
  *   `truncate` (`{ ..., "after"? }`), `chaos` (`{ "rate", "seed", "kinds"?, "operations"? }`),
- *   `clear` (`true`); `204`, or `400` with the reason.
+ *   `clear` (`true`); `204`, or `400` with the reason (scenario-body.ts).
  * - `GET /__ocs-mock/requests[?operation=createCampaign]`: the request journal,
  *   `{ requests, dropped, limit }` (redacted as `mock.requests` is); `DELETE` clears it.
  */
 import type { Engine } from '../core/engine.ts';
 import type { OperationId } from '../core/api-types.ts';
-import type { ChaosOptions, FaultOptions, TruncateOptions } from '../core/fault-scenarios.ts';
+import { scenarioSteps } from './scenario-body.ts';
 
 export const controlPath = '/__ocs-mock/';
-
-interface ScenarioBody {
-  fail?: { operationId: OperationId; status: number; code: string; times?: number; message?: string };
-  latency?: { ms: number; operations?: OperationId[] };
-  rateLimit?: { perEndpoint?: number; total?: number; windowMs?: number };
-  unavailable?: { times?: number; retryAfter?: number };
-  networkError?: FaultOptions;
-  hang?: FaultOptions;
-  truncate?: TruncateOptions;
-  chaos?: ChaosOptions;
-  clear?: boolean;
-}
 
 export function controlRoutes(engine: Engine) {
   const json = (status: number, body: unknown) =>
@@ -57,8 +45,13 @@ export function controlRoutes(engine: Engine) {
       return new Response(null, { status: 204 });
     }
     if (route === 'POST /__ocs-mock/scenarios') {
+      const body = await request.json().catch(() => notJson);
+      if (body === notJson) {
+        return json(400, { error: '@ocs/mock: the body must be JSON, such as {"clear": true}.' });
+      }
       try {
-        apply(engine, (await request.json()) as ScenarioBody);
+        // Every scenario named is checked before any is applied: a 400 changes nothing.
+        for (const step of scenarioSteps(body)) step(engine.scenarios.api);
         return new Response(null, { status: 204 });
       } catch (error) {
         return json(400, { error: error instanceof Error ? error.message : String(error) });
@@ -68,19 +61,5 @@ export function controlRoutes(engine: Engine) {
   };
 }
 
-function apply(engine: Engine, body: ScenarioBody): void {
-  const scenarios = engine.scenarios.api;
-  if (body.clear) scenarios.clear();
-  if (body.fail) {
-    const { operationId, ...failure } = body.fail;
-    // The document's statuses and codes are checked at run time by `fail` itself.
-    scenarios.fail(operationId, failure as never);
-  }
-  if (body.latency) scenarios.latency(body.latency.ms, { operations: body.latency.operations });
-  if (body.rateLimit) scenarios.rateLimit(body.rateLimit);
-  if (body.unavailable) scenarios.unavailable(body.unavailable);
-  if (body.networkError) scenarios.networkError(body.networkError);
-  if (body.hang) scenarios.hang(body.hang);
-  if (body.truncate) scenarios.truncate(body.truncate);
-  if (body.chaos) scenarios.chaos(body.chaos);
-}
+/** What a body that does not parse as JSON reads as. */
+const notJson = Symbol('not JSON');

@@ -10,6 +10,7 @@
 import { serve } from '@hono/node-server';
 import { cors, withDocs } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
+import { readOnlyFields } from '../core/frozen.ts';
 import type { OcsMockOptions } from '../core/options.ts';
 import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
 import type { OcsMockScenarios } from '../core/scenarios.ts';
@@ -38,9 +39,11 @@ export const defaultMockPort = 4011;
 
 export interface MockServer {
   /** The API's base URL, ending in `/v1`. */
-  url: string;
-  apiKey: string;
-  data: OcsMockData;
+  readonly url: string;
+  /** The seeded API key, holding every scope. */
+  readonly apiKey: string;
+  /** The seeded data (`mock.data`), deep-frozen: copy what you want to change. */
+  readonly data: OcsMockData;
   /** Back to the seeded state (also `POST /__ocs-mock/reset`). */
   reset(): void;
   /** The request journal (also `GET /__ocs-mock/requests`). */
@@ -86,7 +89,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: rememberingConnections(fetch), port, hostname: host }, (info) => {
-      resolve({
+      const mockServer: MockServer = {
         url: `${origin}:${info.port}/v1`,
         apiKey: engine.data.apiKey,
         data: engine.data,
@@ -108,7 +111,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
             // A mock has nothing to drain: keep-alive clients must not hold the close up.
             if ('closeAllConnections' in server) server.closeAllConnections();
           }),
-      });
+      };
+      resolve(readOnlyFields(mockServer, 'url', 'apiKey', 'data'));
     });
     server.once('error', reject);
   });

@@ -13,7 +13,7 @@ import type { OperationId } from '../api-types.ts';
 import type { FaultKind } from '../faults.ts';
 import { operationById, pathParams } from '../operations.ts';
 import { type EntryEraser, type LeadRecord, leadEraser } from './erasure.ts';
-import { redactedHeaders, redactSecrets } from './redact.ts';
+import { redactedBody, redactedHeaders } from './redact.ts';
 import type { OcsMockRequest, OcsMockRequests, RecordedRequest } from './types.ts';
 
 /** The journal's default size. */
@@ -191,7 +191,7 @@ function recordedResponse(response: Response, text: string): NonNullable<OcsMock
 }
 
 /**
- * `target[key]`: the body `text`, parsed (and its secrets redacted) when first read. Most
+ * `target[key]`: the body `text`, parsed (and its secrets redacted: redact.ts) when first read. Most
  * entries are never read: keeping the text, one string, rather than the parsed objects
  * spares every request the parse and the collector thousands of live objects (a page of
  * leads is hundreds). An enumerable property like any other for `JSON.stringify` and
@@ -205,7 +205,7 @@ function lazyJson(target: object, key: string, text: string): void {
     configurable: true,
     get() {
       if (pending !== undefined) {
-        value = redactSecrets(parsed(pending));
+        value = redactedBody(pending);
         pending = undefined;
       }
       return value;
@@ -215,14 +215,4 @@ function lazyJson(target: object, key: string, text: string): void {
       value = next;
     },
   });
-}
-
-/** JSON when it parses, else the text; undefined for no body. */
-function parsed(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }

@@ -9,6 +9,10 @@
  * - Bodies: every `secret` field (the webhook signing secret of `createWebhook`, the secret
  *   operation, and the generated secret of their answers) becomes `[redacted]`. A test that
  *   needs the secret has it: it sent it, or read it from the answer its code received.
+ * - A body that is not JSON (a malformed one the API answers 400, a form, an override's text)
+ *   has no fields to redact one by one, and a pattern would miss what a broken body can look
+ *   like (unclosed quotes, single quotes, `secret=`): if its text mentions a secret at all
+ *   (`secret`, or a `whsec_` value) it is `[redacted]` whole; other text is kept as it is.
  */
 
 export const redacted = '[redacted]';
@@ -42,4 +46,22 @@ export function redactSecrets<T>(value: T): T {
     }
   }
   return value;
+}
+
+/** Text that may hold a signing secret: the field's name in any spelling, or a `whsec_` value. */
+const mentionsSecret = /secret|whsec_/i;
+
+/**
+ * A body's text as the journal shows it: its JSON with every `secret` redacted; text that
+ * is not JSON as it is, or `[redacted]` whole when it mentions a secret; undefined for none.
+ */
+export function redactedBody(text: string): unknown {
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    return mentionsSecret.test(text) ? redacted : text;
+  }
+  return redactSecrets(value);
 }
