@@ -219,6 +219,23 @@ describe('a listen that did not exit cleanly', () => {
   }, 120_000);
 });
 
+describe('a second listen while the first runs', () => {
+  it("leaves the running listen's slot alone: only a relay that no longer answers is stale", async () => {
+    const { campaign_id: campaignId } = await createCampaign(client, { name: 'Two listens' });
+    if (!campaignId) throw new Error('no campaign id');
+    const { listen: first } = await startListen(['--campaign', campaignId]);
+    const relay = (await webhooksOf(campaignId)).find((w) => w.enabled)?.webhook_url;
+    expect(relay).toMatch(/\/ocs-listen\//);
+
+    const second = await run(ocsBin, ['listen', '--forward-to', receiverUrl, '--campaign', campaignId, ...connection]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`ocs: campaign ${campaignId}: its webhook slot is held by ${relay}`);
+    // The first still holds the slot, enabled, after the second gave up.
+    expect((await webhooksOf(campaignId)).filter((w) => w.enabled).map((w) => w.webhook_url)).toEqual([relay]);
+    expect(await first.stop('SIGINT')).toBe(0);
+  }, 120_000);
+});
+
 describe('a failing receiver', () => {
   it("is what the server sees: the receiver's status is the attempt's, and the line says it", async () => {
     const failing = createServer((request, response) => {

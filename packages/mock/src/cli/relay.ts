@@ -29,6 +29,13 @@ export interface Relay {
   close(): Promise<void>;
 }
 
+/**
+ * What a relay answers to `HEAD` on its own path: a running `ocs listen` says it is there, so
+ * that the next one tells a live relay (whose slot it leaves alone) from a dead one's
+ * (whose slot it takes back, slot-lease.ts).
+ */
+const aliveHeader = 'x-ocs-listen';
+
 /** Headers of a delivery passed on to the receiver as they came. */
 const passedOn = ['content-type', 'x-signature-256', 'user-agent'];
 
@@ -52,7 +59,12 @@ export async function startRelay(options: {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await buffer(request);
     // The query names what the registration displaced (slot-lease.ts), not where to deliver.
-    if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://relay.invalid').pathname !== path) {
+    const own = new URL(request.url ?? '/', 'http://relay.invalid').pathname === path;
+    if (own && request.method === 'HEAD') {
+      response.writeHead(204, { [aliveHeader]: 'relay' }).end();
+      return;
+    }
+    if (request.method !== 'POST' || !own) {
       response.writeHead(404).end();
       return;
     }
@@ -113,6 +125,20 @@ export async function startRelay(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Whether a relay of `ocs listen` answers at `url`: a running one does at once. Refused, no
+ * answer within a second, or an answer without the relay's header (another program on a
+ * reused port): gone.
+ */
+export async function relayAnswers(url: string): Promise<boolean> {
+  try {
+    const answer = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(1000) });
+    return answer.headers.get(aliveHeader) === 'relay';
+  } catch {
+    return false;
+  }
 }
 
 /** What a line needs from the event; a body that is not the event still gets forwarded. */

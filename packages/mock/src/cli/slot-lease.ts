@@ -9,10 +9,13 @@
  * registered and the user's webhook disabled. So the relay's registration names what it
  * displaced (`?displaced=<webhook id>`), on the server where it outlives the process, and the
  * next `listen` that finds such a stale relay in a slot takes the slot back without --replace
- * and, at its own exit, re-enables the webhook the dead one had displaced.
+ * and, at its own exit, re-enables the webhook the dead one had displaced. A relay that still
+ * answers (relay.ts, `relayAnswers`) belongs to a `listen` that is running: its slot is held,
+ * like a user's webhook, and taken only with --replace.
  */
 import { createWebhook, disableWebhook, listWebhooks, paginate, type OcsClient } from '@ocs/sdk';
 import { call, isApiError } from './connection.ts';
+import { relayAnswers } from './relay.ts';
 
 export interface Lease {
   campaignId: string;
@@ -105,7 +108,7 @@ export class SlotLeases {
     if (!enabled) return null;
     const holder: Holder = { id: enabled.webhook_id, url: enabled.webhook_url };
     const stale = staleRelay(enabled.webhook_url);
-    if (stale) {
+    if (stale && !(await relayAnswers(enabled.webhook_url))) {
       const displaced = webhooks.find((webhook) => webhook.webhook_id === stale.displacedId && !webhook.enabled);
       holder.stale = { displaced: displaced ? { id: displaced.webhook_id, url: displaced.webhook_url } : null };
     }
