@@ -57,6 +57,7 @@ import {
   describeHolder,
   type LockHolder,
   lockPath,
+  recoverByHand,
 } from './data-dir-lock.ts';
 import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
@@ -300,10 +301,11 @@ async function administer(command: AdminCommand, location: StoreLocation): Promi
         lock.release();
       }
     }
-    const { holder } = acquired;
+    const { holder, undecided } = acquired;
     if (!holder.socket)
       throw new CliFailure(
-        `${location.dataDir} is in use by ${describeHolder(holder)}; run the command again when it has finished.`,
+        `${location.dataDir} is in use by ${describeHolder(holder)}; ` +
+          (undecided ? recoverByHand(location.dataDir) : 'run the command again when it has finished.'),
       );
     // The server starts nothing after `notAfter`; the answer to a command it started in time
     // is waited for a little longer, so that a refusal always means nothing was done.
@@ -320,7 +322,7 @@ async function administer(command: AdminCommand, location: StoreLocation): Promi
         await sleep(200);
         continue;
       }
-      throw new CliFailure(notAnswering(location.dataDir, holder, error));
+      throw new CliFailure(notAnswering(location.dataDir, holder, error, undecided === true));
     }
   }
 }
@@ -333,9 +335,11 @@ async function runOn(store: SqlStore, command: AdminCommand): Promise<AdminOutpu
   }
 }
 
-function notAnswering(dataDir: string, holder: LockHolder, error: AdminChannelUnavailable): string {
+function notAnswering(dataDir: string, holder: LockHolder, error: AdminChannelUnavailable, undecided: boolean): string {
+  const said = `nothing was done: ${dataDir} is held by ${describeHolder(holder)}, and ${error.message}. `;
+  if (undecided) return `${said}${recoverByHand(dataDir)}`;
   return (
-    `nothing was done: ${dataDir} is held by ${describeHolder(holder)}, and ${error.message}. ` +
+    said +
     `If it is stuck, stop it (kill ${holder.pid}) and run the command again; ` +
     `if pid ${holder.pid} is no ocs-server, delete ${lockPath(dataDir)}.`
   );
@@ -416,7 +420,7 @@ async function serveCommand(
       });
       if ('holder' in acquired) {
         discardAdminSocketPath(socket);
-        throw new DataDirHeldError(location.dataDir, acquired.holder);
+        throw new DataDirHeldError(location.dataDir, acquired.holder, acquired.undecided === true);
       }
       lock = acquired.lock;
       // Listening before the store opens: a command sent meanwhile waits for it.
@@ -500,10 +504,12 @@ export function report(error: unknown, argv: string[]): number {
   if (error instanceof DataDirHeldError) {
     const held = error.holder;
     process.stderr.write(
-      `ocs-server: ${error.dataDir} is already in use by ${describeHolder(held)}. ` +
-        (held.socket
-          ? `Stop that server first (kill ${held.pid}) or serve another --data-dir.\n`
-          : `Try again when it has finished, or serve another --data-dir.\n`),
+      `ocs-server: ${error.dataDir} is already in use by ${describeHolder(held)}; ` +
+        (error.undecided
+          ? `${recoverByHand(error.dataDir)}\n`
+          : held.socket
+            ? `stop that server first (kill ${held.pid}) or serve another --data-dir.\n`
+            : `try again when it has finished, or serve another --data-dir.\n`),
     );
     return 1;
   }

@@ -33,9 +33,10 @@ export interface Finished {
 /** Runs the CLI to its end (killed after `timeoutMs`). */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number; bin?: string } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; bin?: string; wrap?: string[] } = {},
 ): Promise<Finished> {
-  const child = spawn(process.execPath, [options.bin ?? serverBin, ...args], {
+  const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, options.bin ?? serverBin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv(options.env),
   });
@@ -64,9 +65,16 @@ export interface Serving {
   stop(): Promise<number | null>;
 }
 
-/** Starts `ocs-server serve` and waits until it prints where it listens. */
-export function startServe(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}) {
-  const child = spawn(process.execPath, [serverBin, 'serve', ...args], {
+/**
+ * Starts `ocs-server serve` and waits until it prints where it listens. `wrap` runs it under
+ * another command (`unshare -pf --kill-child`: as pid 1, as in a container).
+ */
+export function startServe(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {},
+) {
+  const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, serverBin, 'serve', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: childEnv(options.env),
   });
