@@ -62,7 +62,8 @@ import {
 import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
-import { type RunningServer, serve } from './serve.ts';
+import { defaultShutdownGraceMs, type RunningServer, serve } from './serve.ts';
+import { listenForStop } from './stop-signals.ts';
 import { createNodeLogger, logLevelFrom } from './logger.ts';
 import type { LogEntry, Logger } from '../http/logger.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
@@ -105,6 +106,8 @@ Options:
 Environment:
   LOG_LEVEL             serve: trace, debug, info (default), warn, error, fatal or silent.
                         The log is JSON lines on standard output, readable lines on a terminal
+  OCS_SHUTDOWN_GRACE_MS serve: how long requests under way may take to finish after
+                        Ctrl-C or SIGTERM (default 5000); a second Ctrl-C stops at once
 `;
 
 const seeHelp = 'Run ocs-server --help for usage.';
@@ -402,6 +405,9 @@ async function serveCommand(
   let channel: AdminChannel | undefined;
   let store: SqlStore | undefined;
   let running: RunningServer | undefined;
+  // Listening from the start: a signal while the store opens stops the server once it is up,
+  // rather than killing the process with the store half open.
+  const stopSignal = listenForStop();
   let storeReady: (store: SqlStore) => void = () => undefined;
   let storeFailed: (error: unknown) => void = () => undefined;
   const opened = new Promise<SqlStore>((resolve, reject) => {
@@ -444,20 +450,27 @@ async function serveCommand(
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
     process.stderr.write(`${describeCors(corsOrigins)}\n`);
-    await new Promise<void>((resolve) => {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
-    });
-    return 0;
+    await stopSignal.first;
   } catch (error) {
     storeFailed(error);
     throw error;
   } finally {
-    // Admin commands under way finish first; then the listener, the engine and the store.
+    // Admin commands under way finish first; then the listener (requests under way get a
+    // grace period, a second signal cuts it short), the engine and the store, and the lock.
+    stopSignal.onForced(() => running?.dropConnections());
     await channel?.close();
-    await running?.close();
+    await running?.close({ graceMs: shutdownGraceMs() });
     await store?.close();
     lock?.release();
+    stopSignal.dispose();
   }
+  return stopSignal.exitCode();
+}
+
+/** How long requests under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
+function shutdownGraceMs(): number {
+  const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
+  return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;
 }
 
 /** Fails as listening would (one line saying what to do) when `port` on `host` is taken; 0 is always free. */

@@ -18,7 +18,15 @@ const started = new Set<ChildProcess>();
 
 /** The environment of a child: none of the variables that would choose its store or port for it. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const chosen = new Set(['DATABASE_URL', 'OCS_DATA_DIR', 'PORT', 'HOST', 'OCS_DEBUG', 'OCS_ADMIN_TIMEOUT_MS']);
+  const chosen = new Set([
+    'DATABASE_URL',
+    'OCS_DATA_DIR',
+    'PORT',
+    'HOST',
+    'OCS_DEBUG',
+    'OCS_ADMIN_TIMEOUT_MS',
+    'OCS_SHUTDOWN_GRACE_MS',
+  ]);
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !chosen.has(name)));
   return { ...env, ...extra };
 }
