@@ -392,8 +392,12 @@ async function serveCommand(
   numbers: { port?: number; perEndpoint?: number; total?: number },
   location: StoreLocation,
 ): Promise<number> {
-  const port = numbers.port ?? integerOption('PORT', process.env.PORT, 0, 65535) ?? 4010;
-  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  // An empty host would listen on every interface: a flag given empty is a mistake, and an
+  // empty variable (`HOST=` in an env file) counts as not set, as `ocs-mock` reads HOST.
+  if (values.host?.trim() === '')
+    throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
+  const port = numbers.port ?? integerOption('PORT', environment('PORT'), 0, 65535) ?? 4010;
+  const host = values.host ?? environment('HOST') ?? '127.0.0.1';
   const { perEndpoint, total } = numbers;
   const corsOrigins = corsOriginsOf(values['cors-origin']);
   logLevelFrom(process.env.LOG_LEVEL); // an unknown level is said before anything starts
@@ -471,6 +475,12 @@ async function serveCommand(
 function shutdownGraceMs(): number {
   const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
   return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;
+}
+
+/** An environment variable, undefined when it is not set or empty (`PORT=` means no port given). */
+function environment(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /** Fails as listening would (one line saying what to do) when `port` on `host` is taken; 0 is always free. */

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { oneLine, requireBuild, runCli, stopAll } from './processes.ts';
+import { oneLine, requireBuild, runCli, startServe, stopAll } from './processes.ts';
 
 let dataDir: string;
 beforeAll(() => {
@@ -79,6 +79,8 @@ const mistakes: Array<[string, string[], RegExp]> = [
   ['an option of another command', ['org', 'list', '--port', '4010'], /--port does not apply to org list/],
   ['a missing required option', ['org', 'create'], /org create needs --name/],
   ['PORT that is not a number', ['serve'], /PORT must be an integer from 0 to 65535, got 'abc'/],
+  ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
+  ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
 ];
 
 describe('mistakes', () => {
@@ -114,6 +116,24 @@ describe('mistakes', () => {
     expect(oneLine(result.stderr)).toMatch(
       /^ocs-server: no organization 00000000-.*; ocs-server org list shows them\.$/,
     );
+  });
+});
+
+describe('empty variables', () => {
+  // `HOST=` in an env file must not make the server listen on every interface.
+  it('HOST= counts as not set: serve listens on 127.0.0.1', { timeout: 90_000 }, async () => {
+    const serving = await startServe(['--data-dir', dataDir, '--port', '0'], { env: { HOST: '' } });
+    expect(serving.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(await serving.stop()).toBe(0);
+  });
+
+  it('PORT= is not a mistake (the default port is used)', async () => {
+    // A file where the directory should be: it stops there, whatever the default port's state.
+    const aFile = join(dataDir, 'not-a-directory');
+    writeFileSync(aFile, '');
+    const result = await runCli(['serve', '--data-dir', aFile], { env: { PORT: '' } });
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).not.toMatch(/PORT must be/);
   });
 });
 
