@@ -68,6 +68,7 @@ import { createNodeLogger, logLevelFrom } from './logger.ts';
 import type { LogEntry, Logger } from '../http/logger.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
+import { NotADataDirError } from '../store/sql/pglite-data-dir.ts';
 
 const usage = `Usage: ocs-server <command> [options]
 
@@ -231,6 +232,14 @@ export async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--${option} does not apply to ${name}.`);
   }
 
+  // An empty value would mean the working directory (a database written among its files) or,
+  // with DATABASE_URL set, PostgreSQL instead: neither is what was asked.
+  for (const flag of ['data-dir', 'database-url'] as const) {
+    if (values[flag]?.trim() === '')
+      throw new UsageError(
+        `--${flag} needs a value (${flag === 'data-dir' ? 'a directory' : 'postgres://user@host:5432/database'}).`,
+      );
+  }
   const location = storeLocation(values);
   if (name === 'serve') return serveCommand(values, numbers, location);
 
@@ -536,7 +545,7 @@ export function report(error: unknown, argv: string[]): number {
     );
     return 1;
   }
-  if (error instanceof CliFailure) {
+  if (error instanceof CliFailure || error instanceof NotADataDirError) {
     process.stderr.write(`ocs-server: ${error.message}\n`);
     return 1;
   }

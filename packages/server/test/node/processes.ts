@@ -41,11 +41,12 @@ export interface Finished {
 /** Runs the CLI to its end (killed after `timeoutMs`). */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number; bin?: string; wrap?: string[] } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; bin?: string; wrap?: string[]; cwd?: string } = {},
 ): Promise<Finished> {
   const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
   const child = spawn(command as string, [...prefix, options.bin ?? serverBin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     env: childEnv(options.env),
   });
   started.add(child);
