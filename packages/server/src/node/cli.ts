@@ -445,7 +445,10 @@ async function serveCommand(
       // Listening before the store opens: a command sent meanwhile waits for it.
       channel = await listenAdminChannel(socket, (request) =>
         answerAdminRequest(opened, request, () => running?.forgetCachedKeys()),
-      );
+      ).catch((error: unknown) => {
+        discardAdminSocketPath(socket);
+        throw error;
+      });
     }
     store = await openStore(location, lock ? { lock } : {});
     storeReady(store);
