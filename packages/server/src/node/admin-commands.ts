@@ -12,6 +12,7 @@ import type { Scope } from '../store/records.ts';
 import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
 import { uuidForm } from '../openapi/formats.ts';
+import { parseTimestamp } from '../domain/date-filter.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
@@ -77,16 +78,11 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
       };
     case 'key create': {
       if (command.scopes) checkScopes(command.scopes);
-      const expiresAt = command.expiresAt === undefined ? undefined : new Date(command.expiresAt);
-      if (expiresAt && Number.isNaN(expiresAt.getTime()))
-        throw new AdminCommandError(
-          `--expires-at must be an ISO 8601 date-time (2030-01-31T00:00:00Z), got '${command.expiresAt}'.`,
-          'usage',
-        );
+      const expiresAt = command.expiresAt === undefined ? undefined : checkExpiry(command.expiresAt);
       return {
         ...command,
         organizationId: requireId(command.organizationId, 'an organization ID', '--org'),
-        ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
+        ...(expiresAt ? { expiresAt } : {}),
       };
     }
     case 'key revoke':
@@ -165,6 +161,23 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return { text: page.items.map(describeDelivery).join('\n') || 'No deliveries.', json: page };
     }
   }
+}
+
+/**
+ * `--expires-at`: an ISO 8601 date-time with an offset or `Z`, or a date (midnight UTC), read
+ * as the API reads timestamps, strictly (`new Date` took `90` for 1990 and `2099-02-30` for
+ * March), and in the future: a key that has expired already is a mistake.
+ */
+function checkExpiry(value: string): string {
+  const instant = parseTimestamp(value);
+  if (instant === null)
+    throw new AdminCommandError(
+      `--expires-at must be an ISO 8601 date-time with an offset or Z (2030-01-31T00:00:00Z) or a date (2030-01-31), got '${value}'.`,
+      'usage',
+    );
+  if (Date.parse(instant) <= Date.now())
+    throw new AdminCommandError(`--expires-at must be in the future, got '${value}' (${instant}).`, 'usage');
+  return instant;
 }
 
 function noOrganization(id: string): AdminCommandError {

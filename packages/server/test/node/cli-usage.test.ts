@@ -79,6 +79,16 @@ const mistakes: Array<[string, string[], RegExp]> = [
   ['an option of another command', ['org', 'list', '--port', '4010'], /--port does not apply to org list/],
   ['a missing required option', ['org', 'create'], /org create needs --name/],
   ['PORT that is not a number', ['serve'], /PORT must be an integer from 0 to 65535, got 'abc'/],
+  ...['90', '1', '2099-02-30', '2030-01-31T10:00:00', 'tomorrow'].map((value): [string, string[], RegExp] => [
+    `--expires-at ${value}`,
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--expires-at', value],
+    /--expires-at must be an ISO 8601 date-time with an offset or Z \(2030-01-31T00:00:00Z\) or a date/,
+  ]),
+  [
+    '--expires-at in the past',
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--expires-at', '2001-01-01'],
+    /--expires-at must be in the future, got '2001-01-01' \(2001-01-01T00:00:00\.000Z\)/,
+  ],
   ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
   ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
 ];
