@@ -220,6 +220,9 @@ export async function main(argv: string[]): Promise<number> {
         : `unknown command '${positionals.join(' ')}'.`,
     );
   }
+  // Output cut short by its reader (`| head -1`) is not an error: stop quietly, as Unix tools
+  // do. Not for serve, whose standard output is its log, and which must close its store.
+  if (name !== 'serve') quietOnClosedOutput();
   const words = name.split(' ').length;
   const rest = positionals.slice(words);
   const wanted = argumentOf[name] ? 1 : 0;
@@ -240,6 +243,9 @@ export async function main(argv: string[]): Promise<number> {
         `--${flag} needs a value (${flag === 'data-dir' ? 'a directory' : 'postgres://user@host:5432/database'}).`,
       );
   }
+  if (values['database-url'] !== undefined) checkDatabaseUrl('--database-url', values['database-url']);
+  else if (values['data-dir'] === undefined && process.env.DATABASE_URL)
+    checkDatabaseUrl('DATABASE_URL', process.env.DATABASE_URL);
   const location = storeLocation(values);
   if (name === 'serve') return serveCommand(values, numbers, location);
 
@@ -487,6 +493,28 @@ async function serveCommand(
 function shutdownGraceMs(): number {
   const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
   return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;
+}
+
+/**
+ * A PostgreSQL URL that pg could not even parse (pg says only "Invalid URL", an internal
+ * error): a mistake in the setting, said as one. pg's other form, a socket directory and a
+ * database (`/var/run/postgresql mydb`), is left to pg. The value is not repeated: it may hold
+ * a password.
+ */
+function checkDatabaseUrl(label: string, value: string): void {
+  if (value.startsWith('/')) return;
+  try {
+    new URL(value);
+  } catch {
+    throw new UsageError(`${label} is not a valid URL (postgres://user:password@host:5432/database, port 0 to 65535).`);
+  }
+}
+
+function quietOnClosedOutput(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
 }
 
 /** An environment variable, undefined when it is not set or empty (`PORT=` means no port given). */

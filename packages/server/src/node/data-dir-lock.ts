@@ -11,10 +11,11 @@
  * resort, when the process exits.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CliFailure } from './cli-kit.ts';
 import { bootId, holderLiveness, livenessByPid } from './lock-holder-liveness.ts';
 
 export interface LockHolder {
@@ -116,6 +117,11 @@ export async function acquireDataDirLock(
     if (createExclusive(path, holder)) return { lock: heldLock(dataDir, path, holder) };
     const current = readHolder(path);
     if (current === null) {
+      // Something other than a file (a directory): no lock could ever be made; say so.
+      if (!isFileOrAbsent(path))
+        throw new CliFailure(
+          `${path} is not a lock file: if no ocs-server uses ${dataDir}, remove it and run the command again.`,
+        );
       // Gone since (released), or not a lock at all: take it over like a stale one.
       if (!readable(path)) continue;
       await takeOver(path, null);
@@ -268,6 +274,15 @@ function olderThan(path: string, ms: number): boolean {
     return Date.now() - statSync(path).mtimeMs > ms;
   } catch {
     return false;
+  }
+}
+
+function isFileOrAbsent(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
   }
 }
 
