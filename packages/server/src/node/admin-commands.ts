@@ -11,7 +11,7 @@ import { createApiKey, createOrganization } from '../seed/organizations.ts';
 import type { Scope } from '../store/records.ts';
 import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
-import { uuidForm } from '../openapi/formats.ts';
+import { ocsFormats, uuidForm } from '../openapi/formats.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
 
 export type AdminCommand =
@@ -70,6 +70,14 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
   switch (command.command) {
     case 'org create':
       if (!command.name.trim()) throw new AdminCommandError('org create needs a --name that is not blank.', 'usage');
+      // The owner's address is what the API would take for a member's email.
+      if (command.ownerEmail !== undefined && !(ocsFormats.email as RegExp).test(command.ownerEmail))
+        throw new AdminCommandError(
+          `--owner-email must be an email address (owner@example.com), got '${command.ownerEmail}'.`,
+          'usage',
+        );
+      if (command.ownerName !== undefined && !command.ownerName.trim())
+        throw new AdminCommandError('--owner-name must not be blank.', 'usage');
       return command;
     case 'org deactivate':
       return {
@@ -78,6 +86,9 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
       };
     case 'key create': {
       if (command.scopes) checkScopes(command.scopes);
+      // As org create: a name given is there to tell the key apart, so not blank.
+      if (command.name !== undefined && !command.name.trim())
+        throw new AdminCommandError('key create needs a --name that is not blank (or no --name).', 'usage');
       const expiresAt = command.expiresAt === undefined ? undefined : checkExpiry(command.expiresAt);
       return {
         ...command,

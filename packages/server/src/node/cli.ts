@@ -523,9 +523,12 @@ function environment(name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-/** Fails as listening would (one line saying what to do) when `port` on `host` is taken; 0 is always free. */
+/**
+ * Fails as listening would (one line saying what to do) when `port` on `host` is taken or
+ * `host` is no address of this machine. Port 0 is probed too: a host that cannot be listened
+ * on is said before a first start prints the demo key of a server that would not start.
+ */
 async function ensurePortFree(port: number, host: string): Promise<void> {
-  if (port === 0) return;
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);

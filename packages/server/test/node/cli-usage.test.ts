@@ -89,6 +89,16 @@ const mistakes: Array<[string, string[], RegExp]> = [
     ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--expires-at', '2001-01-01'],
     /--expires-at must be in the future, got '2001-01-01' \(2001-01-01T00:00:00\.000Z\)/,
   ],
+  [
+    'a blank key name',
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--name='],
+    /key create needs a --name that is not blank/,
+  ],
+  [
+    'an owner email that is none',
+    ['org', 'create', '--name', 'Acme', '--owner-email', 'notanemail'],
+    /--owner-email must be an email address \(owner@example\.com\), got 'notanemail'/,
+  ],
   ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
   ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
 ];
@@ -179,6 +189,16 @@ describe('failures', () => {
     expect(oneLine(result.stderr)).toBe(
       'ocs-server: cannot reach PostgreSQL (ECONNREFUSED): check --database-url or DATABASE_URL, and that the server runs.',
     );
+  });
+
+  it('serve on a host that is not this machine: one line, before any demo key', { timeout: 60_000 }, async () => {
+    const fresh = join(dataDir, 'never-made');
+    const result = await runCli(['serve', '--port', '0', '--host', '192.0.2.1', '--data-dir', fresh]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toBe(
+      "ocs-server: cannot listen on host '192.0.2.1' (EADDRNOTAVAIL); choose another with --host.",
+    );
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('serve on a port in use: one line, exit code 1', { timeout: 90_000 }, async () => {
