@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { firstLine } from './cli-kit.ts';
 
-/** Unix socket paths are limited to about 104 bytes (sun_path); longer ones go to a private temporary directory. */
+/**
+ * Unix socket paths are limited to about 104 bytes (sun_path: 108 on Linux, 104 on macOS), in
+ * bytes, not characters (`é` is two); longer ones go to a private temporary directory.
+ */
 const maxSocketPath = 100;
 const maxMessageBytes = 1 << 20;
 
@@ -23,7 +26,7 @@ export function adminSocketPath(dataDir: string): string {
     return `\\\\.\\pipe\\ocs-admin-${digest}-${process.pid}`;
   }
   const inside = join(dataDir, 'ocs-admin.sock');
-  if (inside.length <= maxSocketPath) return inside;
+  if (Buffer.byteLength(inside) <= maxSocketPath) return inside;
   return join(mkdtempSync(join(tmpdir(), 'ocs-admin-')), 'sock');
 }
 
@@ -77,6 +80,9 @@ export async function listenAdminChannel(
   // The socket is created with mode 0600 (umask), not made private after the fact.
   const umask = unix ? process.umask(0o177) : undefined;
   try {
+    // A longer path would be cut short by the system: the socket would be made elsewhere.
+    if (unix && Buffer.byteLength(path) > maxSocketPath)
+      throw new Error(`The admin socket path ${path} is too long for a Unix socket.`);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(path, () => {
@@ -87,7 +93,13 @@ export async function listenAdminChannel(
   } finally {
     if (umask !== undefined) process.umask(umask);
   }
-  if (unix) chmodSync(path, 0o600);
+  try {
+    if (unix) chmodSync(path, 0o600);
+  } catch (error) {
+    // Not left listening: an open listener would keep the failed process from exiting.
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
   return {
     path,
     async close() {

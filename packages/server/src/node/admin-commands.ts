@@ -11,7 +11,8 @@ import { createApiKey, createOrganization } from '../seed/organizations.ts';
 import type { Scope } from '../store/records.ts';
 import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
-import { uuidForm } from '../openapi/formats.ts';
+import { ocsFormats, uuidForm } from '../openapi/formats.ts';
+import { parseTimestamp } from '../domain/date-filter.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
@@ -69,6 +70,14 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
   switch (command.command) {
     case 'org create':
       if (!command.name.trim()) throw new AdminCommandError('org create needs a --name that is not blank.', 'usage');
+      // The owner's address is what the API would take for a member's email.
+      if (command.ownerEmail !== undefined && !(ocsFormats.email as RegExp).test(command.ownerEmail))
+        throw new AdminCommandError(
+          `--owner-email must be an email address (owner@example.com), got '${command.ownerEmail}'.`,
+          'usage',
+        );
+      if (command.ownerName !== undefined && !command.ownerName.trim())
+        throw new AdminCommandError('--owner-name must not be blank.', 'usage');
       return command;
     case 'org deactivate':
       return {
@@ -77,16 +86,14 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
       };
     case 'key create': {
       if (command.scopes) checkScopes(command.scopes);
-      const expiresAt = command.expiresAt === undefined ? undefined : new Date(command.expiresAt);
-      if (expiresAt && Number.isNaN(expiresAt.getTime()))
-        throw new AdminCommandError(
-          `--expires-at must be an ISO 8601 date-time (2030-01-31T00:00:00Z), got '${command.expiresAt}'.`,
-          'usage',
-        );
+      // As org create: a name given is there to tell the key apart, so not blank.
+      if (command.name !== undefined && !command.name.trim())
+        throw new AdminCommandError('key create needs a --name that is not blank (or no --name).', 'usage');
+      const expiresAt = command.expiresAt === undefined ? undefined : checkExpiry(command.expiresAt);
       return {
         ...command,
         organizationId: requireId(command.organizationId, 'an organization ID', '--org'),
-        ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
+        ...(expiresAt ? { expiresAt } : {}),
       };
     }
     case 'key revoke':
@@ -165,6 +172,23 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return { text: page.items.map(describeDelivery).join('\n') || 'No deliveries.', json: page };
     }
   }
+}
+
+/**
+ * `--expires-at`: an ISO 8601 date-time with an offset or `Z`, or a date (midnight UTC), read
+ * as the API reads timestamps, strictly (`new Date` took `90` for 1990 and `2099-02-30` for
+ * March), and in the future: a key that has expired already is a mistake.
+ */
+function checkExpiry(value: string): string {
+  const instant = parseTimestamp(value);
+  if (instant === null)
+    throw new AdminCommandError(
+      `--expires-at must be an ISO 8601 date-time with an offset or Z (2030-01-31T00:00:00Z) or a date (2030-01-31), got '${value}'.`,
+      'usage',
+    );
+  if (Date.parse(instant) <= Date.now())
+    throw new AdminCommandError(`--expires-at must be in the future, got '${value}' (${instant}).`, 'usage');
+  return instant;
 }
 
 function noOrganization(id: string): AdminCommandError {

@@ -17,6 +17,14 @@ const onPglite = !storeLocation({ 'database-url': flag('--database-url'), 'data-
 if (argv[0] === 'serve' && onPglite && flag('--help') === undefined) prefetchPgliteArtifacts();
 const { report, run } = await import('./cli.ts');
 
+// Node prints a warning as a paragraph; one line instead. pg's notice that `sslmode=require`
+// will mean less in its next major version is for pg's users, not this tool's.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.message.startsWith('SECURITY WARNING: The SSL modes')) return;
+  process.stderr.write(`ocs-server: warning: ${warning.message.split('\n')[0]}\n`);
+});
+
 // Anything thrown outside a command's own handling is still one line (the stack with --debug),
 // never a dump of the bundled source around the throw.
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {

@@ -57,15 +57,18 @@ import {
   describeHolder,
   type LockHolder,
   lockPath,
+  recoverByHand,
 } from './data-dir-lock.ts';
 import { ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
-import { type RunningServer, serve } from './serve.ts';
+import { defaultShutdownGraceMs, type RunningServer, serve } from './serve.ts';
+import { listenForStop } from './stop-signals.ts';
 import { createNodeLogger, logLevelFrom } from './logger.ts';
 import type { LogEntry, Logger } from '../http/logger.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
+import { NotADataDirError } from '../store/sql/pglite-data-dir.ts';
 
 const usage = `Usage: ocs-server <command> [options]
 
@@ -104,6 +107,8 @@ Options:
 Environment:
   LOG_LEVEL             serve: trace, debug, info (default), warn, error, fatal or silent.
                         The log is JSON lines on standard output, readable lines on a terminal
+  OCS_SHUTDOWN_GRACE_MS serve: how long requests under way may take to finish after
+                        Ctrl-C or SIGTERM (default 5000); a second Ctrl-C stops at once
 `;
 
 const seeHelp = 'Run ocs-server --help for usage.';
@@ -215,6 +220,9 @@ export async function main(argv: string[]): Promise<number> {
         : `unknown command '${positionals.join(' ')}'.`,
     );
   }
+  // Output cut short by its reader (`| head -1`) is not an error: stop quietly, as Unix tools
+  // do. Not for serve, whose standard output is its log, and which must close its store.
+  if (name !== 'serve') quietOnClosedOutput();
   const words = name.split(' ').length;
   const rest = positionals.slice(words);
   const wanted = argumentOf[name] ? 1 : 0;
@@ -227,6 +235,17 @@ export async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--${option} does not apply to ${name}.`);
   }
 
+  // An empty value would mean the working directory (a database written among its files) or,
+  // with DATABASE_URL set, PostgreSQL instead: neither is what was asked.
+  for (const flag of ['data-dir', 'database-url'] as const) {
+    if (values[flag]?.trim() === '')
+      throw new UsageError(
+        `--${flag} needs a value (${flag === 'data-dir' ? 'a directory' : 'postgres://user@host:5432/database'}).`,
+      );
+  }
+  if (values['database-url'] !== undefined) checkDatabaseUrl('--database-url', values['database-url']);
+  else if (values['data-dir'] === undefined && process.env.DATABASE_URL)
+    checkDatabaseUrl('DATABASE_URL', process.env.DATABASE_URL);
   const location = storeLocation(values);
   if (name === 'serve') return serveCommand(values, numbers, location);
 
@@ -300,10 +319,11 @@ async function administer(command: AdminCommand, location: StoreLocation): Promi
         lock.release();
       }
     }
-    const { holder } = acquired;
+    const { holder, undecided } = acquired;
     if (!holder.socket)
       throw new CliFailure(
-        `${location.dataDir} is in use by ${describeHolder(holder)}; run the command again when it has finished.`,
+        `${location.dataDir} is in use by ${describeHolder(holder)}; ` +
+          (undecided ? recoverByHand(location.dataDir) : 'run the command again when it has finished.'),
       );
     // The server starts nothing after `notAfter`; the answer to a command it started in time
     // is waited for a little longer, so that a refusal always means nothing was done.
@@ -320,7 +340,7 @@ async function administer(command: AdminCommand, location: StoreLocation): Promi
         await sleep(200);
         continue;
       }
-      throw new CliFailure(notAnswering(location.dataDir, holder, error));
+      throw new CliFailure(notAnswering(location.dataDir, holder, error, undecided === true));
     }
   }
 }
@@ -333,9 +353,11 @@ async function runOn(store: SqlStore, command: AdminCommand): Promise<AdminOutpu
   }
 }
 
-function notAnswering(dataDir: string, holder: LockHolder, error: AdminChannelUnavailable): string {
+function notAnswering(dataDir: string, holder: LockHolder, error: AdminChannelUnavailable, undecided: boolean): string {
+  const said = `nothing was done: ${dataDir} is held by ${describeHolder(holder)}, and ${error.message}. `;
+  if (undecided) return `${said}${recoverByHand(dataDir)}`;
   return (
-    `nothing was done: ${dataDir} is held by ${describeHolder(holder)}, and ${error.message}. ` +
+    said +
     `If it is stuck, stop it (kill ${holder.pid}) and run the command again; ` +
     `if pid ${holder.pid} is no ocs-server, delete ${lockPath(dataDir)}.`
   );
@@ -385,8 +407,12 @@ async function serveCommand(
   numbers: { port?: number; perEndpoint?: number; total?: number },
   location: StoreLocation,
 ): Promise<number> {
-  const port = numbers.port ?? integerOption('PORT', process.env.PORT, 0, 65535) ?? 4010;
-  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  // An empty host would listen on every interface: a flag given empty is a mistake, and an
+  // empty variable (`HOST=` in an env file) counts as not set, as `ocs-mock` reads HOST.
+  if (values.host?.trim() === '')
+    throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
+  const port = numbers.port ?? integerOption('PORT', environment('PORT'), 0, 65535) ?? 4010;
+  const host = values.host ?? environment('HOST') ?? '127.0.0.1';
   const { perEndpoint, total } = numbers;
   const corsOrigins = corsOriginsOf(values['cors-origin']);
   logLevelFrom(process.env.LOG_LEVEL); // an unknown level is said before anything starts
@@ -398,6 +424,9 @@ async function serveCommand(
   let channel: AdminChannel | undefined;
   let store: SqlStore | undefined;
   let running: RunningServer | undefined;
+  // Listening from the start: a signal while the store opens stops the server once it is up,
+  // rather than killing the process with the store half open.
+  const stopSignal = listenForStop();
   let storeReady: (store: SqlStore) => void = () => undefined;
   let storeFailed: (error: unknown) => void = () => undefined;
   const opened = new Promise<SqlStore>((resolve, reject) => {
@@ -416,13 +445,16 @@ async function serveCommand(
       });
       if ('holder' in acquired) {
         discardAdminSocketPath(socket);
-        throw new DataDirHeldError(location.dataDir, acquired.holder);
+        throw new DataDirHeldError(location.dataDir, acquired.holder, acquired.undecided === true);
       }
       lock = acquired.lock;
       // Listening before the store opens: a command sent meanwhile waits for it.
       channel = await listenAdminChannel(socket, (request) =>
         answerAdminRequest(opened, request, () => running?.forgetCachedKeys()),
-      );
+      ).catch((error: unknown) => {
+        discardAdminSocketPath(socket);
+        throw error;
+      });
     }
     store = await openStore(location, lock ? { lock } : {});
     storeReady(store);
@@ -440,25 +472,63 @@ async function serveCommand(
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
     process.stderr.write(`${describeCors(corsOrigins)}\n`);
-    await new Promise<void>((resolve) => {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
-    });
-    return 0;
+    await stopSignal.first;
   } catch (error) {
     storeFailed(error);
     throw error;
   } finally {
-    // Admin commands under way finish first; then the listener, the engine and the store.
+    // Admin commands under way finish first; then the listener (requests under way get a
+    // grace period, a second signal cuts it short), the engine and the store, and the lock.
+    stopSignal.onForced(() => running?.dropConnections());
     await channel?.close();
-    await running?.close();
+    await running?.close({ graceMs: shutdownGraceMs() });
     await store?.close();
     lock?.release();
+    stopSignal.dispose();
+  }
+  return stopSignal.exitCode();
+}
+
+/** How long requests under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
+function shutdownGraceMs(): number {
+  const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
+  return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;
+}
+
+/**
+ * A PostgreSQL URL that pg could not even parse (pg says only "Invalid URL", an internal
+ * error): a mistake in the setting, said as one. pg's other form, a socket directory and a
+ * database (`/var/run/postgresql mydb`), is left to pg. The value is not repeated: it may hold
+ * a password.
+ */
+function checkDatabaseUrl(label: string, value: string): void {
+  if (value.startsWith('/')) return;
+  try {
+    new URL(value);
+  } catch {
+    throw new UsageError(`${label} is not a valid URL (postgres://user:password@host:5432/database, port 0 to 65535).`);
   }
 }
 
-/** Fails as listening would (one line saying what to do) when `port` on `host` is taken; 0 is always free. */
+function quietOnClosedOutput(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
+}
+
+/** An environment variable, undefined when it is not set or empty (`PORT=` means no port given). */
+function environment(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * Fails as listening would (one line saying what to do) when `port` on `host` is taken or
+ * `host` is no address of this machine. Port 0 is probed too: a host that cannot be listened
+ * on is said before a first start prints the demo key of a server that would not start.
+ */
 async function ensurePortFree(port: number, host: string): Promise<void> {
-  if (port === 0) return;
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);
@@ -500,14 +570,16 @@ export function report(error: unknown, argv: string[]): number {
   if (error instanceof DataDirHeldError) {
     const held = error.holder;
     process.stderr.write(
-      `ocs-server: ${error.dataDir} is already in use by ${describeHolder(held)}. ` +
-        (held.socket
-          ? `Stop that server first (kill ${held.pid}) or serve another --data-dir.\n`
-          : `Try again when it has finished, or serve another --data-dir.\n`),
+      `ocs-server: ${error.dataDir} is already in use by ${describeHolder(held)}; ` +
+        (error.undecided
+          ? `${recoverByHand(error.dataDir)}\n`
+          : held.socket
+            ? `stop that server first (kill ${held.pid}) or serve another --data-dir.\n`
+            : `try again when it has finished, or serve another --data-dir.\n`),
     );
     return 1;
   }
-  if (error instanceof CliFailure) {
+  if (error instanceof CliFailure || error instanceof NotADataDirError) {
     process.stderr.write(`ocs-server: ${error.message}\n`);
     return 1;
   }

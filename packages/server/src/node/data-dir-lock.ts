@@ -5,18 +5,24 @@
  * link of a complete temporary file, so the lock is never seen half written), holding its pid,
  * host, start time and, for `serve`, the address of its admin channel. A lock whose pid is gone
  * on this host is stale (the holder was killed) and is taken over, under a second short-lived
- * lock so that two processes cannot both take it over. The lock is removed on close and, as a
- * last resort, when the process exits.
+ * lock so that two processes cannot both take it over. A holder whose pid cannot be checked
+ * (our own pid, as pid 1 in a container; another hostname, as a new container) is judged by
+ * its admin socket (`lock-holder-liveness.ts`). The lock is removed on close and, as a last
+ * resort, when the process exits.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CliFailure } from './cli-kit.ts';
+import { bootId, holderLiveness, livenessByPid } from './lock-holder-liveness.ts';
 
 export interface LockHolder {
   pid: number;
   hostname: string;
+  /** The kernel's boot id (Linux): the same in every container of a machine, new after a reboot. */
+  boot?: string;
   /** When the holder took the lock (ISO 8601). */
   since: string;
   /** What holds it, for people: `ocs-server serve`, `ocs-server key create`... */
@@ -35,12 +41,15 @@ export interface DataDirLock {
   release(): void;
 }
 
-export type Acquired = { lock: DataDirLock } | { holder: LockHolder };
+/** `undecided`: the holder could not be checked from here (see `judge`). */
+export type Acquired = { lock: DataDirLock } | { holder: LockHolder; undecided?: true };
 
 export class DataDirHeldError extends Error {
   constructor(
     readonly dataDir: string,
     readonly holder: LockHolder,
+    /** The holder could not be checked from here: the message says how to recover by hand. */
+    readonly undecided = false,
   ) {
     super(`${dataDir} is in use by ${describeHolder(holder)}`);
     this.name = 'DataDirHeldError';
@@ -59,23 +68,28 @@ export function describeHolder(holder: LockHolder): string {
   return `${holder.command} (pid ${holder.pid}${host}, since ${holder.since})`;
 }
 
+/**
+ * What to do about a holder that could not be checked from here (another machine, or a
+ * container whose admin socket is out of reach): remove the lock by hand, once sure.
+ */
+export function recoverByHand(dataDir: string): string {
+  return `it cannot be checked from here: if no ocs-server uses ${dataDir} any more (a server killed in another container or on another host), remove ${lockPath(dataDir)} and run the command again.`;
+}
+
 /** The current lock's holder, or null when there is none (or it cannot be read as a lock). */
 export function readLock(dataDir: string): LockHolder | null {
   return readHolder(lockPath(dataDir));
 }
 
 /**
- * Whether the holder may still be running. A pid on another host cannot be checked, so it
- * counts as alive; so does this very process (a second open in one process is refused too).
+ * Whether the holder may still be running: this very process when it holds the lock (a second
+ * open in one process is refused too), otherwise as `holderLiveness` judges. A holder that
+ * cannot be judged (another machine, whose socket cannot be reached from here) counts as
+ * alive, and is marked so that the refusal says how to recover by hand.
  */
-export function holderAlive(holder: LockHolder): boolean {
-  if (holder.hostname !== hostname() || holder.pid === process.pid) return true;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
+async function judge(holder: LockHolder, dataDir: string): Promise<'alive' | 'gone' | 'unknown'> {
+  if (heldTokens().has(holder.token)) return 'alive';
+  return holderLiveness(holder, dataDir);
 }
 
 /**
@@ -91,6 +105,7 @@ export async function acquireDataDirLock(
   const holder: LockHolder = {
     pid: process.pid,
     hostname: hostname(),
+    ...(bootId() ? { boot: bootId() } : {}),
     since: new Date().toISOString(),
     command: options.command,
     ...(options.socket ? { socket: options.socket } : {}),
@@ -102,18 +117,25 @@ export async function acquireDataDirLock(
     if (createExclusive(path, holder)) return { lock: heldLock(dataDir, path, holder) };
     const current = readHolder(path);
     if (current === null) {
+      // Something other than a file (a directory): no lock could ever be made; say so.
+      if (!isFileOrAbsent(path))
+        throw new CliFailure(
+          `${path} is not a lock file: if no ocs-server uses ${dataDir}, remove it and run the command again.`,
+        );
       // Gone since (released), or not a lock at all: take it over like a stale one.
       if (!readable(path)) continue;
       await takeOver(path, null);
       continue;
     }
-    if (!holderAlive(current)) {
+    const liveness = await judge(current, dataDir);
+    if (liveness === 'gone') {
       await takeOver(path, current);
       continue;
     }
     // A server stays; so does this very process (waiting would not make it let go).
-    const ours = current.pid === process.pid && current.hostname === holder.hostname;
-    if (current.socket || ours || Date.now() >= deadline) return { holder: current };
+    const ours = heldTokens().has(current.token);
+    if (current.socket || ours || Date.now() >= deadline)
+      return liveness === 'unknown' ? { holder: current, undecided: true } : { holder: current };
     await sleep(50);
   }
 }
@@ -124,12 +146,16 @@ export async function lockDataDir(
   options: { command: string; socket?: string; waitMs?: number },
 ): Promise<DataDirLock> {
   const acquired = await acquireDataDirLock(dataDir, options);
-  if ('holder' in acquired) throw new DataDirHeldError(dataDir, acquired.holder);
+  if ('holder' in acquired) throw new DataDirHeldError(dataDir, acquired.holder, acquired.undecided === true);
   return acquired.lock;
 }
 
 const held = new Set<DataDirLock>();
 let exitHookInstalled = false;
+
+function heldTokens(): Set<string> {
+  return new Set([...held].map((lock) => lock.holder.token));
+}
 
 function heldLock(dataDir: string, path: string, holder: LockHolder): DataDirLock {
   const lock: DataDirLock = {
@@ -196,10 +222,12 @@ async function takeOver(path: string, stale: LockHolder | null): Promise<void> {
   };
   if (!createExclusive(guardPath, guard)) {
     const other = readHolder(guardPath);
-    // A taker killed while holding the guard leaves it behind: it is stale like any lock.
-    if (other !== null && !holderAlive(other)) {
+    // A taker killed while holding the guard leaves it behind: it is stale like any lock. The
+    // guard is held for milliseconds, so one whose pid cannot be checked is stale when old.
+    const liveness = other === null ? 'unknown' : livenessByPid(other);
+    if (other !== null && liveness === 'gone') {
       if (readHolder(guardPath)?.token === other.token) removeIfPresent(guardPath);
-    } else if (other === null && olderThan(guardPath, 5_000)) {
+    } else if (liveness === 'unknown' && olderThan(guardPath, 5_000)) {
       removeIfPresent(guardPath);
     } else {
       await sleep(20);
@@ -230,6 +258,7 @@ function readHolder(path: string): LockHolder | null {
       typeof value.since === 'string' &&
       typeof value.command === 'string' &&
       typeof value.token === 'string' &&
+      (value.boot === undefined || typeof value.boot === 'string') &&
       (value.socket === undefined || typeof value.socket === 'string')
     ) {
       return value as LockHolder;
@@ -245,6 +274,15 @@ function olderThan(path: string, ms: number): boolean {
     return Date.now() - statSync(path).mtimeMs > ms;
   } catch {
     return false;
+  }
+}
+
+function isFileOrAbsent(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
   }
 }
 

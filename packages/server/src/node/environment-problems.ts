@@ -12,8 +12,20 @@ const refused = new Set(['28P01', '28000', '3D000']);
 
 export function environmentProblem(error: unknown): string | null {
   if (typeof error !== 'object' || error === null) return null;
-  const { code, path, message } = error as { code?: unknown; path?: unknown; message?: unknown };
+  const { code, path, message, dataDir } = error as {
+    code?: unknown;
+    path?: unknown;
+    message?: unknown;
+    dataDir?: unknown;
+  };
+  // pg's error for `sslmode=require` against a server without SSL has no code.
+  if (message === 'The server does not support SSL connections') {
+    return 'the PostgreSQL server does not accept SSL connections: remove sslmode from --database-url or DATABASE_URL, or turn SSL on in the server.';
+  }
   if (typeof code !== 'string') return null;
+  if (code === 'EACCES' && typeof path === 'string' && typeof dataDir === 'string') {
+    return `cannot read or write ${path} (EACCES): run ocs-server as the user that owns the files of ${dataDir}, or give this user access to them.`;
+  }
   if (unreachable.has(code)) {
     return `cannot reach PostgreSQL (${code}): check --database-url or DATABASE_URL, and that the server runs.`;
   }

@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { openSqlStore, type SqlStore } from '../store/sql/index.ts';
+import { firstInaccessible, permissionProblem } from './data-dir-access.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import type { StoreLocation } from './options.ts';
 
@@ -19,12 +20,12 @@ export async function openStore(
   if (given) {
     if (given.dataDir !== location.dataDir)
       throw new Error(`The lock given is for ${given.dataDir}, not ${location.dataDir}.`);
-    return openSqlStore({ dataDir: location.dataDir, ...storeOptions });
+    return openPglite(location.dataDir, storeOptions);
   }
   const lock = await lockDataDir(location.dataDir, { command: 'a Node process (openStore)', waitMs: 10_000 });
   let store: SqlStore;
   try {
-    store = await openSqlStore({ dataDir: location.dataDir, ...storeOptions });
+    store = await openPglite(location.dataDir, storeOptions);
   } catch (error) {
     lock.release();
     throw error;
@@ -39,4 +40,14 @@ export async function openStore(
       }
     },
   };
+}
+
+/** Opens PGlite; a failure caused by a file this user may not use is said as such (data-dir-access.ts). */
+async function openPglite(dataDir: string, options: { skipMigrations?: boolean }): Promise<SqlStore> {
+  try {
+    return await openSqlStore({ dataDir, ...options });
+  } catch (error) {
+    const blocked = firstInaccessible(dataDir);
+    throw blocked ? permissionProblem(blocked, dataDir) : error;
+  }
 }

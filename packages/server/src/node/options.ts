@@ -12,8 +12,10 @@ export interface StoreLocation {
 }
 
 export function storeLocation(flags: { 'database-url'?: string; 'data-dir'?: string }): StoreLocation {
-  const databaseUrl = flags['database-url'] ?? (flags['data-dir'] ? undefined : process.env.DATABASE_URL);
-  const dataDir = resolve(flags['data-dir'] ?? process.env.OCS_DATA_DIR ?? '.data/pglite');
+  // `--data-dir` given, even empty (which the CLI refuses), never means PostgreSQL; an empty
+  // variable counts as not set (`OCS_DATA_DIR=` is not the working directory).
+  const databaseUrl = flags['database-url'] ?? (flags['data-dir'] !== undefined ? undefined : process.env.DATABASE_URL);
+  const dataDir = resolve(flags['data-dir'] || process.env.OCS_DATA_DIR || '.data/pglite');
   return databaseUrl ? { databaseUrl, dataDir } : { dataDir };
 }
 

@@ -42,8 +42,18 @@ export interface RunningServer {
   url: string;
   /** Forgets cached API keys, so that a key revoked or an organization deactivated by an admin command applies at once. */
   forgetCachedKeys(): void;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets requests under way finish for `graceMs` (default 5 s), then closes
+   * every connection still open, and stops the engine. A client that keeps a connection open
+   * (a request half sent, or nothing) cannot hold the server up for longer.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+  /** Closes every connection at once (a second Ctrl-C): `close` then ends without the rest of its grace. */
+  dropConnections(): void;
 }
+
+/** How long requests under way may take to finish when the server stops. */
+export const defaultShutdownGraceMs = 5000;
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const nodeLogger = options.quiet || options.logger ? null : createNodeLogger();
@@ -101,8 +111,17 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       resolve({
         url,
         forgetCachedKeys: () => app.authenticator.invalidate(),
-        async close() {
-          await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
+        dropConnections: () => server.closeAllConnections(),
+        async close({ graceMs = defaultShutdownGraceMs } = {}) {
+          const closed = new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
+          // close() waits for every connection to end; idle ones end now, the rest after the grace.
+          server.closeIdleConnections();
+          const grace = setTimeout(() => server.closeAllConnections(), graceMs);
+          try {
+            await closed;
+          } finally {
+            clearTimeout(grace);
+          }
           await app.engine.stop();
           webhookTransport.close();
           logger.log({ level: 'info', message: 'stopped', url: `${url}/v1` });

@@ -5,7 +5,8 @@
  * created meanwhile works at once (and after a restart). A holder that does not answer makes
  * a command refuse: one line, nothing printed as done.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -162,6 +163,34 @@ describe('a lock without a live server', () => {
     expect(next.stderr()).not.toMatch(/Created the demo organization/);
     expect((await get(next, key)).status).toBe(200);
   });
+
+  // A container's server is pid 1; restarted after a crash, the next one is pid 1 again and
+  // finds its own pid in the lock. Run here in a PID namespace of its own where allowed.
+  const asPid1 = ['unshare', '-pf', '--kill-child'];
+  const canUnshare = spawnSync(asPid1[0] as string, [...asPid1.slice(1), 'true']).status === 0;
+  it.skipIf(!canUnshare)(
+    'left by pid 1 killed in a container is taken over by the next pid 1, and commands work',
+    { timeout: 120_000 },
+    async () => {
+      const first = await startServe(['--data-dir', dataDir, '--port', '0'], { wrap: asPid1 });
+      const organizationId = demoOrganization(first);
+      process.kill(first.pid, 'SIGKILL'); // unshare, and with it (--kill-child) the server
+      await new Promise((resolve) => first.child.once('close', resolve));
+      expect(JSON.parse(readFileSync(join(dataDir, 'ocs.lock'), 'utf8'))).toMatchObject({ pid: 1 });
+
+      const listed = await runCli(['org', 'list', '--data-dir', dataDir], { wrap: asPid1 });
+      expect(listed).toMatchObject({ code: 0, stderr: '' });
+      expect(listed.stdout).toContain(organizationId);
+
+      // The short command let go of its lock; kill -9 the server again for the next start.
+      const second = await startServe(['--data-dir', dataDir, '--port', '0'], { wrap: asPid1 });
+      process.kill(second.pid, 'SIGKILL');
+      await new Promise((resolve) => second.child.once('close', resolve));
+      const next = await startServe(['--data-dir', dataDir, '--port', '0'], { wrap: asPid1 });
+      expect(next.stderr()).not.toMatch(/Created the demo organization/);
+      // unshare does not pass SIGTERM on: afterEach kills it (and so the server) by pid.
+    },
+  );
 
   it('held by a live process without an answering socket: commands and serve refuse', { timeout: 60_000 }, async () => {
     // This test process stands for a holder whose admin socket is gone.

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { oneLine, requireBuild, runCli, stopAll } from './processes.ts';
+import { oneLine, requireBuild, runCli, startServe, stopAll } from './processes.ts';
 
 let dataDir: string;
 beforeAll(() => {
@@ -79,6 +79,28 @@ const mistakes: Array<[string, string[], RegExp]> = [
   ['an option of another command', ['org', 'list', '--port', '4010'], /--port does not apply to org list/],
   ['a missing required option', ['org', 'create'], /org create needs --name/],
   ['PORT that is not a number', ['serve'], /PORT must be an integer from 0 to 65535, got 'abc'/],
+  ...['90', '1', '2099-02-30', '2030-01-31T10:00:00', 'tomorrow'].map((value): [string, string[], RegExp] => [
+    `--expires-at ${value}`,
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--expires-at', value],
+    /--expires-at must be an ISO 8601 date-time with an offset or Z \(2030-01-31T00:00:00Z\) or a date/,
+  ]),
+  [
+    '--expires-at in the past',
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--expires-at', '2001-01-01'],
+    /--expires-at must be in the future, got '2001-01-01' \(2001-01-01T00:00:00\.000Z\)/,
+  ],
+  [
+    'a blank key name',
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--name='],
+    /key create needs a --name that is not blank/,
+  ],
+  [
+    'an owner email that is none',
+    ['org', 'create', '--name', 'Acme', '--owner-email', 'notanemail'],
+    /--owner-email must be an email address \(owner@example\.com\), got 'notanemail'/,
+  ],
+  ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
+  ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
 ];
 
 describe('mistakes', () => {
@@ -117,6 +139,24 @@ describe('mistakes', () => {
   });
 });
 
+describe('empty variables', () => {
+  // `HOST=` in an env file must not make the server listen on every interface.
+  it('HOST= counts as not set: serve listens on 127.0.0.1', { timeout: 90_000 }, async () => {
+    const serving = await startServe(['--data-dir', dataDir, '--port', '0'], { env: { HOST: '' } });
+    expect(serving.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(await serving.stop()).toBe(0);
+  });
+
+  it('PORT= is not a mistake (the default port is used)', async () => {
+    // A file where the directory should be: it stops there, whatever the default port's state.
+    const aFile = join(dataDir, 'not-a-directory');
+    writeFileSync(aFile, '');
+    const result = await runCli(['serve', '--data-dir', aFile], { env: { PORT: '' } });
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).not.toMatch(/PORT must be/);
+  });
+});
+
 describe('failures', () => {
   it('a data directory that cannot be made is one line saying what to do, the stack only under --debug', async () => {
     // A file where the data directory should be: PGlite's directory cannot be made.
@@ -149,6 +189,16 @@ describe('failures', () => {
     expect(oneLine(result.stderr)).toBe(
       'ocs-server: cannot reach PostgreSQL (ECONNREFUSED): check --database-url or DATABASE_URL, and that the server runs.',
     );
+  });
+
+  it('serve on a host that is not this machine: one line, before any demo key', { timeout: 60_000 }, async () => {
+    const fresh = join(dataDir, 'never-made');
+    const result = await runCli(['serve', '--port', '0', '--host', '192.0.2.1', '--data-dir', fresh]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toBe(
+      "ocs-server: cannot listen on host '192.0.2.1' (EADDRNOTAVAIL); choose another with --host.",
+    );
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('serve on a port in use: one line, exit code 1', { timeout: 90_000 }, async () => {

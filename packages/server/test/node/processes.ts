@@ -18,7 +18,15 @@ const started = new Set<ChildProcess>();
 
 /** The environment of a child: none of the variables that would choose its store or port for it. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const chosen = new Set(['DATABASE_URL', 'OCS_DATA_DIR', 'PORT', 'HOST', 'OCS_DEBUG', 'OCS_ADMIN_TIMEOUT_MS']);
+  const chosen = new Set([
+    'DATABASE_URL',
+    'OCS_DATA_DIR',
+    'PORT',
+    'HOST',
+    'OCS_DEBUG',
+    'OCS_ADMIN_TIMEOUT_MS',
+    'OCS_SHUTDOWN_GRACE_MS',
+  ]);
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !chosen.has(name)));
   return { ...env, ...extra };
 }
@@ -33,10 +41,12 @@ export interface Finished {
 /** Runs the CLI to its end (killed after `timeoutMs`). */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number; bin?: string } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; bin?: string; wrap?: string[]; cwd?: string } = {},
 ): Promise<Finished> {
-  const child = spawn(process.execPath, [options.bin ?? serverBin, ...args], {
+  const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, options.bin ?? serverBin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     env: childEnv(options.env),
   });
   started.add(child);
@@ -64,9 +74,16 @@ export interface Serving {
   stop(): Promise<number | null>;
 }
 
-/** Starts `ocs-server serve` and waits until it prints where it listens. */
-export function startServe(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}) {
-  const child = spawn(process.execPath, [serverBin, 'serve', ...args], {
+/**
+ * Starts `ocs-server serve` and waits until it prints where it listens. `wrap` runs it under
+ * another command (`unshare -pf --kill-child`: as pid 1, as in a container).
+ */
+export function startServe(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {},
+) {
+  const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, serverBin, 'serve', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: childEnv(options.env),
   });

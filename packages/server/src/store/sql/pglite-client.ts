@@ -2,6 +2,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
 import { takePgliteArtifacts } from './pglite-artifacts.ts';
+import { prepareDataDir } from './pglite-data-dir.ts';
 import { useBaselineWasmOnly } from './pglite-wasm-tiering.ts';
 import { savepoints } from './savepoint.ts';
 
@@ -42,14 +43,17 @@ export const pgliteSharedBuffers = '8MB';
 export async function createPgliteClient(dataDir?: string): Promise<SqlClient> {
   useBaselineWasmOnly();
   const { PGlite } = await import('@electric-sql/pglite');
+  // Never a new database over files that are there (`pglite-data-dir.ts`).
+  const made = dataDir ? prepareDataDir(dataDir) : null;
   // An empty data directory starts from the migrated template the build made, when sound.
-  if (dataDir) (await import('./pglite-template.ts')).seedDataDirFromTemplate(dataDir);
+  if (dataDir && made) (await import('./pglite-template.ts')).seedDataDirFromTemplate(dataDir);
   const db = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(await takePgliteArtifacts()),
     parsers: typeParsers,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers}`],
   });
+  made?.();
   await db.exec("set time zone 'UTC'");
   return wrap(db, db);
 }

@@ -90,8 +90,8 @@ export function templateIsSound(
 /**
  * Copies the template into `dataDir` when it holds no database yet (no `PG_VERSION`) and a
  * sound template is there. `PG_VERSION` is copied last, so a copy cut short leaves a
- * directory PGlite still sees as empty (the next start copies again). Returns whether it
- * copied.
+ * directory PGlite still sees as empty, still marked as new (`pglite-data-dir.ts`): the next
+ * start copies again. Returns whether it copied.
  */
 export function seedDataDirFromTemplate(dataDir: string, template = findTemplate()): boolean {
   if (!template || existsSync(join(dataDir, 'PG_VERSION'))) return false;
