@@ -130,7 +130,7 @@ export function createClient(options: ClientOptions = {}): OcsClient {
     async fetch(request, schemaPath) {
       const deadline = startDeadline(timeoutMs, request.signal);
       try {
-        const retryable = isRetryable(request.method, request.headers.has('idempotency-key'));
+        const retryable = isRetryable(request.method, request.headers.get('idempotency-key'));
         return await send(request, {}, { deadline, maxRetries, retryable, route: `${request.method} ${schemaPath}` });
       } finally {
         deadline.done();

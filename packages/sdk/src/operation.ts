@@ -92,6 +92,9 @@ async function call(
   const headers: Record<string, string> = { ...clientHeaders, ...options.headers };
   if (flags & BODY) headers['Content-Type'] = 'application/json';
   const idempotencyKey = flags & IDEMPOTENT ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+  // A blank key would be sent empty, which is no key: a retried create could create twice.
+  if (idempotencyKey?.trim() === '')
+    throw new OcsError('Blank idempotencyKey: pass a non-blank key, or none for a generated one.');
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   if (options.requestId) headers['X-Request-ID'] = options.requestId;
   const deadline = startDeadline(options.timeoutMs ?? timeoutMs, options.signal);
@@ -99,7 +102,7 @@ async function call(
   const sending: Call = {
     deadline,
     maxRetries: options.maxRetries ?? maxRetries,
-    retryable: isRetryable(method, idempotencyKey !== undefined),
+    retryable: isRetryable(method, idempotencyKey),
     route: operation.route,
     attempts: 0,
     // The body is read within the attempt (a cut-off body is retried), except where the
