@@ -11,6 +11,7 @@
 import type { OcsClient } from './client.ts';
 import { startDeadline } from './deadline.ts';
 import { createApiError, OcsError } from './errors.ts';
+import { mergeHeaders } from './headers.ts';
 import { toResult } from './result.ts';
 import { isRetryable } from './retry.ts';
 import type { Call } from './transport.ts';
@@ -72,7 +73,7 @@ async function call(
   params: Loose = {},
   options: Options = {},
 ): Promise<unknown> {
-  const { send, baseUrl, headers: clientHeaders, hooks, timeoutMs, maxRetries, validate } = client['~ocs'];
+  const { send, baseUrl, headers: clientHeaders, fixed, hooks, timeoutMs, maxRetries, validate } = client['~ocs'];
   const { method, path: template, query } = operation;
   const path: Loose = {};
   let url = template;
@@ -89,14 +90,18 @@ async function call(
       url = url.replace(`{${key}}`, encodeURIComponent(String(value)));
     } else body[key] = value;
   }
-  const headers: Record<string, string> = { ...clientHeaders, ...options.headers };
-  if (flags & BODY) headers['Content-Type'] = 'application/json';
-  const idempotencyKey = flags & IDEMPOTENT ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+  // By name in any case, the call's over the client's; the key and JSON's type are the SDK's.
+  const headers = mergeHeaders(clientHeaders, options.headers, fixed);
+  if (flags & BODY) headers.set('Content-Type', 'application/json');
+  // The key sent is the one the result reports, given as an option or a header. Only an
+  // operation that declares the header counts on it: the service ignores it on the others.
+  const idempotencyKey =
+    flags & IDEMPOTENT ? (options.idempotencyKey ?? headers.get('idempotency-key') ?? crypto.randomUUID()) : undefined;
   // A blank key would be sent empty, which is no key: a retried create could create twice.
   if (idempotencyKey?.trim() === '')
     throw new OcsError('Blank idempotencyKey: pass a non-blank key, or none for a generated one.');
-  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-  if (options.requestId) headers['X-Request-ID'] = options.requestId;
+  if (idempotencyKey) headers.set('Idempotency-Key', idempotencyKey);
+  if (options.requestId) headers.set('X-Request-ID', options.requestId);
   const deadline = startDeadline(options.timeoutMs ?? timeoutMs, options.signal);
   const hooked = hooks.length > 0;
   const sending: Call = {

@@ -1,0 +1,20 @@
+/**
+ * Headers from several sources merged by name in any case, as HTTP reads them (`Headers`
+ * semantics): a later source replaces a header of an earlier one however either spells it,
+ * so that `authorization` given beside the SDK's `Authorization` is not sent twice. `null`
+ * removes a header and an array appends each value, as openapi-fetch does for the path API.
+ */
+type Source = Record<string, unknown> | Headers | undefined;
+
+export function mergeHeaders(...sources: Source[]): Headers {
+  const merged = new Headers();
+  for (const source of sources) {
+    if (!source) continue;
+    for (const [name, value] of source instanceof Headers ? source.entries() : Object.entries(source)) {
+      if (value === null) merged.delete(name);
+      else if (Array.isArray(value)) for (const item of value) merged.append(name, item);
+      else if (value !== undefined) merged.set(name, value as string);
+    }
+  }
+  return merged;
+}
