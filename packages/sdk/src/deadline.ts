@@ -6,8 +6,10 @@
  * at the deadline (read from the shared clock of src/clock.ts) or when the caller's signal
  * aborts, the controller aborts too, so that the request in flight, or the body being
  * read, is torn down and its socket freed, rather than left open until the server answers.
- * The call then rejects with OcsTimeoutError or OcsAbortError: fetch and body reads reject
- * with the signal's reason, which is that error, so nothing needs to race them.
+ * The call then rejects with OcsTimeoutError or OcsAbortError. fetch and body reads reject
+ * with the signal's reason, which is that error, but only when fetch honours the signal: a
+ * custom fetch (a mock's, a wrapper) may not, so `race` starts nothing once the call has
+ * stopped and rejects as soon as it stops, whatever the fetch does.
  */
 import { unwatch, watch } from './clock.ts';
 import { OcsAbortError, OcsTimeoutError, type OcsError } from './errors.ts';
@@ -21,12 +23,21 @@ export interface Deadline {
   stopped(): OcsError | undefined;
   /** Resolves after `ms`, or rejects at the deadline or on abort. */
   sleep(ms: number): Promise<void>;
+  /**
+   * `start()`'s promise, or the SDK's error as soon as the call stops; `start` is not
+   * called when the call has stopped already (nothing is sent).
+   */
+  race<T>(start: () => Promise<T>): Promise<T>;
   /** Stops watching the clock and the caller's signal. */
   done(): void;
 }
 
 export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): Deadline {
   let stop: OcsError | undefined;
+  let reject: (error: OcsError) => void;
+  // Rejects when the call stops, for `race`; handled here, as a call may race nothing.
+  const stopped = new Promise<never>((_, fail) => (reject = fail));
+  stopped.catch(() => {});
   const controller = new AbortController();
   const at = Date.now() + timeoutMs;
   // fetch and body reads reject with the reason, the SDK's error, when the signal aborts.
@@ -34,6 +45,7 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     if (stop) return;
     stop = error;
     controller.abort(error);
+    reject(error);
   };
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
   const check = (now: number) => {
@@ -61,6 +73,7 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
         if (stop) stopped();
         else controller.signal.addEventListener('abort', stopped);
       }),
+    race: (start) => (stop ? Promise.reject(stop) : Promise.race([start(), stopped])),
     done: () => {
       unwatch(check);
       signal?.removeEventListener('abort', abort);

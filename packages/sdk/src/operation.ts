@@ -138,7 +138,7 @@ async function call(
     if (options[RAW] && response.ok) return response;
     // Reading the body is within the deadline too: its signal aborts the read (the path
     // client has read an error's body already).
-    const text = hooked && !response.ok ? '' : (sending.text ?? (await response.text()));
+    const text = hooked && !response.ok ? '' : (sending.text ?? (await deadline.race(() => response.text())));
     let data: unknown = errorBody ?? {};
     if (text) {
       try {

@@ -37,6 +37,17 @@ await sdk.getCampaign(hangs, { campaign_id: 'x' }, { timeoutMs: 100 }).then(
     expect(code).toBe(0);
   });
 
+  it('fires for a fetch that ignores the signal and never settles (as a mock may)', async () => {
+    const { code, stdout } = await run(`
+const deaf = sdk.createClient({ apiKey: 'ocs_test_0123456789', fetch: () => new Promise(() => {}) });
+await sdk.getCampaign(deaf, { campaign_id: 'x' }, { timeoutMs: 100 }).then(
+  () => console.log('resolved'),
+  (error) => console.log(error.name),
+);`);
+    expect(stdout.trim()).toBe('OcsTimeoutError');
+    expect(code).toBe(0);
+  });
+
   it('lets the process exit once its calls are done, long before their deadline', async () => {
     const { code, stdout } = await run(`
 const fetch = async () => Response.json({ success: true, campaign: {} });
