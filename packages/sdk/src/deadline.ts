@@ -53,6 +53,8 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     unwatch(check);
     fire(new OcsTimeoutError(`Timed out after ${timeoutMs} ms (all attempts and waits); raise timeoutMs.`));
   };
+  const race = <T>(start: () => Promise<T>): Promise<T> =>
+    stop ? Promise.reject(stop) : Promise.race([start(), stopped]);
   watch(check);
   signal?.addEventListener('abort', abort);
   if (signal?.aborted) abort();
@@ -60,20 +62,14 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     signal: controller.signal,
     at,
     stopped: () => stop,
-    sleep: (ms) =>
-      new Promise<void>((resolve, reject) => {
-        const stopped = () => {
-          clearTimeout(wait);
-          reject(stop);
-        };
-        const wait = setTimeout(() => {
-          controller.signal.removeEventListener('abort', stopped);
-          resolve();
-        }, ms);
-        if (stop) stopped();
-        else controller.signal.addEventListener('abort', stopped);
-      }),
-    race: (start) => (stop ? Promise.reject(stop) : Promise.race([start(), stopped])),
+    // The wait's timer is cleared when the call stops, so that it keeps no process alive.
+    sleep: (ms) => {
+      let wait: ReturnType<typeof setTimeout> | undefined;
+      return race(() => new Promise<void>((resolve) => (wait = setTimeout(resolve, ms)))).finally(() =>
+        clearTimeout(wait),
+      );
+    },
+    race,
     done: () => {
       unwatch(check);
       signal?.removeEventListener('abort', abort);
