@@ -143,13 +143,14 @@ async function call(
     if (text) {
       try {
         data = JSON.parse(text);
-      } catch (error) {
-        // An error answer that is not JSON (a proxy's page, say): the error keeps the text.
-        if (response.ok) throw error;
+      } catch {
+        // Not JSON (a proxy's page, a captive portal's, say): the error keeps the text.
         data = text;
       }
     }
-    if (!response.ok) throw createApiError(response, data, idempotencyKey, sending.attempts);
+    // Every answer of the API is a JSON object: anything else is an error, whatever its status.
+    if (!response.ok || !data || typeof data != 'object')
+      throw createApiError(response, data, idempotencyKey, sending.attempts);
     const schema = validate?.[operation.operationId];
     if (schema) data = schema.parse(data);
     return toResult(data as object, response, idempotencyKey);
