@@ -8,7 +8,7 @@
  * `fetch` (bench/). Every request carries `X-OCS-Client` (src/runtime.ts).
  */
 import type { Client, Middleware } from 'openapi-fetch';
-import { authorization, baseUrl, env } from './config.ts';
+import { authorization, baseUrl, checkLimits, env } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
 import { mergeHeaders } from './headers.ts';
@@ -29,9 +29,9 @@ export interface ClientOptions {
    * The repository's reference server listens at `http://127.0.0.1:4010`: pass it explicitly.
    */
   baseUrl?: string;
-  /** Deadline of a call in ms, across every attempt and wait. Default 60,000. */
+  /** Deadline of a call in ms (above 0), across every attempt and wait. Default 60,000. */
   timeoutMs?: number;
-  /** Retries after the first attempt, for requests that are safe to retry. Default 2. */
+  /** Retries after the first attempt (a whole number), for requests safe to retry. Default 2. */
   maxRetries?: number;
   /**
    * Longest `Retry-After` (or `RateLimit-Reset`) the client waits for, in ms. A longer one
@@ -107,6 +107,7 @@ export interface OcsClient extends Client<paths, 'application/json'> {
  */
 export function createClient(options: ClientOptions = {}): OcsClient {
   const { timeoutMs = 60_000, maxRetries = 2, maxRetryAfterMs = 60_000, logger = console, validate } = options;
+  checkLimits(timeoutMs, maxRetries);
   // By name in any case: `authorization` in options.headers must not be sent beside the key.
   const fixed = { Authorization: authorization(options.apiKey) };
   const headers = mergeHeaders(clientHeaders(), options.headers, fixed);

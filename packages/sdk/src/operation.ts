@@ -9,6 +9,7 @@
  * openapi-fetch too, so that one mechanism of hooks reaches both APIs.
  */
 import type { OcsClient } from './client.ts';
+import { checkLimits } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { createApiError, OcsError } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
@@ -102,11 +103,14 @@ async function call(
     throw new OcsError('Blank idempotencyKey: pass a non-blank key, or none for a generated one.');
   if (idempotencyKey) headers.set('Idempotency-Key', idempotencyKey);
   if (options.requestId) headers.set('X-Request-ID', options.requestId);
-  const deadline = startDeadline(options.timeoutMs ?? timeoutMs, options.signal);
+  const ms = options.timeoutMs ?? timeoutMs;
+  const retries = options.maxRetries ?? maxRetries;
+  checkLimits(ms, retries);
+  const deadline = startDeadline(ms, options.signal);
   const hooked = hooks.length > 0;
   const sending: Call = {
     deadline,
-    maxRetries: options.maxRetries ?? maxRetries,
+    maxRetries: retries,
     retryable: isRetryable(method, idempotencyKey),
     route: operation.route,
     attempts: 0,
