@@ -77,13 +77,12 @@ export class OcsApiError extends OcsError {
       api.error ?? fallbackCodes[status] ?? (status > 299 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
     const requestId = api.request_id ?? response.headers.get('x-request-id') ?? undefined;
     const rateLimit = parseRateLimit(response.headers);
-    // The API's messages say what to do ("Retry after 12 seconds."); another body means
-    // something else answered, such as a proxy behind a wrong baseUrl.
-    super(
-      `${api.error ? api.message : `Not the API's ${response.ok ? 'answer' : 'error body'}: check baseUrl.`} (${code}, HTTP ${status}${
-        requestId ? `, request ${requestId}` : ''
-      })`,
-    );
+    // The API's messages say what to do ("Retry after 12 seconds."), when there is one;
+    // another body means something else answered, such as a proxy behind a wrong baseUrl.
+    const what = api.error
+      ? api.message || 'No message from the API.'
+      : `Not the API's ${response.ok ? 'answer' : 'error body'}: check baseUrl.`;
+    super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {
       status,
       code,
