@@ -91,18 +91,21 @@ async function call(
       url = url.replace(`{${key}}`, encodeURIComponent(String(value)));
     } else body[key] = value;
   }
-  // By name in any case, the call's over the client's; the key and JSON's type are the SDK's.
-  const headers = mergeHeaders(clientHeaders, options.headers, fixed);
-  if (flags & BODY) headers.set('Content-Type', 'application/json');
+  // By name in any case, the call's over the client's.
+  const given = mergeHeaders(clientHeaders, options.headers);
   // The key sent is the one the result reports, given as an option or a header. Only an
   // operation that declares the header counts on it: the service ignores it on the others.
   const idempotencyKey =
-    flags & IDEMPOTENT ? (options.idempotencyKey ?? headers.get('idempotency-key') ?? crypto.randomUUID()) : undefined;
+    flags & IDEMPOTENT ? (options.idempotencyKey ?? given.get('idempotency-key') ?? crypto.randomUUID()) : undefined;
   // A blank key would be sent empty, which is no key: a retried create could create twice.
   if (idempotencyKey?.trim() === '')
     throw new OcsError('Blank idempotencyKey: pass a non-blank key, or none for a generated one.');
-  if (idempotencyKey) headers.set('Idempotency-Key', idempotencyKey);
-  if (options.requestId) headers.set('X-Request-ID', options.requestId);
+  // The SDK's own last, through the same checks: the key, JSON's type, the options.
+  const headers = mergeHeaders(given, fixed, {
+    'Content-Type': flags & BODY ? 'application/json' : undefined,
+    'Idempotency-Key': idempotencyKey,
+    'X-Request-ID': options.requestId || undefined,
+  });
   const ms = options.timeoutMs ?? timeoutMs;
   const retries = options.maxRetries ?? maxRetries;
   checkLimits(ms, retries);

@@ -86,4 +86,20 @@ describe('headers', () => {
     await expect(call).rejects.toMatchObject({ status: 503, attempts: 1 });
     expect(sent('idempotency-key')).toEqual(['k']);
   });
+
+  it.each([
+    ['a call header', { headers: { 'X-Note': 'a\r\nX-Injected: 1' } }],
+    ['requestId', { requestId: 'req\n1' }],
+    ['idempotencyKey', { idempotencyKey: 'key\n1' }],
+  ])('refuse a value HTTP cannot carry (%s) with an OcsError, before sending', async (_name, options) => {
+    answer();
+    const call = createCampaign(testClient(), { name: 'Q4' }, options);
+    await expect(call).rejects.toThrow(OcsError);
+    await expect(call).rejects.toThrow(/Invalid header/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuse a client header HTTP cannot carry with an OcsError, at createClient', () => {
+    expect(() => testClient({ headers: { 'X-Note': 'a\nb' } })).toThrow(OcsError);
+  });
 });
