@@ -8,9 +8,10 @@
  * `fetch` (bench/). Every request carries `X-OCS-Client` (src/runtime.ts).
  */
 import type { Client, Middleware } from 'openapi-fetch';
-import { authorization, baseUrl, env } from './config.ts';
+import { authorization, baseUrl, checkLimits, env } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
+import { mergeHeaders } from './headers.ts';
 import type { paths } from './generated/openapi.ts';
 import { createPathClient } from './paths.ts';
 import { parseRateLimit, type RateLimit } from './rate-limit.ts';
@@ -28,9 +29,9 @@ export interface ClientOptions {
    * The repository's reference server listens at `http://127.0.0.1:4010`: pass it explicitly.
    */
   baseUrl?: string;
-  /** Deadline of a call in ms, across every attempt and wait. Default 60,000. */
+  /** Deadline of a call in ms (above 0), across every attempt and wait. Default 60,000. */
   timeoutMs?: number;
-  /** Retries after the first attempt, for requests that are safe to retry. Default 2. */
+  /** Retries after the first attempt (a whole number), for requests safe to retry. Default 2. */
   maxRetries?: number;
   /**
    * Longest `Retry-After` (or `RateLimit-Reset`) the client waits for, in ms. A longer one
@@ -39,7 +40,8 @@ export interface ClientOptions {
   maxRetryAfterMs?: number;
   /**
    * Headers sent with every request, after the SDK's own (`X-OCS-Client`, `User-Agent`),
-   * which they may replace. `Authorization` always comes from `apiKey`.
+   * which they may replace, in any case; a call's `headers` replace these. `Authorization`
+   * always comes from `apiKey`.
    */
   headers?: Record<string, string>;
   /**
@@ -71,8 +73,10 @@ export interface ClientInternals {
   readonly send: Send;
   /** Base URL ending in `/v1`. */
   readonly baseUrl: string;
-  /** `Authorization: Bearer <key>`, `X-OCS-Client` and the client's own headers. */
-  readonly headers: Readonly<Record<string, string>>;
+  /** `Authorization: Bearer <key>`, `X-OCS-Client` and the client's own headers (copy to change). */
+  readonly headers: Headers;
+  /** `Authorization: Bearer <key>`, which no call's headers replace. */
+  readonly fixed: Readonly<Record<string, string>>;
   /** The middlewares registered with `client.use()`, which the named operations run too. */
   readonly hooks: readonly Middleware[];
   readonly timeoutMs: number;
@@ -103,7 +107,10 @@ export interface OcsClient extends Client<paths, 'application/json'> {
  */
 export function createClient(options: ClientOptions = {}): OcsClient {
   const { timeoutMs = 60_000, maxRetries = 2, maxRetryAfterMs = 60_000, logger = console, validate } = options;
-  const headers = { ...clientHeaders(), ...options.headers, Authorization: authorization(options.apiKey) };
+  checkLimits(timeoutMs, maxRetries);
+  // By name in any case: `authorization` in options.headers must not be sent beside the key.
+  const fixed = { Authorization: authorization(options.apiKey) };
+  const headers = mergeHeaders(clientHeaders(), options.headers, fixed);
   const base = baseUrl(options.baseUrl);
   const deprecated = createDeprecationLog(logger);
   let last: Headers | undefined;
@@ -125,12 +132,13 @@ export function createClient(options: ClientOptions = {}): OcsClient {
   const client = createPathClient<paths>({
     baseUrl: base,
     headers,
+    fixed,
     hooks,
     // The path API's deadline covers the attempts and waits up to the answer's headers.
     async fetch(request, schemaPath) {
       const deadline = startDeadline(timeoutMs, request.signal);
       try {
-        const retryable = isRetryable(request.method, request.headers.has('idempotency-key'));
+        const retryable = isRetryable(request.method, request.headers.get('idempotency-key'));
         return await send(request, {}, { deadline, maxRetries, retryable, route: `${request.method} ${schemaPath}` });
       } finally {
         deadline.done();
@@ -140,6 +148,6 @@ export function createClient(options: ClientOptions = {}): OcsClient {
   return Object.defineProperties(client, {
     // Parsed when read: most callers never look at it.
     rateLimit: { get: () => last && parseRateLimit(last) },
-    '~ocs': { value: { send, baseUrl: base, headers, hooks, timeoutMs, maxRetries, validate } },
+    '~ocs': { value: { send, baseUrl: base, headers, fixed, hooks, timeoutMs, maxRetries, validate } },
   }) as OcsClient;
 }

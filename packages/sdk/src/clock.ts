@@ -1,28 +1,34 @@
 /**
  * One shared ticker for every call's deadline, instead of a timer per call: creating and
  * clearing a Node timer on each call costs about 7% of a call on loopback (bench/). The
- * ticker runs every 50 ms while calls are in flight; it never keeps a process alive by itself. A deadline therefore fires up to 50 ms late.
- * The ticker stops at the first tick that finds no call in flight, so calls one after the
- * other restart it at most every 50 ms.
+ * ticker runs every 50 ms while calls are in flight, so a deadline fires up to 50 ms late.
+ *
+ * A pending call is work: while a deadline is watched the ticker keeps a Node process
+ * alive, so that a call whose fetch holds no socket (MSW, a mock's in-process fetch that
+ * never answers) still ends at its deadline instead of the process exiting under it. Once
+ * none is watched the ticker is unreferenced at once, so a finished script exits without
+ * waiting for it, and cleared at its next tick; calls one after the other therefore
+ * restart it at most every 50 ms.
  */
 const watched = new Set<(now: number) => void>();
-let ticker: ReturnType<typeof setInterval> | undefined;
+// Node's Timeout (ref/unref); a number in browsers and Deno.
+let ticker: { ref?(): void; unref?(): void } | undefined;
 
 function tick() {
   const now = Date.now();
   for (const check of watched) check(now);
   if (watched.size) return;
-  clearInterval(ticker);
+  clearInterval(ticker as number);
   ticker = undefined;
 }
 
 /** Calls `check(now)` about every 50 ms until `unwatch(check)`. */
 export function watch(check: (now: number) => void): void {
   watched.add(check);
-  if (ticker) return;
-  ticker = setInterval(tick, 50);
-  // Node: in-flight requests keep the process alive, not the ticker (browsers: a number).
-  (ticker as { unref?: () => void }).unref?.();
+  if (ticker) ticker.ref?.();
+  else ticker = setInterval(tick, 50);
 }
 
-export const unwatch = (check: (now: number) => void): boolean => watched.delete(check);
+export function unwatch(check: (now: number) => void): void {
+  if (watched.delete(check) && !watched.size) ticker?.unref?.();
+}

@@ -43,3 +43,15 @@ export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): s
   }
   return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
 }
+
+/**
+ * `timeoutMs` (ms, above 0) and `maxRetries` (a whole number, 0 or more), of the client or
+ * of a call: NaN would time every call out at once or retry until the deadline, and a
+ * negative count would silently never retry.
+ */
+export function checkLimits(timeoutMs: number, maxRetries: number): void {
+  if (!(timeoutMs > 0)) throw new OcsError(`Invalid timeoutMs ${timeoutMs}: expected ms above 0.`);
+  // Also false for NaN and Infinity.
+  if (!(maxRetries >= 0 && maxRetries % 1 === 0))
+    throw new OcsError(`Invalid maxRetries ${maxRetries}: expected a whole number, 0 or more.`);
+}

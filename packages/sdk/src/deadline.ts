@@ -6,8 +6,10 @@
  * at the deadline (read from the shared clock of src/clock.ts) or when the caller's signal
  * aborts, the controller aborts too, so that the request in flight, or the body being
  * read, is torn down and its socket freed, rather than left open until the server answers.
- * The call then rejects with OcsTimeoutError or OcsAbortError: fetch and body reads reject
- * with the signal's reason, which is that error, so nothing needs to race them.
+ * The call then rejects with OcsTimeoutError or OcsAbortError. fetch and body reads reject
+ * with the signal's reason, which is that error, but only when fetch honours the signal: a
+ * custom fetch (a mock's, a wrapper) may not, so `race` starts nothing once the call has
+ * stopped and rejects as soon as it stops, whatever the fetch does.
  */
 import { unwatch, watch } from './clock.ts';
 import { OcsAbortError, OcsTimeoutError, type OcsError } from './errors.ts';
@@ -21,12 +23,21 @@ export interface Deadline {
   stopped(): OcsError | undefined;
   /** Resolves after `ms`, or rejects at the deadline or on abort. */
   sleep(ms: number): Promise<void>;
+  /**
+   * `start()`'s promise, or the SDK's error as soon as the call stops; `start` is not
+   * called when the call has stopped already (nothing is sent).
+   */
+  race<T>(start: () => Promise<T>): Promise<T>;
   /** Stops watching the clock and the caller's signal. */
   done(): void;
 }
 
 export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): Deadline {
   let stop: OcsError | undefined;
+  let reject: (error: OcsError) => void;
+  // Rejects when the call stops, for `race`; handled here, as a call may race nothing.
+  const stopped = new Promise<never>((_, fail) => (reject = fail));
+  stopped.catch(() => {});
   const controller = new AbortController();
   const at = Date.now() + timeoutMs;
   // fetch and body reads reject with the reason, the SDK's error, when the signal aborts.
@@ -34,6 +45,7 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     if (stop) return;
     stop = error;
     controller.abort(error);
+    reject(error);
   };
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
   const check = (now: number) => {
@@ -41,6 +53,8 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     unwatch(check);
     fire(new OcsTimeoutError(`Timed out after ${timeoutMs} ms (all attempts and waits); raise timeoutMs.`));
   };
+  const race = <T>(start: () => Promise<T>): Promise<T> =>
+    stop ? Promise.reject(stop) : Promise.race([start(), stopped]);
   watch(check);
   signal?.addEventListener('abort', abort);
   if (signal?.aborted) abort();
@@ -48,19 +62,14 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     signal: controller.signal,
     at,
     stopped: () => stop,
-    sleep: (ms) =>
-      new Promise<void>((resolve, reject) => {
-        const stopped = () => {
-          clearTimeout(wait);
-          reject(stop);
-        };
-        const wait = setTimeout(() => {
-          controller.signal.removeEventListener('abort', stopped);
-          resolve();
-        }, ms);
-        if (stop) stopped();
-        else controller.signal.addEventListener('abort', stopped);
-      }),
+    // The wait's timer is cleared when the call stops, so that it keeps no process alive.
+    sleep: (ms) => {
+      let wait: ReturnType<typeof setTimeout> | undefined;
+      return race(() => new Promise<void>((resolve) => (wait = setTimeout(resolve, ms)))).finally(() =>
+        clearTimeout(wait),
+      );
+    },
+    race,
     done: () => {
       unwatch(check);
       signal?.removeEventListener('abort', abort);

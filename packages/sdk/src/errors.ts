@@ -28,8 +28,9 @@ export class OcsError extends Error {
 }
 
 // When the body is not the API's error body (a proxy answered, for example), the code
-// is the one the document gives that status (else VALIDATION_ERROR for a 4xx,
-// INTERNAL_ERROR for a 5xx), so that `code` is always an ErrorCode.
+// is the one the document gives that status (else VALIDATION_ERROR for a 3xx or 4xx,
+// INTERNAL_ERROR for a 5xx, and for a 2xx whose body is not the API's), so that `code` is
+// always an ErrorCode.
 const fallbackCodes: Record<number, ErrorCode> = {
   401: 'UNAUTHORIZED',
   403: 'INSUFFICIENT_SCOPE',
@@ -39,7 +40,10 @@ const fallbackCodes: Record<number, ErrorCode> = {
   503: 'UPSTREAM_TIMEOUT',
 };
 
-/** An error answer of the API (any non-2xx status). Subclasses narrow by status family. */
+/**
+ * An error answer of the API (any non-2xx status), or a 2xx whose body is not the API's (not
+ * a JSON object, or a list page without its items). Subclasses narrow by status family.
+ */
 export class OcsApiError extends OcsError {
   override name = 'OcsApiError';
   /** HTTP status. */
@@ -69,16 +73,16 @@ export class OcsApiError extends OcsError {
   constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1) {
     const api = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>;
     const status = response.status;
-    const code = api.error ?? fallbackCodes[status] ?? (status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
+    const code =
+      api.error ?? fallbackCodes[status] ?? (status > 299 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
     const requestId = api.request_id ?? response.headers.get('x-request-id') ?? undefined;
     const rateLimit = parseRateLimit(response.headers);
-    // The API's messages say what to do ("Retry after 12 seconds."); another body means
-    // something else answered, such as a proxy behind a wrong baseUrl.
-    super(
-      `${api.error ? api.message : "Not the API's error body: check baseUrl."} (${code}, HTTP ${status}${
-        requestId ? `, request ${requestId}` : ''
-      })`,
-    );
+    // The API's messages say what to do ("Retry after 12 seconds."), when there is one;
+    // another body means something else answered, such as a proxy behind a wrong baseUrl.
+    const what = api.error
+      ? api.message || 'No message from the API.'
+      : `Not the API's ${response.ok ? 'answer' : 'error body'}: check baseUrl.`;
+    super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {
       status,
       code,

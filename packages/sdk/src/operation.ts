@@ -9,8 +9,10 @@
  * openapi-fetch too, so that one mechanism of hooks reaches both APIs.
  */
 import type { OcsClient } from './client.ts';
+import { checkLimits } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { createApiError, OcsError } from './errors.ts';
+import { mergeHeaders } from './headers.ts';
 import { toResult } from './result.ts';
 import { isRetryable } from './retry.ts';
 import type { Call } from './transport.ts';
@@ -72,7 +74,7 @@ async function call(
   params: Loose = {},
   options: Options = {},
 ): Promise<unknown> {
-  const { send, baseUrl, headers: clientHeaders, hooks, timeoutMs, maxRetries, validate } = client['~ocs'];
+  const { send, baseUrl, headers: clientHeaders, fixed, hooks, timeoutMs, maxRetries, validate } = client['~ocs'];
   const { method, path: template, query } = operation;
   const path: Loose = {};
   let url = template;
@@ -89,17 +91,30 @@ async function call(
       url = url.replace(`{${key}}`, encodeURIComponent(String(value)));
     } else body[key] = value;
   }
-  const headers: Record<string, string> = { ...clientHeaders, ...options.headers };
-  if (flags & BODY) headers['Content-Type'] = 'application/json';
-  const idempotencyKey = flags & IDEMPOTENT ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-  if (options.requestId) headers['X-Request-ID'] = options.requestId;
-  const deadline = startDeadline(options.timeoutMs ?? timeoutMs, options.signal);
+  // By name in any case, the call's over the client's.
+  const given = mergeHeaders(clientHeaders, options.headers);
+  // The key sent is the one the result reports, given as an option or a header. Only an
+  // operation that declares the header counts on it: the service ignores it on the others.
+  const idempotencyKey =
+    flags & IDEMPOTENT ? (options.idempotencyKey ?? given.get('idempotency-key') ?? crypto.randomUUID()) : undefined;
+  // A blank key would be sent empty, which is no key: a retried create could create twice.
+  if (idempotencyKey?.trim() === '')
+    throw new OcsError('Blank idempotencyKey: pass a non-blank key, or none for a generated one.');
+  // The SDK's own last, through the same checks: the key, JSON's type, the options.
+  const headers = mergeHeaders(given, fixed, {
+    'Content-Type': flags & BODY ? 'application/json' : undefined,
+    'Idempotency-Key': idempotencyKey,
+    'X-Request-ID': options.requestId || undefined,
+  });
+  const ms = options.timeoutMs ?? timeoutMs;
+  const retries = options.maxRetries ?? maxRetries;
+  checkLimits(ms, retries);
+  const deadline = startDeadline(ms, options.signal);
   const hooked = hooks.length > 0;
   const sending: Call = {
     deadline,
-    maxRetries: options.maxRetries ?? maxRetries,
-    retryable: isRetryable(method, idempotencyKey !== undefined),
+    maxRetries: retries,
+    retryable: isRetryable(method, idempotencyKey),
     route: operation.route,
     attempts: 0,
     // The body is read within the attempt (a cut-off body is retried), except where the
@@ -130,18 +145,19 @@ async function call(
     if (options[RAW] && response.ok) return response;
     // Reading the body is within the deadline too: its signal aborts the read (the path
     // client has read an error's body already).
-    const text = hooked && !response.ok ? '' : (sending.text ?? (await response.text()));
+    const text = hooked && !response.ok ? '' : (sending.text ?? (await deadline.race(() => response.text())));
     let data: unknown = errorBody ?? {};
     if (text) {
       try {
         data = JSON.parse(text);
-      } catch (error) {
-        // An error answer that is not JSON (a proxy's page, say): the error keeps the text.
-        if (response.ok) throw error;
+      } catch {
+        // Not JSON (a proxy's page, a captive portal's, say): the error keeps the text.
         data = text;
       }
     }
-    if (!response.ok) throw createApiError(response, data, idempotencyKey, sending.attempts);
+    // Every answer of the API is a JSON object: anything else is an error, whatever its status.
+    if (!response.ok || !data || typeof data != 'object')
+      throw createApiError(response, data, idempotencyKey, sending.attempts);
     const schema = validate?.[operation.operationId];
     if (schema) data = schema.parse(data);
     return toResult(data as object, response, idempotencyKey);

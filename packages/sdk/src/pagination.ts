@@ -5,9 +5,10 @@
  * number of items. Breaking out of a loop stops the fetching; the signal aborts it.
  */
 import type { OcsClient } from './client.ts';
-import { OcsError } from './errors.ts';
+import { createApiError, OcsError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import type { RateLimit } from './rate-limit.ts';
+import { responseOf } from './result.ts';
 import type { CallOptions, OperationId, OperationParams, OperationResult } from './types.ts';
 
 /** One page of a list. */
@@ -91,6 +92,8 @@ export function paginate<Id extends OperationId, Items extends string>(
         callOptions,
       )) as unknown as Record<string, unknown> & Omit<Page<Item>, 'items'>;
       let items = body[operation.items] as Item[];
+      // A page without its items is not the API's answer (a proxy's, an older server's).
+      if (!Array.isArray(items)) throw createApiError(responseOf(body), body);
       if (items.length > left) items = items.slice(0, left);
       left -= items.length;
       const page = { items } as Record<string, unknown>;

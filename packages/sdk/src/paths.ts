@@ -12,6 +12,7 @@
  * openapi-fetch's defaults; the style options of its serializers are not supported.
  */
 import type { Client, Middleware } from 'openapi-fetch';
+import { mergeHeaders } from './headers.ts';
 
 type Loose = Record<string, unknown>;
 type Init = Loose & {
@@ -44,23 +45,11 @@ export function serializeQuery(query: Loose): string {
   return parts.join('&');
 }
 
-/** Headers from several sources, in order: `null` removes a header, an array appends each value. */
-function mergeHeaders(...sources: (Loose | Headers | undefined)[]): Headers {
-  const merged = new Headers();
-  for (const source of sources) {
-    if (!source) continue;
-    for (const [name, value] of source instanceof Headers ? source.entries() : Object.entries(source)) {
-      if (value === null) merged.delete(name);
-      else if (Array.isArray(value)) for (const item of value) merged.append(name, item);
-      else if (value !== undefined) merged.set(name, value as string);
-    }
-  }
-  return merged;
-}
-
 export function createPathClient<Paths extends object>(options: {
   baseUrl: string;
-  headers: Loose;
+  headers: Headers;
+  /** Headers no request may replace (`Authorization`): set over the request's own. */
+  fixed: Loose;
   /** The middlewares `use` adds and `eject` removes (the caller keeps the array). */
   hooks: Middleware[];
   /** Sends a request: the route template comes along for the transport's bookkeeping. */
@@ -91,7 +80,7 @@ export function createPathClient<Paths extends object>(options: {
           )
     }`;
     const search = querySerializer(params.query ?? {});
-    const given = mergeHeaders(options.headers, headers, params.header);
+    const given = mergeHeaders(options.headers, headers, params.header, options.fixed);
     const serialized =
       body === undefined
         ? undefined

@@ -10,9 +10,12 @@
 import { permanentErrorCodes } from './generated/retry.ts';
 import { parseRateLimit } from './rate-limit.ts';
 
-/** Whether a request may be sent more than once. */
-export const isRetryable = (method: string, hasIdempotencyKey: boolean): boolean =>
-  hasIdempotencyKey || method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'HEAD';
+/**
+ * Whether a request may be sent more than once, given the `Idempotency-Key` it carries: an
+ * empty one is no key at all (Headers trims values, so a blank one is sent empty).
+ */
+export const isRetryable = (method: string, idempotencyKey: string | null | undefined): boolean =>
+  !!idempotencyKey || method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'HEAD';
 
 /** Exponential backoff with full jitter: a random wait in [0, min(0.5 * 2^attempt, 8) s). */
 export const backoff = (attempt: number): number => Math.random() * Math.min(500 * 2 ** attempt, 8000);

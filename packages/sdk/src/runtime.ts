@@ -19,5 +19,5 @@ export function clientHeaders(): Record<string, string> {
   // Deno and Bun also define `process.versions.node`: ask for them first.
   const runtime = Deno ? `deno/${Deno.version.deno}` : Bun ? `bun/${Bun.version}` : node && `node/${node}`;
   const client = `ocs-sdk/${typeof __OCS_SDK_VERSION__ == 'string' ? __OCS_SDK_VERSION__ : 'dev'} ${runtime || 'web'}`;
-  return runtime ? { 'X-OCS-Client': client, 'User-Agent': client } : { 'X-OCS-Client': client };
+  return { 'X-OCS-Client': client, ...(runtime && { 'User-Agent': client }) };
 }

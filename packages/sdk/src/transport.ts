@@ -81,10 +81,13 @@ export function createTransport(settings: TransportSettings): Send {
       };
       let response: Response;
       try {
-        // A Request's body can be read once: a retryable one sends a copy each time.
-        response = await (settings.fetch ?? fetch)(
-          typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
-          init,
+        // A Request's body can be read once: a retryable one sends a copy each time. Raced
+        // with the deadline: a custom fetch may ignore the signal.
+        response = await deadline.race(() =>
+          (settings.fetch ?? fetch)(
+            typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
+            init,
+          ),
         );
       } catch (error) {
         await lost(error, '');
@@ -94,7 +97,7 @@ export function createTransport(settings: TransportSettings): Send {
       let ms =
         response.ok || !retryable || attempt >= maxRetries
           ? undefined
-          : await retryWait(response, attempt, settings.maxRetryAfterMs);
+          : await deadline.race(() => retryWait(response, attempt, settings.maxRetryAfterMs));
       // Answer now rather than wait past the cap or the deadline: the caller gets the
       // error (with `retryAfter`) at once and decides.
       if (ms !== undefined && Date.now() + ms > deadline.at) ms = undefined;
@@ -102,7 +105,7 @@ export function createTransport(settings: TransportSettings): Send {
       if (ms === undefined) {
         if (!call.read) return response;
         try {
-          call.text = await response.text();
+          call.text = await deadline.race(() => response.text());
           return response;
         } catch (error) {
           await lost(error, 'the answer was cut off: ');

@@ -69,6 +69,23 @@ describe('construction', () => {
     }
   });
 
+  it.each([
+    [{ timeoutMs: NaN }, /Invalid timeoutMs NaN: expected ms above 0/],
+    [{ timeoutMs: 0 }, /Invalid timeoutMs 0/],
+    [{ timeoutMs: -5 }, /Invalid timeoutMs -5/],
+    [{ maxRetries: NaN }, /Invalid maxRetries NaN: expected a whole number, 0 or more/],
+    [{ maxRetries: -1 }, /Invalid maxRetries -1/],
+    [{ maxRetries: 1.5 }, /Invalid maxRetries 1.5/],
+    [{ maxRetries: Infinity }, /Invalid maxRetries Infinity/],
+  ])('refuses %o, at creation and for a call, before sending anything', async (limits, message) => {
+    expect(() => testClient(limits)).toThrow(OcsError);
+    expect(() => testClient(limits)).toThrow(message);
+    const call = getCampaign(testClient(), { campaign_id }, limits);
+    await expect(call).rejects.toThrow(OcsError);
+    await expect(call).rejects.toThrow(message);
+    expect(seen).toHaveLength(0);
+  });
+
   it('reads OCS_API_KEY and OCS_BASE_URL when not given', async () => {
     vi.stubEnv('OCS_API_KEY', 'ocs_from_env');
     vi.stubEnv('OCS_BASE_URL', 'http://ocs.test');

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { delay, http, HttpResponse, passthrough } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  createCampaign,
   createClient,
   getCampaign,
   listLeads,
@@ -148,6 +149,66 @@ describe('AbortSignal', () => {
     };
     await expect(iterate()).rejects.toBeInstanceOf(OcsAbortError);
     expect(seenItems).toHaveLength(1);
+  });
+});
+
+describe('a fetch that ignores the signal', () => {
+  // A custom fetch (a mock's, a wrapper) may never look at init.signal: the SDK must not
+  // count on it to stop.
+  const calls: string[] = [];
+  const deaf =
+    (answer: () => Promise<Response>): typeof fetch =>
+    (input) => {
+      calls.push(String(input));
+      return answer();
+    };
+  const never = () => new Promise<Response>(() => {});
+  const page = (offset: number) =>
+    Response.json({ success: true, leads: [{ id: 'a' }], count: 1, total: 5, limit: 1, offset, has_more: offset < 4 });
+  beforeEach(() => void (calls.length = 0));
+
+  it('sends nothing when the signal is already aborted', async () => {
+    const client = testClient({ fetch: deaf(async () => Response.json({ success: true }, { status: 201 })) });
+    const error = await createCampaign(client, { name: 'Q4' }, { signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(OcsAbortError);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('times out a fetch that answers after the deadline', async () => {
+    const late = () => delay(1_000).then(() => Response.json({ success: true, campaign: {} }));
+    const client = testClient({ fetch: deaf(late) });
+    await expect(getCampaign(client, { campaign_id }, { timeoutMs: 100 })).rejects.toBeInstanceOf(OcsTimeoutError);
+  });
+
+  it('aborts a fetch that never settles, on both APIs', async () => {
+    const client = testClient({ fetch: deaf(never) });
+    await expect(getCampaign(client, { campaign_id }, { signal: AbortSignal.timeout(50) })).rejects.toBeInstanceOf(
+      OcsAbortError,
+    );
+    await expect(
+      client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, signal: AbortSignal.timeout(50) }),
+    ).rejects.toBeInstanceOf(OcsAbortError);
+  });
+
+  it('times out a body that never ends', async () => {
+    const endless = new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) });
+    const client = testClient({ fetch: deaf(async () => new Response(endless)) });
+    await expect(getCampaign(client, { campaign_id }, { timeoutMs: 100 })).rejects.toBeInstanceOf(OcsTimeoutError);
+  });
+
+  it('stops paging: no page is requested after the abort', async () => {
+    const controller = new AbortController();
+    const client = testClient({ fetch: deaf(async () => page(calls.length - 1)) });
+    const iterate = async () => {
+      for await (const lead of paginate(client, listLeads, {}, { signal: controller.signal })) {
+        expect(lead).toEqual({ id: 'a' });
+        controller.abort();
+      }
+    };
+    await expect(iterate()).rejects.toBeInstanceOf(OcsAbortError);
+    expect(calls).toHaveLength(1);
   });
 });
 

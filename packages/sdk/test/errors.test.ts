@@ -6,6 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   getCampaign,
+  listLeads,
   OcsApiError,
   OcsAuthenticationError,
   OcsBadRequestError,
@@ -17,6 +18,7 @@ import {
   OcsPermissionDeniedError,
   OcsRateLimitError,
   OcsServiceUnavailableError,
+  paginate,
   replaceSenders,
   type ErrorCode,
 } from '../src/index.ts';
@@ -76,6 +78,12 @@ describe('classes', () => {
     );
   });
 
+  it.each([undefined, ''])('says so when the API error body has no message (%j)', async (message) => {
+    const error = await failWith(404, { success: false, error: 'CAMPAIGN_NOT_FOUND', message, request_id: 'req_m' });
+    expect(error).toBeInstanceOf(OcsNotFoundError);
+    expect((error as Error).message).toBe('No message from the API. (CAMPAIGN_NOT_FOUND, HTTP 404, request req_m)');
+  });
+
   it.each([
     [401, 'UNAUTHORIZED'],
     [404, 'NOT_FOUND'],
@@ -86,6 +94,35 @@ describe('classes', () => {
   ])("gives a body that is not the API's (status %i) the code %s", async (status, code) => {
     const error = await failWith(status, { type: 'about:blank', title: 'Something in between' });
     expect((error as OcsApiError).code).toBe(code);
+  });
+});
+
+describe("2xx answers that are not the API's", () => {
+  it.each([
+    ['an HTML page', '<html>captive portal</html>', '<html>captive portal</html>'],
+    ['JSON null', null, null],
+    ['a JSON string', '"ok"', 'ok'],
+    ['a JSON number', '42', 42],
+  ])('%s is an OcsApiError with the status and request ID', async (_name, sent, body) => {
+    const error = await failWith(200, sent, { 'X-Request-ID': 'req_portal' });
+    expect(error).toBeInstanceOf(OcsApiError);
+    expect(error).toMatchObject({ status: 200, code: 'INTERNAL_ERROR', requestId: 'req_portal', body });
+    expect((error as Error).message).toBe(
+      "Not the API's answer: check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_portal)",
+    );
+  });
+
+  it('a list page without its items is an OcsApiError when paging', async () => {
+    server.use(
+      http.get(`${baseUrl}/leads`, () =>
+        HttpResponse.json({ success: true, total: 1, has_more: false }, { headers: { 'X-Request-ID': 'req_page' } }),
+      ),
+    );
+    const error = await paginate(testClient(), listLeads)
+      .toArray({ limit: 10 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsApiError);
+    expect(error).toMatchObject({ status: 200, code: 'INTERNAL_ERROR', requestId: 'req_page' });
   });
 });
 

@@ -11,6 +11,7 @@ import {
   getCampaign,
   OcsConflictError,
   OcsConnectionError,
+  OcsError,
   OcsInternalServerError,
   OcsRateLimitError,
   OcsServiceUnavailableError,
@@ -261,6 +262,24 @@ describe('Idempotency-Key', () => {
     const error = await createCampaign(testClient(), { name: 'X' }, { idempotencyKey: 'k-1' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS', idempotencyKey: 'k-1', status: 409 });
     expect(seen).toHaveLength(3);
+  });
+
+  it.each(['', '  '])('refuses a blank idempotencyKey (%j) before sending anything', async (key) => {
+    server.use(http.post(campaignsUrl, created));
+    const error = await createCampaign(testClient(), { name: 'X' }, { idempotencyKey: key }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsError);
+    expect((error as Error).message).toMatch(/idempotencyKey/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('path API: a POST whose Idempotency-Key header is empty is not retried (no key is sent)', async () => {
+    server.use(http.post(campaignsUrl, () => HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503 })));
+    const { response } = await testClient().POST('/campaigns', {
+      params: { header: { 'Idempotency-Key': '' } },
+      body: { name: 'Fintech CFOs', description: null },
+    });
+    expect(response.status).toBe(503);
+    expect(seen).toHaveLength(1);
   });
 
   it('path API: a POST given an Idempotency-Key header is retried', async () => {

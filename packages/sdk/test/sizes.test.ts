@@ -8,7 +8,12 @@
  *
  * The budgets of issue 12 are kept as they are (quickstart 6,000 B, `verifyAndParse` 1,500 B);
  * the others are the figure measured when the row was added plus modest headroom (3 to 8 %),
- * so that growth is a decision, not an accident. The webhook receivers (`./webhooks/node`,
+ * so that growth is a decision, not an accident. Decided once since: the four client rows
+ * over the quickstart's (createOcs, the whole entry, `Ocs`, the whole resources entry) were
+ * raised by 200 B for the fixes of an attack on the client (headers merged by name, a
+ * deadline that holds whatever fetch does, 2xx bodies that are not the API's, blank keys
+ * and option values refused: +271 B on createOcs, after 20 B saved), the quickstart staying
+ * within issue 12's 6,000 B. The webhook receivers (`./webhooks/node`,
  * `/fastify`, `/fetch`) are entries of their own, with the verifier they need inside their
  * budget; the verifier's entries must hold none of their code.
  */
@@ -72,17 +77,17 @@ const rows: Row[] = [
     entry: '@ocs/sdk',
     names: ['createOcs'],
     platform: 'browser',
-    budget: 7_000,
+    budget: 7_200,
   },
-  { name: 'the whole entry', entry: '@ocs/sdk', platform: 'browser', budget: 7_600 },
+  { name: 'the whole entry', entry: '@ocs/sdk', platform: 'browser', budget: 7_800 },
   {
     name: 'Ocs (every resource group)',
     entry: '@ocs/sdk/resources',
     names: ['Ocs'],
     platform: 'browser',
-    budget: 7_600,
+    budget: 7_800,
   },
-  { name: 'the whole entry', entry: '@ocs/sdk/resources', platform: 'browser', budget: 7_600 },
+  { name: 'the whole entry', entry: '@ocs/sdk/resources', platform: 'browser', budget: 7_800 },
   {
     name: 'verifyAndParse (node)',
     entry: '@ocs/sdk/webhooks',
