@@ -75,6 +75,8 @@ export interface ClientInternals {
   readonly baseUrl: string;
   /** `Authorization: Bearer <key>`, `X-OCS-Client` and the client's own headers (copy to change). */
   readonly headers: Headers;
+  /** The same as a record (names in lower case): a call without headers of its own starts from a copy. */
+  readonly plain: Readonly<Record<string, string>>;
   /** `Authorization: Bearer <key>`, which no call's headers replace. */
   readonly fixed: Readonly<Record<string, string>>;
   /** The middlewares registered with `client.use()`, which the named operations run too. */
@@ -148,6 +150,18 @@ export function createClient(options: ClientOptions = {}): OcsClient {
   return Object.defineProperties(client, {
     // Parsed when read: most callers never look at it.
     rateLimit: { get: () => last && parseRateLimit(last) },
-    '~ocs': { value: { send, baseUrl: base, headers, fixed, hooks, timeoutMs, maxRetries, validate } },
+    '~ocs': {
+      value: {
+        send,
+        baseUrl: base,
+        headers,
+        plain: Object.fromEntries(headers),
+        fixed,
+        hooks,
+        timeoutMs,
+        maxRetries,
+        validate,
+      },
+    },
   }) as OcsClient;
 }
