@@ -111,6 +111,8 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ['a value for a switch', ['--json=yes'], {}, /--json takes no value/],
   ['an argument', ['serve'], {}, /unexpected argument 'serve'/],
   ['PORT that is not a number', [], { PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got 'abc'/],
+  // It would listen on every interface.
+  ['an empty --host', ['--host=', '--port', '0'], {}, /--host needs an address/],
 ];
 
 describe('mistakes', () => {
@@ -130,6 +132,10 @@ describe('PORT and HOST', () => {
   it('are honoured when the flags are not given', async () => {
     const port = await freePort();
     expect((await startAndStop([], { PORT: String(port), HOST: 'localhost' })).url).toBe(`http://localhost:${port}/v1`);
+  });
+
+  it('an empty HOST counts as not set: the mock stays on 127.0.0.1', async () => {
+    expect((await startAndStop(['--port', '0'], { HOST: '' })).url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   });
 
   it('lose to the flags', async () => {
