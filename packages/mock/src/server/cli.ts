@@ -13,7 +13,9 @@ import {
   CliFailure,
   debugging,
   firstLine,
+  environment,
   integerOption,
+  listenHost,
   listenProblem,
   parseArgsProblem,
   UsageError,
@@ -85,17 +87,12 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  // A flag beats the environment; the environment is checked only when it is used. An empty
-  // host would listen on every interface: a flag given empty is a mistake, and an empty
-  // variable (`HOST=`, `PORT=` in an env file) counts as not set, as ocs-server reads them.
-  if (values.host?.trim() === '') {
-    throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
-  }
+  // A flag beats the environment; the environment is checked only when it is used.
+  const host = listenHost(values.host);
   const port =
     integerOption('--port', values.port, 0, 65535) ??
-    integerOption('PORT', process.env.PORT?.trim() || undefined, 0, 65535) ??
+    integerOption('PORT', environment('PORT'), 0, 65535) ??
     defaultMockPort;
-  const host = values.host ?? (process.env.HOST?.trim() || undefined) ?? '127.0.0.1';
   const seed = integerOption('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER) ?? 1;
   const perEndpoint = integerOption(
     '--rate-limit-per-endpoint',

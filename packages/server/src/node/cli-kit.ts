@@ -1,7 +1,7 @@
 /**
  * What the two command-line tools (`ocs-server`, and `ocs-mock`, which bundles this file)
- * share: their two kinds of error, numbers checked in full, node:util's parseArgs errors and
- * listen failures said in one line, and the debug switch.
+ * share: their two kinds of error, numbers checked in full, the address to listen on,
+ * node:util's parseArgs errors and listen failures said in one line, and the debug switch.
  */
 
 /** A mistake in how the command was called: one line, exit code 2. */
@@ -24,6 +24,23 @@ export function integerOption(label: string, value: string | undefined, min: num
     throw new UsageError(`${label} must be ${range}, got '${value}'.`);
   }
   return parsed;
+}
+
+/** An environment variable, undefined when it is not set or empty (`PORT=` means no port given). */
+export function environment(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * The interface to listen on: `--host`, else `HOST`, else 127.0.0.1. An empty host would
+ * listen on every interface: a flag given empty is a mistake, and an empty variable (`HOST=`
+ * in an env file) counts as not set.
+ */
+export function listenHost(flag: string | undefined): string {
+  if (flag?.trim() === '')
+    throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
+  return flag ?? environment('HOST') ?? '127.0.0.1';
 }
 
 /**

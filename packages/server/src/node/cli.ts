@@ -21,8 +21,10 @@
 import {
   CliFailure,
   debugging,
+  environment,
   firstLine,
   integerOption,
+  listenHost,
   listenProblem,
   parseArgsProblem,
   UsageError,
@@ -407,12 +409,8 @@ async function serveCommand(
   numbers: { port?: number; perEndpoint?: number; total?: number },
   location: StoreLocation,
 ): Promise<number> {
-  // An empty host would listen on every interface: a flag given empty is a mistake, and an
-  // empty variable (`HOST=` in an env file) counts as not set, as `ocs-mock` reads HOST.
-  if (values.host?.trim() === '')
-    throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
+  const host = listenHost(values.host);
   const port = numbers.port ?? integerOption('PORT', environment('PORT'), 0, 65535) ?? 4010;
-  const host = values.host ?? environment('HOST') ?? '127.0.0.1';
   const { perEndpoint, total } = numbers;
   const corsOrigins = corsOriginsOf(values['cors-origin']);
   logLevelFrom(process.env.LOG_LEVEL); // an unknown level is said before anything starts
@@ -515,12 +513,6 @@ function quietOnClosedOutput(): void {
     if (error.code !== 'EPIPE') throw error;
     process.exit();
   });
-}
-
-/** An environment variable, undefined when it is not set or empty (`PORT=` means no port given). */
-function environment(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /**
