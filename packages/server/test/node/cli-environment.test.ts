@@ -79,10 +79,13 @@ it('output whose reader has gone: a quiet end', async () => {
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 });
 
-// Only root can run the CLI as another user (nobody) to meet a file it may not read.
+// Only root can run the CLI as another user (nobody) to meet a file it may not read, and
+// only where nobody may read the CLI itself (a checkout under a private directory, such as
+// one `mktemp -d` made, is not).
 const asNobody = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
 const canSwitchUser =
-  process.getuid?.() === 0 && spawnSync(asNobody[0] as string, [...asNobody.slice(1), 'true']).status === 0;
+  process.getuid?.() === 0 &&
+  spawnSync(asNobody[0] as string, [...asNobody.slice(1), 'test', '-r', serverBin]).status === 0;
 it.skipIf(!canSwitchUser)(
   'a data directory file this user may not read: one line naming it',
   { timeout: 60_000 },
