@@ -70,6 +70,7 @@ import { createNodeLogger, logLevelFrom } from './logger.ts';
 import type { LogEntry, Logger } from '../http/logger.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
+import { DamagedDataDirError } from '../store/sql/pglite-damage.ts';
 import { NotADataDirError } from '../store/sql/pglite-data-dir.ts';
 
 const usage = `Usage: ocs-server <command> [options]
@@ -571,7 +572,7 @@ export function report(error: unknown, argv: string[]): number {
     );
     return 1;
   }
-  if (error instanceof CliFailure || error instanceof NotADataDirError) {
+  if (error instanceof CliFailure || error instanceof NotADataDirError || error instanceof DamagedDataDirError) {
     process.stderr.write(`ocs-server: ${error.message}\n`);
     return 1;
   }
