@@ -113,6 +113,16 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ['PORT that is not a number', [], { PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got 'abc'/],
   // It would listen on every interface.
   ['an empty --host', ['--host=', '--port', '0'], {}, /--host needs an address/],
+  // Which was meant? It used to allow any origin.
+  [
+    '* with a named origin',
+    ['--cors-origin', '*', '--cors-origin', 'https://a.example', '--port', '0'],
+    {},
+    /--cors-origin: \* \(any origin\) cannot be mixed with named origins \(https:\/\/a\.example\): give \* alone/,
+  ],
+  ['* with a named origin, by commas', ['--cors-origin', 'https://a.example,*', '--port', '0'], {}, /cannot be mixed/],
+  // It used to start a mock no page could call, unsaid.
+  ['an empty --cors-origin', ['--cors-origin=', '--port', '0'], {}, /--cors-origin needs an origin/],
 ];
 
 describe('mistakes', () => {

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   CliFailure,
+  corsOriginsOption,
   debugging,
   firstLine,
   environment,
@@ -21,7 +22,6 @@ import {
   UsageError,
 } from '@ocs/server/cli-kit';
 import { defaultMockPort, startMockServer } from './start-mock-server.ts';
-import { parseCorsOrigins } from '@ocs/server';
 
 const usage = `Usage: ocs-mock [options]
 
@@ -37,7 +37,7 @@ Options:
   --rate-limit-total <n>         requests per minute in total (default 600)
   --allow-insecure-webhooks      accept http:// and loopback webhook URLs
   --cors-origin <origin>         only pages from this origin may call /v1 from a browser
-                                 (repeat it, or separate with commas; default: any origin)
+                                 (repeat it, or separate with commas; default: any origin, *)
   --journal-limit <n>            requests kept in the journal (default 1000; 0 keeps none)
   --json                         print the start-up line as JSON
   --debug                        print the stack of an internal error (or OCS_DEBUG=1)
@@ -101,7 +101,8 @@ async function main(argv: string[]): Promise<void> {
     Number.MAX_SAFE_INTEGER,
   );
   const total = integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
-  const corsOrigins = corsOriginsOf(values['cors-origin']);
+  // Any origin when not given: the mock is for development.
+  const corsOrigins = corsOriginsOption(values['cors-origin']) ?? '*';
   const journalLimit = integerOption('--journal-limit', values['journal-limit'], 0, Number.MAX_SAFE_INTEGER);
 
   const server = await startMockServer({
@@ -125,7 +126,7 @@ async function main(argv: string[]): Promise<void> {
 API key: ${server.apiKey}
 Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/campaigns
 Reset: curl -X POST ${server.url.replace(/\/v1$/, '')}/__ocs-mock/reset
-CORS: ${corsOrigins === '*' ? 'pages on any origin may call /v1' : `pages on ${corsOrigins.join(', ') || 'no origin'} may call /v1`}`);
+CORS: ${corsOrigins === '*' ? 'pages on any origin may call /v1' : `pages on ${corsOrigins.join(', ')} may call /v1`}`);
   }
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -135,16 +136,6 @@ CORS: ${corsOrigins === '*' ? 'pages on any origin may call /v1' : `pages on ${c
         (error: unknown) => fail(error),
       );
     });
-  }
-}
-
-/** `--cors-origin`, repeated or comma-separated; any origin when not given. */
-function corsOriginsOf(flags: string[] | undefined): '*' | string[] {
-  if (!flags) return '*';
-  try {
-    return parseCorsOrigins(flags);
-  } catch (error) {
-    throw new UsageError(`--cors-origin: ${firstLine(error)}`);
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * What the two command-line tools (`ocs-server`, and `ocs-mock`, which bundles this file)
- * share: their two kinds of error, numbers checked in full, the address to listen on,
- * node:util's parseArgs errors and listen failures said in one line, and the debug switch.
+ * share: their two kinds of error, numbers checked in full, the address to listen on, the
+ * CORS origins, node:util's parseArgs errors and listen failures said in one line, and the
+ * debug switch.
  */
+import { parseCorsOrigins } from '../http/middleware/cors.ts';
 
 /** A mistake in how the command was called: one line, exit code 2. */
 export class UsageError extends Error {
@@ -41,6 +43,32 @@ export function listenHost(flag: string | undefined): string {
   if (flag?.trim() === '')
     throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
   return flag ?? environment('HOST') ?? '127.0.0.1';
+}
+
+/**
+ * The origins pages may call `/v1` from: `--cors-origin` (repeated and/or comma-separated),
+ * else the environment variable `variable` when the tool reads one; undefined when neither is
+ * given. Exact origins, or `*` alone for any: `*` mixed with named origins is a mistake
+ * (parseCorsOrigins), as is a flag naming no origin (`--cors-origin=`, which would otherwise
+ * turn CORS off, or on for no one, unsaid); an empty variable counts as not set.
+ */
+export function corsOriginsOption(flags: readonly string[] | undefined, variable?: string): '*' | string[] | undefined {
+  const fromVariable = flags === undefined && variable !== undefined ? environment(variable) : undefined;
+  const given = flags ?? (fromVariable === undefined ? [] : [fromVariable]);
+  if (given.length === 0) return undefined;
+  const label = flags ? '--cors-origin' : variable;
+  let origins: '*' | string[];
+  try {
+    origins = parseCorsOrigins(given);
+  } catch (error) {
+    throw new UsageError(`${label}: ${firstLine(error)}`);
+  }
+  if (origins.length > 0) return origins;
+  if (flags)
+    throw new UsageError(
+      '--cors-origin needs an origin (scheme://host[:port], e.g. http://localhost:5173) or * for any.',
+    );
+  return undefined;
 }
 
 /**

@@ -20,6 +20,7 @@
  */
 import {
   CliFailure,
+  corsOriginsOption,
   debugging,
   environment,
   firstLine,
@@ -68,8 +69,8 @@ import { defaultShutdownGraceMs, type RunningServer, serve } from './serve.ts';
 import { listenForStop } from './stop-signals.ts';
 import { createNodeLogger, logLevelFrom } from './logger.ts';
 import type { LogEntry, Logger } from '../http/logger.ts';
-import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import type { SqlStore } from '../store/sql/index.ts';
+import { DamagedDataDirError } from '../store/sql/pglite-damage.ts';
 import { NotADataDirError } from '../store/sql/pglite-data-dir.ts';
 
 const usage = `Usage: ocs-server <command> [options]
@@ -99,7 +100,7 @@ Options:
   --allow-insecure-webhooks  serve: allow http:// and loopback webhook receivers (development)
   --cors-origin <origin>
                         serve: let pages from this origin call /v1 in a browser (repeat it, or
-                        separate with commas; or OCS_CORS_ORIGIN; * for any). Default: none
+                        separate with commas; or OCS_CORS_ORIGIN; * alone for any). Default: none
   --rate-limit-per-endpoint <n>, --rate-limit-total <n>
                         serve: per-key limits per minute (default 100 and 600, as section 8 says)
   --debug               print the stack of an internal error (or OCS_DEBUG=1)
@@ -412,7 +413,7 @@ async function serveCommand(
   const host = listenHost(values.host);
   const port = numbers.port ?? integerOption('PORT', environment('PORT'), 0, 65535) ?? 4010;
   const { perEndpoint, total } = numbers;
-  const corsOrigins = corsOriginsOf(values['cors-origin']);
+  const corsOrigins = corsOriginsOption(values['cors-origin'], 'OCS_CORS_ORIGIN');
   logLevelFrom(process.env.LOG_LEVEL); // an unknown level is said before anything starts
   // A port in use is said at once: before the store opens (seconds on PGlite), and before a
   // first start prints the demo key of a server that would not start.
@@ -530,19 +531,6 @@ async function ensurePortFree(port: number, host: string): Promise<void> {
   });
 }
 
-/** `--cors-origin` (repeated or comma-separated), else `OCS_CORS_ORIGIN`; undefined when neither. */
-function corsOriginsOf(flags: string[] | undefined): '*' | string[] | undefined {
-  const given = flags ?? (process.env.OCS_CORS_ORIGIN ? [process.env.OCS_CORS_ORIGIN] : []);
-  if (given.length === 0) return undefined;
-  const label = flags ? '--cors-origin' : 'OCS_CORS_ORIGIN';
-  try {
-    const origins = parseCorsOrigins(given);
-    return origins.length === 0 ? undefined : origins;
-  } catch (error) {
-    throw new UsageError(`${label}: ${firstLine(error)}`);
-  }
-}
-
 function describeCors(origins: '*' | string[] | undefined): string {
   if (origins === undefined) return 'CORS: off; pages on other origins cannot call /v1 (allow one with --cors-origin).';
   if (origins === '*') return 'CORS: pages on any origin may call /v1.';
@@ -571,7 +559,7 @@ export function report(error: unknown, argv: string[]): number {
     );
     return 1;
   }
-  if (error instanceof CliFailure || error instanceof NotADataDirError) {
+  if (error instanceof CliFailure || error instanceof NotADataDirError || error instanceof DamagedDataDirError) {
     process.stderr.write(`ocs-server: ${error.message}\n`);
     return 1;
   }

@@ -37,7 +37,14 @@ export function caseArbitrary(operations: FuzzOperation[] = fuzzOperations()): f
     );
 }
 
-/** `count` cases for `seed`, in order. */
-export function generateCases(seed: number, count: number): FuzzCase[] {
-  return fc.sample(caseArbitrary(), { seed, numRuns: count });
+/**
+ * `count` cases for `seed`, in order, made `batch` at a time: fast-check's `path` starts a
+ * sample at a given run, so the stream is the one a single sample of `count` gives (the same
+ * seed replays the same cases), but a long session neither waits for nor holds them all.
+ */
+export function* generateCases(seed: number, count: number, batch = 100): Generator<FuzzCase> {
+  const arbitrary = caseArbitrary();
+  for (let start = 0; start < count; start += batch) {
+    yield* fc.sample(arbitrary, { seed, path: String(start), numRuns: Math.min(batch, count - start) });
+  }
 }

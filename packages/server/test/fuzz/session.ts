@@ -2,6 +2,7 @@
  * One fuzz session: cases for a seed, sent in order on one store after the fixture phase,
  * tallied per class (cases, reached handlers, statuses) with every failure kept.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Store } from '../../src/store/types.ts';
 import { generateCases } from './cases.ts';
 import { type FuzzClass, fuzzClasses } from './model.ts';
@@ -33,12 +34,13 @@ export async function runSession(
     requests: number;
     /** Send no further case after this time (ms since the epoch). */
     deadline?: number;
+    /** Send no further case once aborted (Ctrl-C in `npm run fuzz`). */
+    signal?: AbortSignal;
     onProgress?: (done: number) => void;
   },
 ): Promise<SessionResult> {
   const started = performance.now();
   const runner = await createRunner(store);
-  const cases = generateCases(options.seed, options.requests);
   const perClass = Object.fromEntries(
     fuzzClasses.map((cls) => [
       cls,
@@ -48,9 +50,15 @@ export async function runSession(
   const failures: Outcome[] = [];
   let unsendable = 0;
   let sent = 0;
-  for (const [index, fuzzCase] of cases.entries()) {
+  const operations = new Set<string>();
+  for (const fuzzCase of generateCases(options.seed, options.requests)) {
     if (options.deadline !== undefined && Date.now() > options.deadline) break;
+    // On the memory store a request is promises only: a turn of the event loop now and then
+    // lets a signal's listener run.
+    if (options.signal && sent % 100 === 0) await nextTurn();
+    if (options.signal?.aborted) break;
     sent++;
+    operations.add(fuzzCase.operationId);
     const tally = perClass[fuzzCase.class];
     tally.cases++;
     const outcome = await runner.send(fuzzCase);
@@ -65,14 +73,14 @@ export async function runSession(
       if (outcome.failures.some((f) => !f.startsWith('unlisted 5'))) tally.contractViolations++;
       if (outcome.failures.length > 0) failures.push(outcome);
     }
-    if ((index + 1) % 1000 === 0) options.onProgress?.(index + 1);
+    if (sent % 1000 === 0) options.onProgress?.(sent);
   }
   return {
     seed: options.seed,
     requests: sent,
     durationMs: Math.round(performance.now() - started),
     perClass,
-    operations: new Set(cases.slice(0, sent).map((c) => c.operationId)).size,
+    operations: operations.size,
     failures,
     unsendable,
   };

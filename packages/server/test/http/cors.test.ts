@@ -160,8 +160,16 @@ describe('parseCorsOrigins', () => {
     expect(parseCorsOrigins(['http://localhost:80'])).toEqual(['http://localhost']);
   });
 
-  it('takes * for any origin', () => {
-    expect(parseCorsOrigins(['http://localhost:5173', '*'])).toBe('*');
+  it('takes * alone for any origin', () => {
+    expect(parseCorsOrigins(['*'])).toBe('*');
+    expect(parseCorsOrigins([' * ,', '*'])).toBe('*');
+  });
+
+  it('refuses * mixed with named origins, naming them', () => {
+    expect(() => parseCorsOrigins(['http://localhost:5173', '*'])).toThrow(
+      '* (any origin) cannot be mixed with named origins (http://localhost:5173): give * alone, or only the origins.',
+    );
+    expect(() => parseCorsOrigins(['*,https://a.example'])).toThrow(/cannot be mixed with named origins/);
   });
 
   it.each(['localhost:5173', 'http://localhost:5173/app', 'ftp://files.example', 'http://a@b.example', 'not a url'])(

@@ -1,7 +1,7 @@
 /**
  * `ocs-server serve --cors-origin` as people meet it (the built bin): the origins given, by
- * flag or by `OCS_CORS_ORIGIN`, are said at start and answered; a value that is no origin is
- * one line and exit code 2; a port in use is one line and exit code 1, before the store opens.
+ * flag or by `OCS_CORS_ORIGIN`, are said at start and answered; a value that is no origin,
+ * `*` mixed with named origins, or a flag naming none is one line and exit code 2; a port in use is one line and exit code 1, before the store opens.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -75,6 +75,17 @@ it.each([
     /--cors-origin: 'http:\/\/localhost:5173\/app' is not an origin/,
   ],
   [[], { OCS_CORS_ORIGIN: 'ftp://files.example' }, /^ocs-server: OCS_CORS_ORIGIN: 'ftp:\/\/files\.example' is not/],
+  // `*` with named origins: which was meant? It used to allow any origin.
+  [
+    ['--cors-origin', '*', '--cors-origin', 'https://a.example'],
+    {},
+    /^ocs-server: --cors-origin: \* \(any origin\) cannot be mixed with named origins \(https:\/\/a\.example\): give \* alone, or only the origins\. Run ocs-server --help/,
+  ],
+  [['--cors-origin', 'https://a.example, *'], {}, /--cors-origin: \* \(any origin\) cannot be mixed/],
+  [[], { OCS_CORS_ORIGIN: '*,https://a.example' }, /^ocs-server: OCS_CORS_ORIGIN: \* \(any origin\) cannot be mixed/],
+  // A flag naming no origin used to turn CORS off, unsaid.
+  [['--cors-origin='], {}, /^ocs-server: --cors-origin needs an origin \(scheme:\/\/host\[:port\]/],
+  [['--cors-origin', ' , '], {}, /--cors-origin needs an origin/],
 ] as const)('refuses %j %j in one line, exit code 2', async (args, env, message) => {
   const result = await runCli(['serve', '--port', '0', '--data-dir', dataDir, ...args], { env });
   expect(result.code).toBe(2);

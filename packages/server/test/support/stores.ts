@@ -12,6 +12,8 @@ export interface Backend {
   open(): Promise<Store>;
   reset(store: Store): Promise<void>;
   close(store: Store): Promise<void>;
+  /** Where an open store keeps its data, when it is somewhere to clean up (a PostgreSQL schema). */
+  where?(store: Store): string | undefined;
 }
 
 export const memory: Backend = {
@@ -43,7 +45,14 @@ export function postgres(databaseUrl: string): Backend {
     name: 'postgres',
     async open() {
       const schema = `test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-      const store = await openSqlStore({ databaseUrl, schema });
+      let store: SqlStore;
+      try {
+        store = await openSqlStore({ databaseUrl, schema });
+      } catch (error) {
+        // The schema is made before the migrations run in it: not left behind when they fail.
+        await dropSchema(databaseUrl, schema).catch(() => undefined);
+        throw error;
+      }
       schemas.set(store, schema);
       return store;
     },
@@ -53,7 +62,21 @@ export function postgres(databaseUrl: string): Backend {
       if (schema) await (store as SqlStore).client.query(`drop schema "${schema}" cascade`);
       await store.close();
     },
+    where: (store) => {
+      const schema = schemas.get(store);
+      return schema && `PostgreSQL schema ${schema}`;
+    },
   };
+}
+
+async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const { createPgClient } = await import('../../src/store/sql/pg-client.ts');
+  const admin = await createPgClient({ connectionString: databaseUrl, max: 1 });
+  try {
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await admin.close();
+  }
 }
 
 export function availableBackends(): Backend[] {

@@ -138,30 +138,39 @@ function applyHeaders(target: Headers, headers: Record<string, string>): void {
 
 /**
  * Origins as given on a command line or in an environment variable: repeated and/or
- * comma-separated, each `scheme://host[:port]` without a path, or `*` for any. Throws a
- * `TypeError` naming the value that is no origin.
+ * comma-separated, each `scheme://host[:port]` without a path, or `*` alone for any. Throws a
+ * `TypeError` naming the value that is no origin, or saying that `*` came with named origins:
+ * the one who wrote `*, https://app.example.com` meant one of the two, and `*` would let any
+ * page in where a list was meant.
  */
 export function parseCorsOrigins(values: readonly string[]): '*' | string[] {
-  const origins = values.flatMap((value) => value.split(',')).map((value) => value.trim());
-  if (origins.includes('*')) return '*';
+  const origins = values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  if (origins.includes('*')) {
+    const named = origins.filter((value) => value !== '*');
+    if (named.length === 0) return '*';
+    throw new TypeError(
+      `* (any origin) cannot be mixed with named origins (${named.join(', ')}): give * alone, or only the origins.`,
+    );
+  }
   return [
     ...new Set(
-      origins
-        .filter((value) => value !== '')
-        .map((value) => {
-          let url: URL | undefined;
-          try {
-            url = new URL(value);
-          } catch {
-            url = undefined;
-          }
-          // Nothing after the authority but an optional `/`: a path would never match an Origin.
-          const rest = value.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
-          if (!url || !/^https?:$/.test(url.protocol) || url.username || (rest !== '' && rest !== '/')) {
-            throw new TypeError(`'${value}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173.`);
-          }
-          return url.origin;
-        }),
+      origins.map((value) => {
+        let url: URL | undefined;
+        try {
+          url = new URL(value);
+        } catch {
+          url = undefined;
+        }
+        // Nothing after the authority but an optional `/`: a path would never match an Origin.
+        const rest = value.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+        if (!url || !/^https?:$/.test(url.protocol) || url.username || (rest !== '' && rest !== '/')) {
+          throw new TypeError(`'${value}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173.`);
+        }
+        return url.origin;
+      }),
     ),
   ];
 }

@@ -81,10 +81,16 @@ export async function openSqlStore(options: SqlStoreOptions = {}): Promise<SqlSt
     client = await createPgliteClient(options.dataDir);
   }
   if (!options.skipMigrations) {
-    const applied = await migrate(client);
-    // Statistics for the plans after a migration changed tables that hold data (decision
-    // 0006); a fresh database (migration 1 applied now) has none to gather.
-    if (applied.length > 0 && !applied.includes(1)) await client.query('analyze');
+    try {
+      const applied = await migrate(client);
+      // Statistics for the plans after a migration changed tables that hold data (decision
+      // 0006); a fresh database (migration 1 applied now) has none to gather.
+      if (applied.length > 0 && !applied.includes(1)) await client.query('analyze');
+    } catch (error) {
+      // Closed, so that PGlite shuts its database down cleanly (and the caller has no store to close).
+      await client.close().catch(() => undefined);
+      throw error;
+    }
   }
   return sqlStoreOn(client);
 }

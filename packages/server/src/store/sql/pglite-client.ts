@@ -1,29 +1,48 @@
-/** SqlClient over embedded PGlite (PostgreSQL in WebAssembly, one query at a time). */
+/**
+ * SqlClient over embedded PGlite (PostgreSQL in WebAssembly, one query at a time). A data
+ * directory whose files are damaged is thrown as `DamagedDataDirError` (pglite-damage.ts).
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { type SqlClient, typeParsers } from './client.ts';
 import { takePgliteArtifacts } from './pglite-artifacts.ts';
+import { damageOf, startupComplaints } from './pglite-damage.ts';
 import { prepareDataDir } from './pglite-data-dir.ts';
 import { useBaselineWasmOnly } from './pglite-wasm-tiering.ts';
 import { savepoints } from './savepoint.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
-function wrap(db: PGlite, queryable: Queryable): SqlClient {
+/**
+ * `dataDir`: a page PostgreSQL cannot read there (SQLSTATE XX001/XX002) is thrown as
+ * `DamagedDataDirError` (pglite-damage.ts), naming the directory; other errors as they are.
+ */
+function wrap(db: PGlite, queryable: Queryable, dataDir?: string): SqlClient {
   const nested = savepoints((statement) => queryable.query(statement));
+  const said = (error: unknown) => (dataDir ? (damageOf(error, dataDir) ?? error) : error);
   const client: SqlClient = {
     kind: 'pglite',
     async query(text, params) {
-      // The parsers are given once, to PGlite.create: passed per query, PGlite would merge
-      // them into its defaults on every query (a tenth of the CPU of a GET under load).
-      const result = await queryable.query(text, params as unknown[] | undefined);
-      return result.rows as never[];
+      try {
+        // The parsers are given once, to PGlite.create: passed per query, PGlite would merge
+        // them into its defaults on every query (a tenth of the CPU of a GET under load).
+        const result = await queryable.query(text, params as unknown[] | undefined);
+        return result.rows as never[];
+      } catch (error) {
+        throw said(error);
+      }
     },
     async exec(script) {
-      await queryable.exec(script);
+      try {
+        await queryable.exec(script);
+      } catch (error) {
+        throw said(error);
+      }
     },
     transaction(work) {
       if (queryable !== db) return nested(client, work);
-      return db.transaction((tx) => work(wrap(db, tx)));
+      return db.transaction((tx) => work(wrap(db, tx, dataDir)));
     },
     close: () => db.close(),
   };
@@ -47,13 +66,34 @@ export async function createPgliteClient(dataDir?: string): Promise<SqlClient> {
   const made = dataDir ? prepareDataDir(dataDir) : null;
   // An empty data directory starts from the migrated template the build made, when sound.
   if (dataDir && made) (await import('./pglite-template.ts')).seedDataDirFromTemplate(dataDir);
-  const db = await PGlite.create({
+  // A database that was there and will not open is damaged: PostgreSQL says why on its stderr.
+  const existing = dataDir && !made ? dataDir : undefined;
+  const complaints = startupComplaints();
+  const pidFile = existing ? join(existing, 'postmaster.pid') : undefined;
+  const hadPidFile = pidFile !== undefined && existsSync(pidFile);
+  // `new` and `waitReady` (what PGlite.create does) rather than `create`, to keep the instance
+  // when opening fails after PostgreSQL started (PGlite's first catalog read failing).
+  const db = new PGlite({
     ...(dataDir ? { dataDir } : {}),
     ...(await takePgliteArtifacts()),
     parsers: typeParsers,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers}`],
+    ...(existing ? { onStderr: complaints.hear } : {}),
   });
+  try {
+    await db.waitReady;
+  } catch (error) {
+    // Shut down as PostgreSQL would (no crash recovery at the next start, which would reset
+    // the unlogged tables); after a PANIC there is nothing to shut down, and the lock file
+    // PostgreSQL wrote is removed, so that the directory is left as it was.
+    if (db.ready && !db.closed) await db.close().catch(() => undefined);
+    if (pidFile && !hadPidFile) rmSync(pidFile, { force: true });
+    throw (existing && damageOf(error, existing, complaints.complaint)) || error;
+  } finally {
+    complaints.stop();
+  }
   made?.();
-  await db.exec("set time zone 'UTC'");
-  return wrap(db, db);
+  const client = wrap(db, db, dataDir);
+  await client.exec("set time zone 'UTC'");
+  return client;
 }
