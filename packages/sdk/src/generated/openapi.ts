@@ -4041,7 +4041,7 @@ export interface components {
          */
         LimitLeads: number;
         /**
-         * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+         * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters. Send the header once: a request carrying it more than once (two `Idempotency-Key` lines, which HTTP libraries would otherwise join into one value, `a, b`) answers `400 VALIDATION_ERROR` with the issue `header.Idempotency-Key` `must be given once`, before anything is created.
          * @example 0d6c1f3a-create-q4-founders
          */
         IdempotencyKey: string;
@@ -4393,7 +4393,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters. Send the header once: a request carrying it more than once (two `Idempotency-Key` lines, which HTTP libraries would otherwise join into one value, `a, b`) answers `400 VALIDATION_ERROR` with the issue `header.Idempotency-Key` `must be given once`, before anything is created.
                  * @example 0d6c1f3a-create-q4-founders
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4846,7 +4846,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters. Send the header once: a request carrying it more than once (two `Idempotency-Key` lines, which HTTP libraries would otherwise join into one value, `a, b`) answers `400 VALIDATION_ERROR` with the issue `header.Idempotency-Key` `must be given once`, before anything is created.
                  * @example 0d6c1f3a-create-q4-founders
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -1,8 +1,9 @@
 /**
  * Validates a request against its operation in the OpenAPI document: path parameters (a
  * value that does not match answers `404 NOT_FOUND`, as the specification wants for path
- * IDs), query parameters and headers (coerced from strings first), and the JSON body. Every
- * failing field is reported at once in `details.errors[]`.
+ * IDs), query parameters and headers (coerced from strings first; one given more than once,
+ * a header on several lines included, is refused), and the JSON body. Every failing field is
+ * reported at once in `details.errors[]`.
  *
  * Before any schema, every string the service reads (body values and keys at any depth, the
  * declared query parameters and headers) is checked for text that PostgreSQL cannot store:
@@ -24,6 +25,7 @@ import { uuidForm } from '../openapi/formats.ts';
 import { eachItem, type FieldPath } from '../openapi/uuid-fields.ts';
 import { notFound, type ValidationIssue, validationError } from './api-error.ts';
 import { meantForm } from './body-forms.ts';
+import { headerValues } from './header-lines.ts';
 
 export interface ValidatedInput {
   path: Record<string, string | number>;
@@ -64,12 +66,12 @@ export class RequestValidator {
         result.path[parameter.name] = (parameter.uuid ? lowerCaseUuid(value) : value) as string | number;
         continue;
       }
+      // A header sent on several lines gives several values (`header-lines.ts`), as a
+      // repeated query parameter does: refused, rather than read as their joined text.
       const values =
         parameter.in === 'query'
           ? raw.url.searchParams.getAll(parameter.name)
-          : raw.headers.get(parameter.name) === null
-            ? []
-            : [raw.headers.get(parameter.name) as string];
+          : headerValues(raw.headers, parameter.name);
       const field = `${parameter.in}.${parameter.name}`;
       if (values.length === 0) {
         if (parameter.required) issues.push({ field, message: 'is required', type: 'required' });

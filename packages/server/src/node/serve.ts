@@ -6,6 +6,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
 import { createApp } from '../app.ts';
+import { withHeaderLines } from '../http/header-lines.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
@@ -89,7 +90,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // error handler answers it (and a target that is not a path) in the API's error body.
   const server = createServer(
     { requireHostHeader: false },
-    getRequestListener(app.fetch, {
+    // Each request's header lines are recorded (`header-lines.ts`), so that a header the API
+    // reads once and that came twice is refused rather than read as its two values joined.
+    getRequestListener(withHeaderLines(app.fetch), {
       errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
     }),
   );
