@@ -46,6 +46,7 @@ import {
 import {
   type AdminCommand,
   AdminCommandError,
+  adminErrorKinds,
   type AdminOutput,
   checkAdminCommand,
   deliveriesLimit,
@@ -370,7 +371,8 @@ function decodeAnswer(answer: unknown): AdminOutput {
   const value = (answer ?? {}) as { ok?: unknown; text?: unknown; json?: unknown; kind?: unknown; message?: unknown };
   if (value.ok === true && typeof value.text === 'string') return { text: value.text, json: value.json };
   const message = typeof value.message === 'string' ? value.message : 'the server gave no reason';
-  if (value.kind === 'usage' || value.kind === 'not-found') throw new AdminCommandError(message, value.kind);
+  const kind = adminErrorKinds.find((known) => known === value.kind);
+  if (kind !== undefined) throw new AdminCommandError(message, kind);
   throw new CliFailure(`the running server could not do it: ${message}`);
 }
 
