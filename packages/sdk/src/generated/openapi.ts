@@ -8061,8 +8061,10 @@ export interface operations {
                 /**
                  * @description Which attempt of this event the request is, from 1 (the first) to 5, the same for
                  *     every webhook contacted in that attempt. Retries repeat the same body and
-                 *     `idempotency_key`; this number tells a retry from a duplicate of one attempt. This
-                 *     header is this implementation's design.
+                 *     `idempotency_key`; this number tells a retry from a duplicate of one attempt. An
+                 *     attempt the service cut short because it was stopping (its receivers had not answered
+                 *     when its shutdown grace ended) is not counted: it is made again, with the same number,
+                 *     after the service restarts. This header is this implementation's design.
                  * @example 1
                  */
                 "X-OCS-Delivery-Attempt": number;

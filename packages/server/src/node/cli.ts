@@ -110,8 +110,9 @@ Options:
 Environment:
   LOG_LEVEL             serve: trace, debug, info (default), warn, error, fatal or silent.
                         The log is JSON lines on standard output, readable lines on a terminal
-  OCS_SHUTDOWN_GRACE_MS serve: how long requests under way may take to finish after
-                        Ctrl-C or SIGTERM (default 5000); a second Ctrl-C stops at once
+  OCS_SHUTDOWN_GRACE_MS serve: how long requests and webhook deliveries under way may take
+                        to finish after Ctrl-C or SIGTERM (default 5000); a delivery cut
+                        short is made again at the next start. A second Ctrl-C stops at once
 `;
 
 const seeHelp = 'Run ocs-server --help for usage.';
@@ -489,7 +490,7 @@ async function serveCommand(
   return stopSignal.exitCode();
 }
 
-/** How long requests under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
+/** How long requests and deliveries under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
 function shutdownGraceMs(): number {
   const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
   return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;
