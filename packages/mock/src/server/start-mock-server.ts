@@ -8,7 +8,7 @@
  * another origin.
  */
 import { serve } from '@hono/node-server';
-import { cors, withDocs } from '@ocs/server';
+import { cors, withDocs, withHeaderLines } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
 import type { OcsMockOptions } from '../core/options.ts';
@@ -88,7 +88,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return control(request);
   });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: rememberingConnections(fetch), port, hostname: host }, (info) => {
+    // Header lines recorded as the reference server's listener does: a header the API reads
+    // once (`Idempotency-Key`, `Authorization`) that came twice is refused, not joined.
+    const listener = withHeaderLines(rememberingConnections(fetch));
+    const server = serve({ fetch: listener, port, hostname: host }, (info) => {
       const mockServer: MockServer = {
         url: `${origin}:${info.port}/v1`,
         apiKey: engine.data.apiKey,

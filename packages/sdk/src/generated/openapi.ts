@@ -4041,7 +4041,7 @@ export interface components {
          */
         LimitLeads: number;
         /**
-         * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+         * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters. Send the header once: a request carrying it more than once (two `Idempotency-Key` lines, which HTTP libraries would otherwise join into one value, `a, b`) answers `400 VALIDATION_ERROR` with the issue `header.Idempotency-Key` `must be given once`, before anything is created.
          * @example 0d6c1f3a-create-q4-founders
          */
         IdempotencyKey: string;
@@ -4393,7 +4393,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters. Send the header once: a request carrying it more than once (two `Idempotency-Key` lines, which HTTP libraries would otherwise join into one value, `a, b`) answers `400 VALIDATION_ERROR` with the issue `header.Idempotency-Key` `must be given once`, before anything is created.
                  * @example 0d6c1f3a-create-q4-founders
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4846,7 +4846,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters.
+                 * @description Makes the create safe to retry. A repeat with the same key (for the same organization) within at least 24 hours returns the original response (status and body) without creating anything again. The same key with a different request body answers `409 IDEMPOTENCY_KEY_REUSED`; a repeat while the first request is still running answers `409 IDEMPOTENCY_IN_PROGRESS` with `Retry-After`. At most 255 characters. Send the header once: a request carrying it more than once (two `Idempotency-Key` lines, which HTTP libraries would otherwise join into one value, `a, b`) answers `400 VALIDATION_ERROR` with the issue `header.Idempotency-Key` `must be given once`, before anything is created.
                  * @example 0d6c1f3a-create-q4-founders
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8061,8 +8061,10 @@ export interface operations {
                 /**
                  * @description Which attempt of this event the request is, from 1 (the first) to 5, the same for
                  *     every webhook contacted in that attempt. Retries repeat the same body and
-                 *     `idempotency_key`; this number tells a retry from a duplicate of one attempt. This
-                 *     header is this implementation's design.
+                 *     `idempotency_key`; this number tells a retry from a duplicate of one attempt. An
+                 *     attempt the service cut short because it was stopping (its receivers had not answered
+                 *     when its shutdown grace ended) is not counted: it is made again, with the same number,
+                 *     after the service restarts. This header is this implementation's design.
                  * @example 1
                  */
                 "X-OCS-Delivery-Attempt": number;

@@ -23,11 +23,14 @@ export interface AttemptResult {
   finishedAt: Date;
   /** One per webhook contacted, in the order given. */
   rows: DeliveryAttemptRecord[];
+  /** Some request was dropped by the `signal` before its receiver answered: the attempt is incomplete. */
+  interrupted: boolean;
 }
 
 /** Signed requests of one attempt, ready to leave: prepared before the last check of the claim. */
 export interface PreparedAttempt {
-  send(): Promise<AttemptResult>;
+  /** Sends them; `signal` (the worker stopping) drops those still waiting for an answer. */
+  send(signal?: AbortSignal): Promise<AttemptResult>;
 }
 
 const encoder = new TextEncoder();
@@ -50,19 +53,26 @@ export async function prepareAttempt(
       return values;
     }),
   );
-  const sendOne = async (webhook: WebhookRecord, requestHeaders: Record<string, string>): Promise<AttemptOutcome> => {
+  const sendOne = async (
+    webhook: WebhookRecord,
+    requestHeaders: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<AttemptOutcome> => {
     tools.onRequest?.();
     try {
-      return await tools.transport.send({ url: webhook.url, body, headers: requestHeaders });
+      return await tools.transport.send(
+        { url: webhook.url, body, headers: requestHeaders },
+        signal === undefined ? undefined : { signal },
+      );
     } catch (error) {
       // A transport never throws by contract; if one does, it is this webhook's failure.
       return { ok: false, status: null, duration_ms: 0, error: `transport error: ${String(error)}` };
     }
   };
   return {
-    async send() {
+    async send(signal) {
       const startedAt = tools.clock.now();
-      const outcomes = await Promise.all(webhooks.map((webhook, i) => sendOne(webhook, headers[i] ?? {})));
+      const outcomes = await Promise.all(webhooks.map((webhook, i) => sendOne(webhook, headers[i] ?? {}, signal)));
       const rows = outcomes.map((outcome, i): DeliveryAttemptRecord => ({
         delivery_id: delivery.id,
         attempt,
@@ -74,7 +84,12 @@ export async function prepareAttempt(
         duration_ms: outcome.duration_ms,
         error: outcome.ok ? null : (outcome.error ?? `status ${outcome.status}`),
       }));
-      return { startedAt, finishedAt: tools.clock.now(), rows };
+      return {
+        startedAt,
+        finishedAt: tools.clock.now(),
+        rows,
+        interrupted: outcomes.some((outcome) => outcome.aborted === true),
+      };
     },
   };
 }

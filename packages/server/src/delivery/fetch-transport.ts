@@ -48,6 +48,8 @@ export function createFetchTransport(
       } catch (error) {
         if (timeout.aborted)
           return { ok: false, status: null, duration_ms: elapsed(), error: `timeout after ${timeoutMs} ms` };
+        if (sendOptions.signal?.aborted)
+          return { ok: false, status: null, duration_ms: elapsed(), error: 'aborted', aborted: true };
         return { ok: false, status: null, duration_ms: elapsed(), error: describe(error) };
       }
     },

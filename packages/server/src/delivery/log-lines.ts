@@ -48,6 +48,20 @@ export function givenUpLine(delivery: DeliveryRecord, completion: DeliveryComple
   };
 }
 
+/** The line of an attempt cut short when the worker stopped, handed back for the next start. */
+export function handedBackLine(delivery: DeliveryRecord, completion: DeliveryCompletion): LogEntry {
+  return {
+    level: 'warn',
+    message: 'delivery attempt cut short by the stop: due again at the next start',
+    event: deliveryEvent,
+    delivery_id: delivery.id,
+    campaign_id: delivery.campaign_id,
+    attempt: completion.attempt,
+    attempts_made: completion.attempts_made,
+    next_attempt_at: completion.outcome.at,
+  };
+}
+
 /** Every http(s) URL in `text` without its credentials, query and fragment: `https://user:pw@h/p?token=x` → `https://h/p`. */
 export function withoutUrlSecrets(text: string): string {
   return text.replace(/\bhttps?:\/\/\S+/gi, (found) => {

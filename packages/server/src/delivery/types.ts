@@ -22,9 +22,17 @@ export interface AttemptOutcome {
   duration_ms: number;
   /** Why it failed, for the operator (`timeout after 75000 ms`, `redirect not followed (302)`, `target refused: ...`); null when ok. */
   error: string | null;
+  /**
+   * True when the caller's `signal` ended the attempt before the receiver answered (the
+   * server stopping), not the timeout: such an attempt says nothing about the receiver.
+   */
+  aborted?: boolean;
 }
 
-/** Makes one attempt. Never throws: every failure is an `AttemptOutcome` with `ok: false`. */
+/**
+ * Makes one attempt. Never throws: every failure is an `AttemptOutcome` with `ok: false`.
+ * When `signal` aborts, the request is dropped at once and the outcome says `aborted`.
+ */
 export interface WebhookTransport {
   send(request: DeliveryRequest, options?: { signal?: AbortSignal }): Promise<AttemptOutcome>;
 }
@@ -46,6 +54,12 @@ export interface DeliveryCounts {
   delivered: number;
   /** Attempts that failed and were scheduled again. */
   retried: number;
+  /**
+   * Attempts cut short because the worker stopped (`stop({ abandon })`): not counted against
+   * the delivery, which is due again at once, for the next start. (A delivery claimed but
+   * not yet sent when the stop gave up is handed back too, untried, and not counted here.)
+   */
+  handedBack: number;
   failed: number;
   /**
    * Claims found lost: completions refused (taken over after the lease ran out), and claimed

@@ -25,7 +25,7 @@ import type { Store } from '../store/types.ts';
 import { defaultSigner, type DeliverySigner } from './attempt.ts';
 import { type ClaimedDelivery, createClaimer } from './claim.ts';
 import { runPipeline } from './pipeline.ts';
-import { createSettler, givenUp, settledAttempt } from './settle.ts';
+import { createSettler, givenUp, handedBack, settledAttempt } from './settle.ts';
 import { type DeliveryCounts, deliveryPolicy, type WebhookTransport } from './types.ts';
 
 export { deliveryAttemptHeader, type DeliverySigner, deliveryUserAgent } from './attempt.ts';
@@ -68,8 +68,14 @@ export interface DeliveryWorker {
   notify(): void;
   /** Runs `runDue` in the background, then again on `notify()` or every `pollMs`. */
   start(options?: { pollMs?: number }): void;
-  /** Stops claiming, and resolves once the attempts in flight are completed. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming, and resolves once the attempts in flight are completed (every run's,
+   * the background loop's and any `runDue` under way). When `abandon` aborts first (the
+   * server's shutdown grace ran out), the attempts still waiting for a receiver are cut
+   * short (their requests aborted through the transport) and handed back: pending, due at
+   * once, not counted (`settle.ts`, `handedBack`), so the next start makes them.
+   */
+  stop(options?: { abandon?: AbortSignal }): Promise<void>;
 }
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
@@ -80,7 +86,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   // The next claim is made when fewer than this many claimed deliveries wait for a slot.
   const refillAt = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2));
   const onError = options.onError ?? ((error: unknown) => console.error('delivery worker:', error));
-  const counts: DeliveryCounts = { attempts: 0, requests: 0, delivered: 0, retried: 0, failed: 0, claimsLost: 0 };
+  const counts: DeliveryCounts = {
+    attempts: 0,
+    requests: 0,
+    delivered: 0,
+    retried: 0,
+    handedBack: 0,
+    failed: 0,
+    claimsLost: 0,
+  };
   const claimer = createClaimer({
     store,
     workerId,
@@ -94,15 +108,32 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const settle = createSettler({ store, logger: options.logger ?? silentLogger, counts });
 
   let stopping = false;
+  /** Aborted when a stop gives up waiting: the requests in flight are dropped (`stop`). */
+  let abandon = new AbortController();
+  /** Every `runDue` under way: a stop waits for all of them, not only the loop's. */
+  const runs = new Set<Promise<number>>();
   let loop: Promise<void> | null = null;
   let notified = false;
   let wake: (() => void) | null = null;
   /** Told by `notify()` while `runDue` runs: a delivery was enqueued, so look again now. */
   let enqueued: (() => void) | null = null;
 
+  /** One run of the pipeline, kept in `runs` while it lasts, so that a stop can wait for it. */
+  function runDue(): Promise<number> {
+    const run = runPipelineOnce();
+    runs.add(run);
+    void run.then(
+      () => runs.delete(run),
+      () => runs.delete(run),
+    );
+    return run;
+  }
+
   /** Attempts every delivery due: claim, attempt and settle, run together by `pipeline.ts`. */
-  async function runDue(): Promise<number> {
+  async function runPipelineOnce(): Promise<number> {
     let made = 0;
+    // This run's: a later start makes a new one, which a request of this run never sees.
+    const { signal } = abandon;
     await runPipeline<ClaimedDelivery>(
       {
         claim: (sink) =>
@@ -113,18 +144,35 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
             none: sink.none,
           }),
         async send({ delivery, prepared }, settling) {
+          // Claimed but not sent when the stop gave up waiting: handed back untried.
+          if (signal.aborted) {
+            settling(settle(delivery, handedBack(workerId, delivery, clock.now())));
+            return;
+          }
           // The last read of the claim before the requests leave: nothing is awaited between it and the sends.
           if (!(await claimer.stillHeld(delivery))) {
             counts.claimsLost += 1;
             return;
           }
-          const result = await prepared.send();
+          const result = await prepared.send(signal);
+          // Cut short with no receiver having taken it: not an attempt the receivers failed.
+          if (result.interrupted && !result.rows.some((row) => row.ok)) {
+            counts.handedBack += 1;
+            settling(settle(delivery, handedBack(workerId, delivery, clock.now())));
+            return;
+          }
           counts.attempts += 1;
           made += 1;
           settling(settle(delivery, settledAttempt(workerId, delivery, result)));
         },
       },
-      { concurrency, refillAt, stopping: () => stopping, onNewWork: (poke) => (enqueued = poke) },
+      {
+        concurrency,
+        refillAt,
+        // Once abandoned, nothing more is claimed, even by a run the stop did not start.
+        stopping: () => stopping || signal.aborted,
+        onNewWork: (poke) => (enqueued = poke),
+      },
     );
     return made;
   }
@@ -165,12 +213,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         }
       })();
     },
-    async stop() {
+    async stop({ abandon: giveUp } = {}) {
       stopping = true;
       wake?.();
-      await loop;
-      loop = null;
-      stopping = false;
+      const cut = abandon;
+      const onGiveUp = () => cut.abort();
+      if (giveUp?.aborted) onGiveUp();
+      else giveUp?.addEventListener('abort', onGiveUp, { once: true });
+      try {
+        await loop;
+        while (runs.size > 0) await Promise.allSettled([...runs]);
+      } finally {
+        giveUp?.removeEventListener('abort', onGiveUp);
+        loop = null;
+        stopping = false;
+        if (cut.signal.aborted) abandon = new AbortController();
+      }
     },
   };
 }

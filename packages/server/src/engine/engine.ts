@@ -15,7 +15,8 @@ import { nextStepDueAfter, runDueSteps } from './run-steps.ts';
 export interface DeliveryRunner {
   /** Runs the worker's own loop (a running server): at once on `notify()`, and every `pollMs`. */
   start(options?: { pollMs?: number }): void;
-  stop(): Promise<void>;
+  /** Stops, once every attempt under way ended; when `abandon` aborts, those still in flight are cut short and handed back. */
+  stop(options?: { abandon?: AbortSignal }): Promise<void>;
   /** Attempts every delivery due at the clock's now; returns how many deliveries were attempted. */
   runDue(): Promise<number>;
   /** The earliest pending attempt's time, or null. */
@@ -50,7 +51,13 @@ export interface Engine {
    * on a new reply, and every `deliveryPollMs` for retries), until `stop()`.
    */
   start(options?: { intervalMs?: number; deliveryPollMs?: number }): void;
-  stop(): Promise<void>;
+  /**
+   * Stops the rounds and the delivery worker, once what is under way ended. When `abandon`
+   * aborts first, delivery attempts still waiting for a receiver are cut short and handed
+   * back for the next start (`DeliveryWorker.stop`), so a slow receiver cannot hold a
+   * stopping server for its 75 seconds.
+   */
+  stop(options?: { abandon?: AbortSignal }): Promise<void>;
 }
 
 /** More due times than this in one advance means something keeps coming due at once: stop. */
@@ -68,6 +75,8 @@ export function createEngine(options: {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
+  /** A stop is under way: a round reaching its deliveries now leaves them to the next start. */
+  let halting = false;
   let deliveryPollMs = 1000;
 
   // Rounds never overlap in one process: the timer, an advance and a test's call queue up.
@@ -84,7 +93,7 @@ export function createEngine(options: {
   const round = async (): Promise<EngineRound> => {
     await syncClock();
     const steps_run = await runDueSteps({ store, channel }, clock.now());
-    const deliveries_attempted = await deliveries.runDue();
+    const deliveries_attempted = halting ? 0 : await deliveries.runDue();
     return { steps_run, deliveries_attempted };
   };
 
@@ -128,12 +137,21 @@ export function createEngine(options: {
       };
       timer = setTimeout(tick, 0);
     },
-    async stop() {
+    async stop(options = {}) {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      await running;
-      await deliveries.stop();
+      // The worker is told at once, not after the round under way: that round may be waiting
+      // on a receiver too (the worker's stop waits for every run of it, and `abandon` reaches
+      // them all), and a round that has not reached its deliveries yet skips them.
+      halting = true;
+      try {
+        const stoppedDeliveries = deliveries.stop(options);
+        await running;
+        await stoppedDeliveries;
+      } finally {
+        halting = false;
+      }
     },
   };
 

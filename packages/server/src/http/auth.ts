@@ -1,5 +1,6 @@
 /**
- * Authentication (section 5): `Authorization: Bearer <key>` with exactly one space, the key
+ * Authentication (section 5): `Authorization: Bearer <key>` with exactly one space, sent
+ * once (a second line makes it malformed: `401`, as the other malformed forms), the key
  * looked up by its hash, then the key's and its organization's state. A short in-process
  * cache spares the store a read per request; `authCacheTtlMs` bounds how long a revoked
  * key or a deactivated organization can still pass after the change (0 disables it).
@@ -8,6 +9,7 @@ import type { ApiKeyRecord, OrganizationRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { hashApiKey, scopeAllows } from '../domain/api-keys.ts';
 import { ApiError } from './api-error.ts';
+import { headerValues } from './header-lines.ts';
 
 export interface AuthContext {
   key: ApiKeyRecord;
@@ -30,7 +32,17 @@ export class Authenticator {
   ) {}
 
   async authenticate(request: Request, now: Date): Promise<AuthContext> {
-    const header = request.headers.get('authorization');
+    const sent = headerValues(request.headers, 'authorization');
+    // Two Authorization lines are one malformed header (section 5: anything but one
+    // `Bearer <key>` is), whichever key either holds: never "the first" or "the last".
+    if (sent.length > 1) {
+      throw new ApiError(
+        401,
+        'UNAUTHORIZED',
+        `Malformed Authorization header: it was sent ${sent.length} times. Send it once: Bearer <API_KEY>.`,
+      );
+    }
+    const header = sent[0] ?? null;
     const match = header === null ? null : bearer.exec(header);
     if (!match?.[1]) {
       throw new ApiError(

@@ -1,8 +1,9 @@
 /**
  * Validates a request against its operation in the OpenAPI document: path parameters (a
  * value that does not match answers `404 NOT_FOUND`, as the specification wants for path
- * IDs), query parameters and headers (coerced from strings first), and the JSON body. Every
- * failing field is reported at once in `details.errors[]`.
+ * IDs), query parameters and headers (coerced from strings first; one given more than once,
+ * a header on several lines included, is refused), and the JSON body. Every failing field is
+ * reported at once in `details.errors[]`.
  *
  * Before any schema, every string the service reads (body values and keys at any depth, the
  * declared query parameters and headers) is checked for text that PostgreSQL cannot store:
@@ -24,6 +25,7 @@ import { uuidForm } from '../openapi/formats.ts';
 import { eachItem, type FieldPath } from '../openapi/uuid-fields.ts';
 import { notFound, type ValidationIssue, validationError } from './api-error.ts';
 import { meantForm } from './body-forms.ts';
+import { headerValues } from './header-lines.ts';
 
 export interface ValidatedInput {
   path: Record<string, string | number>;
@@ -52,12 +54,8 @@ export class RequestValidator {
     raw: { path: Record<string, string>; url: URL; headers: Headers; body: unknown },
   ): ValidatedInput {
     const result: ValidatedInput = { path: {}, query: {}, headers: {}, body: raw.body };
-    const issues: ValidationIssue[] = unstorableValues(operation, raw);
-    // A body nested too deep is refused before any schema walks it, and one with a number
-    // that overflowed before a schema adds its own reading of the infinity (`minimum`).
-    if (issues.some((issue) => issue.type === 'json_too_deep' || issue.message === overflowMessage)) {
-      throw validationError(issues);
-    }
+    const { issues, schemasMustNotRead } = unstorableValues(operation, raw);
+    if (schemasMustNotRead) throw validationError(issues);
     for (const parameter of operation.parameters) {
       const key = parameterKey(operation, parameter);
       if (parameter.in === 'path') {
@@ -68,12 +66,12 @@ export class RequestValidator {
         result.path[parameter.name] = (parameter.uuid ? lowerCaseUuid(value) : value) as string | number;
         continue;
       }
+      // A header sent on several lines gives several values (`header-lines.ts`), as a
+      // repeated query parameter does: refused, rather than read as their joined text.
       const values =
         parameter.in === 'query'
           ? raw.url.searchParams.getAll(parameter.name)
-          : raw.headers.get(parameter.name) === null
-            ? []
-            : [raw.headers.get(parameter.name) as string];
+          : headerValues(raw.headers, parameter.name);
       const field = `${parameter.in}.${parameter.name}`;
       if (values.length === 0) {
         if (parameter.required) issues.push({ field, message: 'is required', type: 'required' });
@@ -168,6 +166,19 @@ const overflowMessage = 'is out of range: a number must fit a 64-bit float (abou
  */
 export const maxBodyDepth = 64;
 
+/** What the pass before the schemas found. */
+export interface UnstorableValues {
+  issues: ValidationIssue[];
+  /**
+   * The body holds what no schema may be run on, so the request is refused with these issues
+   * alone: a value nested too deep (a schema would walk it recursively), or a number that
+   * overflowed to an infinity (a schema would add its own reading of it, a `minimum` or
+   * `maximum` issue beside the overflow's). Set where each is found, never read back from
+   * the issues' text.
+   */
+  schemasMustNotRead: boolean;
+}
+
 /**
  * Issues for every string of the request that stored text cannot hold (path IDs are left to
  * their schemas: a value that is not an ID answers `404`, as for any other bad path ID), and
@@ -176,8 +187,9 @@ export const maxBodyDepth = 64;
 export function unstorableValues(
   operation: OperationInfo,
   raw: { url: URL; headers: Headers; body: unknown },
-): ValidationIssue[] {
+): UnstorableValues {
   const issues: ValidationIssue[] = [];
+  let schemasMustNotRead = false;
   const flag = (field: string, message = unstorableMessage) =>
     issues.push({ field, message, type: 'unsupported_character' });
   // Declared parameters only: any other query parameter or header is never read.
@@ -197,6 +209,7 @@ export function unstorableValues(
       if (unstorable.test(value)) flag(fieldOf(next));
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) {
+        schemasMustNotRead = true;
         issues.push({
           field: fieldOf(next),
           message: overflowMessage,
@@ -204,6 +217,7 @@ export function unstorableValues(
         });
       }
     } else if (value !== null && typeof value === 'object' && depth >= maxBodyDepth) {
+      schemasMustNotRead = true;
       issues.push({
         field: fieldOf(next),
         message: `nests deeper than ${maxBodyDepth} levels of objects and arrays`,
@@ -226,7 +240,7 @@ export function unstorableValues(
       }
     }
   }
-  return issues;
+  return { issues, schemasMustNotRead };
 }
 
 /** A value of the body still to check, with where it sits. */

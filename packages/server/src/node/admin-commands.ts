@@ -42,13 +42,19 @@ export interface AdminOutput {
 }
 
 /**
- * A mistake in the command (`usage`: exit code 2) or a record that does not exist
- * (`not-found`: exit code 1). The message is one line saying what is wrong and what to do.
+ * A mistake in the command (`usage`: exit code 2), a record that does not exist
+ * (`not-found`: exit code 1), or a record whose state refuses the command (`state`: exit
+ * code 1, as not-found: the command was right, the data says no). The message is one line
+ * saying what is wrong and what to do.
  */
+export type AdminErrorKind = 'usage' | 'not-found' | 'state';
+
+export const adminErrorKinds: readonly AdminErrorKind[] = ['usage', 'not-found', 'state'];
+
 export class AdminCommandError extends Error {
   constructor(
     message: string,
-    readonly kind: 'usage' | 'not-found',
+    readonly kind: AdminErrorKind,
   ) {
     super(message);
     this.name = 'AdminCommandError';
@@ -150,7 +156,11 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return { text: `Deactivated organization ${organization.id}.`, json: organization };
     }
     case 'key create': {
-      if (!(await store.organizations.get(command.organizationId))) throw noOrganization(command.organizationId);
+      const organization = await store.organizations.get(command.organizationId);
+      if (!organization) throw noOrganization(command.organizationId);
+      // Every request with such a key would answer 403 ORGANIZATION_DEACTIVATED (section 5):
+      // a key printed as if it worked would only be found out at its first use.
+      if (!organization.is_active) throw deactivated(organization.id);
       const { key, record } = await createApiKey(store, {
         organizationId: command.organizationId,
         name: command.name,
@@ -193,6 +203,13 @@ function checkExpiry(value: string): string {
 
 function noOrganization(id: string): AdminCommandError {
   return new AdminCommandError(`no organization ${id}; ocs-server org list shows them.`, 'not-found');
+}
+
+function deactivated(id: string): AdminCommandError {
+  return new AdminCommandError(
+    `organization ${id} is deactivated, so no key was created (its keys answer 403 ORGANIZATION_DEACTIVATED); create the key for an active organization (ocs-server org list).`,
+    'state',
+  );
 }
 
 function checkScopes(scopes: string[]): Scope[] {

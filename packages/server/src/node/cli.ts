@@ -47,6 +47,7 @@ import {
 import {
   type AdminCommand,
   AdminCommandError,
+  adminErrorKinds,
   type AdminOutput,
   checkAdminCommand,
   deliveriesLimit,
@@ -110,8 +111,9 @@ Options:
 Environment:
   LOG_LEVEL             serve: trace, debug, info (default), warn, error, fatal or silent.
                         The log is JSON lines on standard output, readable lines on a terminal
-  OCS_SHUTDOWN_GRACE_MS serve: how long requests under way may take to finish after
-                        Ctrl-C or SIGTERM (default 5000); a second Ctrl-C stops at once
+  OCS_SHUTDOWN_GRACE_MS serve: how long requests and webhook deliveries under way may take
+                        to finish after Ctrl-C or SIGTERM (default 5000); a delivery cut
+                        short is made again at the next start. A second Ctrl-C stops at once
 `;
 
 const seeHelp = 'Run ocs-server --help for usage.';
@@ -371,7 +373,8 @@ function decodeAnswer(answer: unknown): AdminOutput {
   const value = (answer ?? {}) as { ok?: unknown; text?: unknown; json?: unknown; kind?: unknown; message?: unknown };
   if (value.ok === true && typeof value.text === 'string') return { text: value.text, json: value.json };
   const message = typeof value.message === 'string' ? value.message : 'the server gave no reason';
-  if (value.kind === 'usage' || value.kind === 'not-found') throw new AdminCommandError(message, value.kind);
+  const kind = adminErrorKinds.find((known) => known === value.kind);
+  if (kind !== undefined) throw new AdminCommandError(message, kind);
   throw new CliFailure(`the running server could not do it: ${message}`);
 }
 
@@ -488,7 +491,7 @@ async function serveCommand(
   return stopSignal.exitCode();
 }
 
-/** How long requests under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
+/** How long requests and deliveries under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
 function shutdownGraceMs(): number {
   const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
   return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;

@@ -6,6 +6,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
 import { createApp } from '../app.ts';
+import { withHeaderLines } from '../http/header-lines.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
@@ -45,10 +46,15 @@ export interface RunningServer {
   /**
    * Stops accepting, lets requests under way finish for `graceMs` (default 5 s), then closes
    * every connection still open, and stops the engine. A client that keeps a connection open
-   * (a request half sent, or nothing) cannot hold the server up for longer.
+   * (a request half sent, or nothing) cannot hold the server up for longer, nor can a slow
+   * webhook receiver: the delivery attempts still waiting for an answer when the grace ends
+   * are cut short and handed back, due again at the next start and not counted.
    */
   close(options?: { graceMs?: number }): Promise<void>;
-  /** Closes every connection at once (a second Ctrl-C): `close` then ends without the rest of its grace. */
+  /**
+   * Closes every connection and cuts every delivery attempt short at once (a second Ctrl-C):
+   * `close` then ends without the rest of its grace.
+   */
   dropConnections(): void;
 }
 
@@ -87,9 +93,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const cors = policy ? (origin: string | null, path: string) => corsHeaders(policy, origin, path) : undefined;
   // Node would answer an HTTP/1.1 request without Host with an empty 400 itself; the adapter's
   // error handler answers it (and a target that is not a path) in the API's error body.
+  /** Aborted when the shutdown grace ends (or a second Ctrl-C): cuts delivery attempts short. */
+  const graceOver = new AbortController();
   const server = createServer(
     { requireHostHeader: false },
-    getRequestListener(app.fetch, {
+    // Each request's header lines are recorded (`header-lines.ts`), so that a header the API
+    // reads once and that came twice is refused rather than read as its two values joined.
+    getRequestListener(withHeaderLines(app.fetch), {
       errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
     }),
   );
@@ -111,18 +121,25 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       resolve({
         url,
         forgetCachedKeys: () => app.authenticator.invalidate(),
-        dropConnections: () => server.closeAllConnections(),
+        dropConnections: () => {
+          server.closeAllConnections();
+          graceOver.abort();
+        },
         async close({ graceMs = defaultShutdownGraceMs } = {}) {
           const closed = new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())));
           // close() waits for every connection to end; idle ones end now, the rest after the grace.
           server.closeIdleConnections();
-          const grace = setTimeout(() => server.closeAllConnections(), graceMs);
+          // One grace for both: requests and delivery attempts under way when it ends are cut.
+          const grace = setTimeout(() => {
+            server.closeAllConnections();
+            graceOver.abort();
+          }, graceMs);
           try {
             await closed;
+            await app.engine.stop({ abandon: graceOver.signal });
           } finally {
             clearTimeout(grace);
           }
-          await app.engine.stop();
           webhookTransport.close();
           logger.log({ level: 'info', message: 'stopped', url: `${url}/v1` });
           nodeLogger?.flush();

@@ -75,15 +75,16 @@ export function createNodeWebhookTransport(options: NodeWebhookTransportOptions 
   return {
     send(request, sendOptions) {
       const started = performance.now();
-      const outcome = (status: number | null, error: string | null): AttemptOutcome => ({
+      const outcome = (status: number | null, error: string | null, aborted = false): AttemptOutcome => ({
         ok: error === null,
         status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         error,
+        ...(aborted ? { aborted } : {}),
       });
       const checked = checkWebhookUrl(request.url, urlOptions);
       if (!checked.ok) return Promise.resolve(outcome(null, `target refused: ${checked.reason}`));
-      if (sendOptions?.signal?.aborted) return Promise.resolve(outcome(null, 'aborted'));
+      if (sendOptions?.signal?.aborted) return Promise.resolve(outcome(null, 'aborted', true));
       const url = new URL(checked.url);
       const agent = url.protocol === 'https:' ? agents.https : agents.http;
       return post(url, request, agent, timeoutMs, sendOptions?.signal, outcome);
@@ -102,24 +103,34 @@ function post(
   agent: http.Agent,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-  outcome: (status: number | null, error: string | null) => AttemptOutcome,
+  outcome: (status: number | null, error: string | null, aborted?: boolean) => AttemptOutcome,
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     let outgoing: http.ClientRequest | undefined;
-    const settle = (status: number | null, error: string | null) => {
+    const settle = (status: number | null, error: string | null, aborted = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      resolve(outcome(status, error));
+      resolve(outcome(status, error, aborted));
     };
     // Settled before destroying, so the error the destruction emits is ignored.
-    const giveUp = (error: string) => {
-      settle(null, error);
+    const giveUp = (error: string, aborted = false) => {
+      settle(null, error, aborted);
       outgoing?.destroy();
     };
-    const onAbort = () => giveUp('aborted');
+    /** The status line, once it came: the receiver's answer, whatever happens to its body. */
+    let answered: { status: number | null; verdict: string | null } | undefined;
+    // Stopped while the body of an answer still streams: the receiver did answer, so the
+    // attempt is what it answered, not an abort (which would send it again for nothing).
+    const onAbort = () => {
+      if (answered === undefined) giveUp('aborted', true);
+      else {
+        settle(answered.status, answered.verdict);
+        outgoing?.destroy();
+      }
+    };
     const timer = setTimeout(() => giveUp(`timeout after ${timeoutMs} ms`), timeoutMs);
 
     const client = url.protocol === 'https:' ? https : http;
@@ -138,6 +149,7 @@ function post(
         (response) => {
           const status = response.statusCode ?? null;
           const verdict = statusVerdict(status);
+          answered = { status, verdict };
           let drained = 0;
           // Settled at the end of the body, not at the status line: the socket is then back in
           // the pool before the caller sends again, and nothing of the attempt outlives it.

@@ -6,6 +6,7 @@ import { allScopes, displayPrefix, generateApiKey, hashApiKey } from '../domain/
 import type { ApiKeyRecord, OrganizationRecord, Scope, UserRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { newId } from '../domain/ids.ts';
+import { ApiError } from '../http/api-error.ts';
 
 export interface NewOrganization {
   name: string;
@@ -49,8 +50,22 @@ export interface NewApiKey {
   now?: Date;
 }
 
-/** Creates a key and returns it in full: the only time it is ever shown. */
+/**
+ * Creates a key and returns it in full: the only time it is ever shown. Refused with
+ * `403 ORGANIZATION_DEACTIVATED` (the answer every request with the key would get, section 5)
+ * when the organization is deactivated. An organization deactivated at the same moment can
+ * still end up with the key; authentication reads the organization's state on every request,
+ * so that key answers 403 all the same.
+ */
 export async function createApiKey(store: Store, input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }> {
+  const organization = await store.organizations.get(input.organizationId);
+  if (organization !== null && !organization.is_active) {
+    throw new ApiError(
+      403,
+      'ORGANIZATION_DEACTIVATED',
+      `Organization ${organization.id} is deactivated: no API key is created for it.`,
+    );
+  }
   const key = input.key ?? generateApiKey();
   const record: ApiKeyRecord = {
     id: newId(),

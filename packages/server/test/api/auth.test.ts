@@ -52,6 +52,16 @@ describeBackends('authentication', (store) => {
     expect([answer.status, answer.body.error]).toEqual([403, 'ORGANIZATION_DEACTIVATED']);
   });
 
+  it('creates no key for a deactivated organization: 403 ORGANIZATION_DEACTIVATED, nothing stored', async () => {
+    const api = await createTestApi(store());
+    await store().organizations.update(api.organizationId, { is_active: false });
+    const made = createApiKey(store(), { organizationId: api.organizationId, key: 'ocs_neverStored000000' });
+    await expect(made).rejects.toMatchObject({ status: 403, code: 'ORGANIZATION_DEACTIVATED' });
+    await store().organizations.update(api.organizationId, { is_active: true });
+    // Had it been stored, the organization being active again would let it in.
+    expect((await api.call('GET', '/v1/auth/verify', { key: 'ocs_neverStored000000' })).status).toBe(401);
+  });
+
   it('checks scopes: write includes read, verify needs none', async () => {
     const api = await createTestApi(store());
     const readOnly = await createApiKey(store(), { organizationId: api.organizationId, scopes: ['campaigns:read'] });

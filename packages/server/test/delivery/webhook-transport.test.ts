@@ -124,14 +124,41 @@ describe('createNodeWebhookTransport', () => {
     const pending = transport().send(delivery(`${target.origin}/hook`), { signal: controller.signal });
     while (target.requests.length === 0) await new Promise((tick) => setTimeout(tick, 5));
     controller.abort();
-    expect(await pending).toMatchObject({ ok: false, status: null, error: 'aborted' });
+    expect(await pending).toMatchObject({ ok: false, status: null, error: 'aborted', aborted: true });
   });
 
   it('does not start when the signal has already aborted', async () => {
     const target = await receiver();
     const outcome = await transport().send(delivery(`${target.origin}/hook`), { signal: AbortSignal.abort() });
-    expect(outcome).toMatchObject({ ok: false, status: null, error: 'aborted' });
+    expect(outcome).toMatchObject({ ok: false, status: null, error: 'aborted', aborted: true });
     expect(target.connections).toBe(0);
+  });
+
+  it('an abort after the status line keeps the answer: the receiver did answer', async () => {
+    // The status and a first chunk are sent; the body never ends.
+    const target = await receiver((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/plain' });
+      response.write('still writing');
+    });
+    const controller = new AbortController();
+    const pending = transport().send(delivery(`${target.origin}/hook`), { signal: controller.signal });
+    while (target.requests.length === 0) await new Promise((tick) => setTimeout(tick, 5));
+    // Let the status line, sent with the request's end, reach the transport (loopback: well
+    // within this) before the abort.
+    await new Promise((tick) => setTimeout(tick, 300));
+    controller.abort();
+    const outcome = await pending;
+    expect(outcome).toMatchObject({ ok: true, status: 200, error: null });
+    expect(outcome.aborted).toBeUndefined();
+  });
+
+  it('a timeout is no abort: it says something about the receiver', async () => {
+    const target = await receiver(() => undefined);
+    const outcome = await transport({ timeoutMs: 50 }).send(delivery(`${target.origin}/hook`), {
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ ok: false, status: null, error: 'timeout after 50 ms' });
+    expect(outcome.aborted).toBeUndefined();
   });
 
   it('reports a refused connection without throwing', async () => {

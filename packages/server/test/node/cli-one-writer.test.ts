@@ -96,6 +96,17 @@ describe('while serve runs on a PGlite directory', () => {
     const bad = await runCli(['key', 'create', '--org', 'nope', '--data-dir', dataDir]);
     expect(bad.code).toBe(2);
     expect(oneLine(bad.stderr)).toMatch(/--org must be an organization ID/);
+
+    // Refused by the server as by a CLI on its own store: the same line, the same code.
+    expect((await runCli(['org', 'deactivate', organization.id, '--data-dir', dataDir])).code).toBe(0);
+    const closed = await runCli(['key', 'create', '--org', organization.id, '--data-dir', dataDir]);
+    expect(closed.code).toBe(1);
+    expect(closed.stdout).toBe('');
+    expect(oneLine(closed.stderr)).toMatch(
+      new RegExp(
+        `^ocs-server: organization ${organization.id} is deactivated, so no key was created .*\\(ocs-server org list\\)\\.$`,
+      ),
+    );
   });
 
   it('a second serve is refused, naming the holder', async () => {

@@ -137,6 +137,18 @@ describe('mistakes', () => {
       /^ocs-server: no organization 00000000-.*; ocs-server org list shows them\.$/,
     );
   });
+
+  it('a deactivated organization: no key, one line saying what to do, exit code 1', async () => {
+    const created = await runCli(['org', 'create', '--name', 'Closed', '--data-dir', dataDir, '--json']);
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    expect((await runCli(['org', 'deactivate', id, '--data-dir', dataDir])).code).toBe(0);
+    const result = await runCli(['key', 'create', '--org', id, '--data-dir', dataDir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(oneLine(result.stderr)).toBe(
+      `ocs-server: organization ${id} is deactivated, so no key was created (its keys answer 403 ORGANIZATION_DEACTIVATED); create the key for an active organization (ocs-server org list).`,
+    );
+  });
 });
 
 describe('empty variables', () => {
