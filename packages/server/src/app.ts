@@ -7,8 +7,9 @@
  * (`http/request-pipeline.ts`), one middleware per step under `http/middleware/`, in this
  * order: access log; response headers (`X-Request-ID`, `RateLimit-*`, deprecation) on every
  * answer; the error envelope; authentication; rate limit; scope; JSON body (413 past 1 MB,
- * 415 for another media type); validation; idempotency where the operation declares it;
- * the handler. What handlers share is built in `app-services.ts`.
+ * 415 for another media type); validation; with `cacheAnswers`, the answer cache;
+ * idempotency where the operation declares it; the handler. What handlers share is built in
+ * `app-services.ts`.
  *
  * With `cors`, CORS wraps all of it (`http/middleware/cors.ts`): a preflight under `/v1`
  * answers before routing, needing no key and counting against no budget, and every answer
@@ -31,6 +32,7 @@ import { RequestValidator } from './http/validation.ts';
 import { handlers as allHandlers } from './routes/index.ts';
 import type { PartialHandlers } from './routes/registry.ts';
 import type { AppServices, ServerConfig, WebhookHostCheck } from './services.ts';
+import type { MemoryStore } from './store/memory/index.ts';
 import type { RateLimitStore, Store } from './store/types.ts';
 
 export interface AppOptions {
@@ -68,6 +70,12 @@ export interface AppOptions {
   cors?: CorsPolicy;
   /** Serves the API reference at `/docs` (the reference server's Redoc, `node/docs-renderer.ts`). */
   docs?: DocsRouteOptions;
+  /**
+   * Keeps the answers of a few read operations (the leads page) as their JSON text until the
+   * store's data next changes (`http/middleware/answer-cache.ts`). Only the memory store
+   * tells when its data changes; with another store this is refused. The mock turns it on.
+   */
+  cacheAnswers?: boolean;
 }
 
 export interface App {
@@ -97,6 +105,7 @@ export function createApp(options: AppOptions): App {
     rateLimiter,
     idempotencyKeys: new IdempotencyKeys(store, { ...defaultIdempotency, ...options.idempotency }),
     validator: options.validator ?? new RequestValidator(),
+    ...(options.cacheAnswers ? { dataVersion: dataVersionOf(store) } : {}),
   });
   const router = createRouter({
     logger,
@@ -108,6 +117,15 @@ export function createApp(options: AppOptions): App {
   const route = async (request: Request) => router.fetch(request);
   const fetch = options.cors ? cors(withRefusalLog(options.cors, logger))(route) : route;
   return { fetch, services, authenticator, rateLimiter, engine: services.engine };
+}
+
+/** The memory store's data version; another store cannot tell when its data changes. */
+function dataVersionOf(store: Store): () => number {
+  if (store.kind !== 'memory' || !('dataVersion' in store)) {
+    throw new TypeError(`cacheAnswers needs the memory store (its data version), not ${store.kind}.`);
+  }
+  const memory = store as MemoryStore;
+  return () => memory.dataVersion();
 }
 
 /** A refused preflight is logged (unless the policy says where else to tell it): the operator sees which origin to allow. */

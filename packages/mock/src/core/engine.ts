@@ -90,6 +90,8 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     config: { sandbox: true, allowInsecureWebhooks: options.allowInsecureWebhooks ?? false },
     // No API operation revokes keys, so a looked-up key stays valid; reset() forgets it.
     authCacheTtlMs: 60_000,
+    // The leads page is kept as its JSON text until the store's next write (a reset too).
+    cacheAnswers: true,
     // The global fetch at call time: a receiver mocked with MSW (in Node or the page) gets the events.
     webhookTransport: createFetchTransport(),
   });

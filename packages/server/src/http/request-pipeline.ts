@@ -2,10 +2,11 @@
  * The request pipeline, one middleware per step (`middleware/`), in the order the
  * specification's checks apply: access log; response headers (`X-Request-ID`,
  * `RateLimit-*`, deprecation) on every answer; the error envelope; authentication; rate
- * limit; scope; JSON body; validation; idempotency where the operation declares it; the
- * handler.
+ * limit; scope; JSON body; validation; with a data version, the answer cache
+ * (`middleware/answer-cache.ts`); idempotency where the operation declares it; the handler.
  */
 import type { Clock } from '../domain/clock.ts';
+import { answerCache } from './middleware/answer-cache.ts';
 import type { AppServices } from '../services.ts';
 import type { Authenticator } from './auth.ts';
 import type { IdempotencyKeys } from './idempotency.ts';
@@ -35,10 +36,15 @@ export interface PipelineParts {
   rateLimiter: RateLimiter;
   idempotencyKeys: IdempotencyKeys;
   validator: RequestValidator;
+  /**
+   * The store's data version (the memory store's `dataVersion`): given, the answers of the
+   * operations `answer-cache.ts` lists are kept until the data changes.
+   */
+  dataVersion?: () => number;
 }
 
 export function createRequestPipeline(parts: PipelineParts): HandleOperation {
-  const { services, wallClock, authenticator, rateLimiter, idempotencyKeys, validator } = parts;
+  const { services, wallClock, authenticator, rateLimiter, idempotencyKeys, validator, dataVersion } = parts;
   const { logger } = services;
   const pipeline = compose([
     accessLog(logger),
@@ -49,6 +55,7 @@ export function createRequestPipeline(parts: PipelineParts): HandleOperation {
     scope,
     jsonBody,
     validate(validator),
+    ...(dataVersion ? [answerCache(dataVersion)] : []),
     idempotency(idempotencyKeys),
     runHandler(services),
   ]);

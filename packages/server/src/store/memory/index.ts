@@ -28,6 +28,11 @@ export interface MemoryStore extends Store {
   snapshot(): MemorySnapshot;
   /** Puts every table back as it was when `snapshot` was taken. */
   restore(snapshot: MemorySnapshot): void;
+  /**
+   * A number that every change of any table moves on (a write, an undo by a rollback,
+   * `clear`, `restore`) and that never goes back: while it reads the same, nothing changed.
+   */
+  dataVersion(): number;
 }
 
 function bindStores(state: MemoryState) {
@@ -90,6 +95,7 @@ export function createMemoryStore(): MemoryStore {
     restore(snapshot) {
       state.restore(snapshot);
     },
+    dataVersion: () => state.version.value,
   };
   // Inside a transaction, nested transactions join the running one instead of queueing
   // behind it (which would wait forever), behind a rollback mark: one that throws undoes its

@@ -21,36 +21,39 @@ import type {
 } from '../records.ts';
 import type { DeliveryWithAttempts } from '../types.ts';
 import type { Journal } from './table.ts';
-import { Table } from './table.ts';
+import { DataVersion, Table } from './table.ts';
 
 export class MemoryState {
   /** `journal` is null for the store's own view (no transaction) and set for a transaction's. */
   constructor(readonly journal: Journal | null = null) {}
 
-  readonly organizations = new Table<OrganizationRecord>(null);
-  readonly users = new Table<UserRecord>(null);
-  readonly apiKeys = new Table<ApiKeyRecord>(null);
-  readonly accounts = new Table<SenderAccountRecord>(null);
+  /** Moved on by every change of any table (declared first: the tables below take it). */
+  readonly version = new DataVersion();
+
+  readonly organizations = new Table<OrganizationRecord>(null, this.version);
+  readonly users = new Table<UserRecord>(null, this.version);
+  readonly apiKeys = new Table<ApiKeyRecord>(null, this.version);
+  readonly accounts = new Table<SenderAccountRecord>(null, this.version);
   /** Keyed by token. */
-  readonly connectLinks = new Table<ConnectLinkRecord>(null);
-  readonly campaigns = new Table<CampaignRecord>(null);
-  readonly aiFields = new Table<AiFieldRecord>(null);
-  readonly responders = new Table<ResponderSettingsRecord>(null);
-  readonly webhooks = new Table<WebhookRecord>(null);
-  readonly leads = new Table<LeadRecord>(null);
-  readonly enrolments = new Table<EnrolmentRecord>(null);
-  readonly pipelines = new Table<PipelineRecord>(null);
-  readonly stages = new Table<StageRecord>(null);
-  readonly deals = new Table<DealRecord>(null);
-  readonly idempotency = new Table<IdempotencyRecord>(null);
-  readonly rateLimits = new Table<{ count: number; window_start: string }>(null);
-  readonly activity = new Table<ActivityEventRecord>(null);
-  readonly bookings = new Table<BookingRecord>(null);
-  readonly messages = new Table<SandboxMessageRecord>(null);
+  readonly connectLinks = new Table<ConnectLinkRecord>(null, this.version);
+  readonly campaigns = new Table<CampaignRecord>(null, this.version);
+  readonly aiFields = new Table<AiFieldRecord>(null, this.version);
+  readonly responders = new Table<ResponderSettingsRecord>(null, this.version);
+  readonly webhooks = new Table<WebhookRecord>(null, this.version);
+  readonly leads = new Table<LeadRecord>(null, this.version);
+  readonly enrolments = new Table<EnrolmentRecord>(null, this.version);
+  readonly pipelines = new Table<PipelineRecord>(null, this.version);
+  readonly stages = new Table<StageRecord>(null, this.version);
+  readonly deals = new Table<DealRecord>(null, this.version);
+  readonly idempotency = new Table<IdempotencyRecord>(null, this.version);
+  readonly rateLimits = new Table<{ count: number; window_start: string }>(null, this.version);
+  readonly activity = new Table<ActivityEventRecord>(null, this.version);
+  readonly bookings = new Table<BookingRecord>(null, this.version);
+  readonly messages = new Table<SandboxMessageRecord>(null, this.version);
   /** Sandbox mode's shared state, one row (`clock`). */
-  readonly sandbox = new Table<{ offset_ms: number }>(null);
+  readonly sandbox = new Table<{ offset_ms: number }>(null, this.version);
   /** The outbox; each row carries its attempts (see `deliveries.ts`). */
-  readonly deliveries = new Table<DeliveryWithAttempts>(null);
+  readonly deliveries = new Table<DeliveryWithAttempts>(null, this.version);
 
   /** A view of the same tables whose writes are journaled, for one transaction. */
   inTransaction(journal: Journal): MemoryState {
@@ -58,6 +61,8 @@ export class MemoryState {
     for (const [name, value] of Object.entries(this)) {
       if (value instanceof Table) (view as unknown as Record<string, unknown>)[name] = value.withJournal(journal);
     }
+    // The view's tables are this state's rows (and version): so is its version.
+    (view as unknown as { version: DataVersion }).version = this.version;
     return view;
   }
 

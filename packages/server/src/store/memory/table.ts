@@ -1,7 +1,27 @@
 /**
  * A table of the memory store: a map of records with a journal, so that a transaction can
  * undo its writes. Records are copied in and out, so callers never share state with it.
+ * Every change of its rows moves the store's data version on (see `DataVersion`).
  */
+
+/**
+ * A counter that every change of a table's rows moves on: a write, a delete, an undo of
+ * either by a rollback, `clear` and `restore`. It never goes back (a restore moves it on
+ * too), so a value read twice with nothing changed in between is the same, and anything
+ * made from the data at one value is still true while the counter has that value (the
+ * mock's cached list answers, `http/middleware/answer-cache.ts`).
+ */
+export class DataVersion {
+  private current = 0;
+
+  get value(): number {
+    return this.current;
+  }
+
+  bump(): void {
+    this.current++;
+  }
+}
 export class Journal {
   private undo: Array<() => void> | null = null;
 
@@ -56,12 +76,14 @@ export function copyRecord<T>(value: T): T {
 export class Table<T> {
   constructor(
     private readonly journal: Journal | null,
+    /** Shared by the tables of a store and their transaction views. */
+    private readonly version: DataVersion = new DataVersion(),
     private readonly rows = new Map<string, T>(),
   ) {}
 
   /** The same rows, with writes recorded in `journal` (a transaction's view). */
   withJournal(journal: Journal): Table<T> {
-    return new Table(journal, this.rows);
+    return new Table(journal, this.version, this.rows);
   }
 
   get(key: string): T | undefined {
@@ -116,19 +138,26 @@ export class Table<T> {
     this.journal?.record(() => {
       if (previous === undefined) this.rows.delete(key);
       else this.rows.set(key, previous);
+      this.version.bump();
     });
     this.rows.set(key, copyRecord(row));
+    this.version.bump();
   }
 
   delete(key: string): void {
     const previous = this.rows.get(key);
     if (previous === undefined) return;
-    this.journal?.record(() => this.rows.set(key, previous));
+    this.journal?.record(() => {
+      this.rows.set(key, previous);
+      this.version.bump();
+    });
     this.rows.delete(key);
+    this.version.bump();
   }
 
   clear(): void {
     this.rows.clear();
+    this.version.bump();
   }
 
   /**
@@ -144,6 +173,7 @@ export class Table<T> {
   restore(rows: ReadonlyMap<string, T>): void {
     this.rows.clear();
     for (const [key, row] of rows) this.rows.set(key, row);
+    this.version.bump();
   }
 
   get size(): number {
