@@ -32,6 +32,7 @@ import { RequestValidator } from './http/validation.ts';
 import { handlers as allHandlers } from './routes/index.ts';
 import type { PartialHandlers } from './routes/registry.ts';
 import type { AppServices, ServerConfig, WebhookHostCheck } from './services.ts';
+import type { DataChanges } from './http/middleware/answer-cache.ts';
 import type { MemoryStore } from './store/memory/index.ts';
 import type { RateLimitStore, Store } from './store/types.ts';
 
@@ -105,7 +106,7 @@ export function createApp(options: AppOptions): App {
     rateLimiter,
     idempotencyKeys: new IdempotencyKeys(store, { ...defaultIdempotency, ...options.idempotency }),
     validator: options.validator ?? new RequestValidator(),
-    ...(options.cacheAnswers ? { dataVersion: dataVersionOf(store) } : {}),
+    ...(options.cacheAnswers ? { dataChanges: dataChangesOf(store) } : {}),
   });
   const router = createRouter({
     logger,
@@ -119,13 +120,13 @@ export function createApp(options: AppOptions): App {
   return { fetch, services, authenticator, rateLimiter, engine: services.engine };
 }
 
-/** The memory store's data version; another store cannot tell when its data changes. */
-function dataVersionOf(store: Store): () => number {
+/** The memory store's data version and its changes; another store cannot tell when its data changes. */
+function dataChangesOf(store: Store): DataChanges {
   if (store.kind !== 'memory' || !('dataVersion' in store)) {
     throw new TypeError(`cacheAnswers needs the memory store (its data version), not ${store.kind}.`);
   }
   const memory = store as MemoryStore;
-  return () => memory.dataVersion();
+  return { version: () => memory.dataVersion(), onChange: (listener) => memory.onDataChange(listener) };
 }
 
 /** A refused preflight is logged (unless the policy says where else to tell it): the operator sees which origin to allow. */

@@ -6,7 +6,7 @@
  * (`middleware/answer-cache.ts`); idempotency where the operation declares it; the handler.
  */
 import type { Clock } from '../domain/clock.ts';
-import { answerCache } from './middleware/answer-cache.ts';
+import { answerCache, type DataChanges } from './middleware/answer-cache.ts';
 import type { AppServices } from '../services.ts';
 import type { Authenticator } from './auth.ts';
 import type { IdempotencyKeys } from './idempotency.ts';
@@ -37,14 +37,14 @@ export interface PipelineParts {
   idempotencyKeys: IdempotencyKeys;
   validator: RequestValidator;
   /**
-   * The store's data version (the memory store's `dataVersion`): given, the answers of the
-   * operations `answer-cache.ts` lists are kept until the data changes.
+   * How the store tells that its data changed (the memory store's): given, the answers of
+   * the operations `answer-cache.ts` lists are kept until the data changes.
    */
-  dataVersion?: () => number;
+  dataChanges?: DataChanges;
 }
 
 export function createRequestPipeline(parts: PipelineParts): HandleOperation {
-  const { services, wallClock, authenticator, rateLimiter, idempotencyKeys, validator, dataVersion } = parts;
+  const { services, wallClock, authenticator, rateLimiter, idempotencyKeys, validator, dataChanges } = parts;
   const { logger } = services;
   const pipeline = compose([
     accessLog(logger),
@@ -55,7 +55,7 @@ export function createRequestPipeline(parts: PipelineParts): HandleOperation {
     scope,
     jsonBody,
     validate(validator),
-    ...(dataVersion ? [answerCache(dataVersion)] : []),
+    ...(dataChanges ? [answerCache(dataChanges)] : []),
     idempotency(idempotencyKeys),
     runHandler(services),
   ]);

@@ -10,6 +10,8 @@ import { seedDemoOrganization } from '../../src/seed/demo.ts';
 import { createMemoryStore, type MemoryStore } from '../../src/store/memory/index.ts';
 import type { LeadRecord } from '../../src/store/records.ts';
 import type { Store } from '../../src/store/types.ts';
+import { answerCache } from '../../src/http/middleware/answer-cache.ts';
+import type { RequestContext } from '../../src/http/middleware/context.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { steppingClock } from '../support/lead-fixtures.ts';
 
@@ -169,4 +171,54 @@ describe('a request for a kept page', () => {
 it('needs the memory store: another store cannot tell when its data changes', () => {
   const store = { ...createMemoryStore(), kind: 'pglite' } as unknown as Store;
   expect(() => createApp({ store, cacheAnswers: true })).toThrow(/cacheAnswers needs the memory store/);
+});
+
+describe('a kept page is dropped by the write itself', () => {
+  // A kept page is a copy of personal data: an erasure must not leave it in memory until the
+  // next read of the page. The data's version is held still here, so that only the write's
+  // notice can drop the page.
+  const context = () =>
+    ({
+      operation: { operationId: 'listLeads' },
+      url: new URL('http://localhost/v1/leads?limit=20'),
+      auth: { organization: { id: 'org' } },
+    }) as unknown as RequestContext;
+
+  it('drops every kept answer as the store tells of a change, before any read', async () => {
+    const listeners: Array<() => void> = [];
+    const step = answerCache({ version: () => 1, onChange: (listener) => listeners.push(listener) });
+    let built = 0;
+    const handler = (ctx: RequestContext) => async () => {
+      built++;
+      ctx.answer = { status: 200, body: '{"leads":[{"email":"erased@example.com"}]}', headers: {} };
+    };
+    const first = context();
+    await step(first, handler(first));
+    const second = context();
+    await step(second, handler(second));
+    expect(built).toBe(1);
+
+    for (const listener of listeners) listener();
+    const third = context();
+    await step(third, handler(third));
+    expect(built).toBe(2);
+  });
+
+  it('the memory store tells of every change as it happens, inside a transaction too', async () => {
+    const store = createMemoryStore();
+    const api = await cachedApi(store);
+    let heard = 0;
+    store.onDataChange(() => heard++);
+    await store.leads.insert(leadRecord(api, 'direct@example.com'));
+    expect(heard).toBe(1);
+    const before = heard;
+    await store
+      .transaction(async (tx) => {
+        await tx.leads.insert(leadRecord(api, 'tx@example.com'));
+        expect(heard).toBeGreaterThan(before);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(heard).toBeGreaterThan(before + 1);
+  });
 });

@@ -13,6 +13,8 @@
  * organization and the request's path and query string, nothing else: not the clock (a
  * "last 7 days" filter), not the caller's key or scopes, not a header. A write anywhere in
  * the store drops every kept answer, so nothing needs to know which tables an answer reads.
+ * It drops them as it happens, not at the next read: a kept page is a copy of personal data,
+ * and an erasure must leave none behind (decision 0003).
  */
 import type { OperationId } from '../../openapi/types.ts';
 import type { Answer, Middleware } from './context.ts';
@@ -23,18 +25,25 @@ const cachedOperations: ReadonlySet<OperationId> = new Set<OperationId>(['listLe
 /** Answers kept per data version: distinct pages a client asks for between two writes. */
 const maxAnswers = 64;
 
-export function answerCache(dataVersion: () => number): Middleware {
-  let version = -1;
+/** A store that tells when its data changes: the memory store's `dataVersion` and `onDataChange`. */
+export interface DataChanges {
+  /** Moves on with every change and never goes back. */
+  version(): number;
+  /** Runs `listener` inside every write, as it happens. */
+  onChange(listener: () => void): void;
+}
+
+export function answerCache(changes: DataChanges): Middleware {
   const answers = new Map<string, Answer>();
+  changes.onChange(() => {
+    if (answers.size > 0) answers.clear();
+  });
+  const dataVersion = () => changes.version();
   return (context, next) => {
     const { operation, url } = context;
     // Inside the idempotency step's transaction the handler reads what it has not committed.
     if (!cachedOperations.has(operation.operationId) || context.store || !context.auth) return next();
     const seen = dataVersion();
-    if (seen !== version) {
-      answers.clear();
-      version = seen;
-    }
     const key = `${operation.operationId} ${context.auth.organization.id} ${url.pathname}${url.search}`;
     const kept = answers.get(key);
     if (kept) {

@@ -33,6 +33,8 @@ export interface MemoryStore extends Store {
    * `clear`, `restore`) and that never goes back: while it reads the same, nothing changed.
    */
   dataVersion(): number;
+  /** `listener` runs after every change of any table, synchronously, inside the write. */
+  onDataChange(listener: () => void): void;
 }
 
 function bindStores(state: MemoryState) {
@@ -96,6 +98,7 @@ export function createMemoryStore(): MemoryStore {
       state.restore(snapshot);
     },
     dataVersion: () => state.version.value,
+    onDataChange: (listener) => state.version.onChange(listener),
   };
   // Inside a transaction, nested transactions join the running one instead of queueing
   // behind it (which would wait forever), behind a rollback mark: one that throws undoes its

@@ -9,10 +9,13 @@
  * either by a rollback, `clear` and `restore`. It never goes back (a restore moves it on
  * too), so a value read twice with nothing changed in between is the same, and anything
  * made from the data at one value is still true while the counter has that value (the
- * mock's cached list answers, `http/middleware/answer-cache.ts`).
+ * mock's cached list answers, `http/middleware/answer-cache.ts`). Its listeners hear every
+ * change as it happens, so that a copy made from the data (a kept page of leads) is dropped
+ * by the write that changes it: an erasure leaves no copy of what it erased.
  */
 export class DataVersion {
   private current = 0;
+  private readonly listeners: Array<() => void> = [];
 
   get value(): number {
     return this.current;
@@ -20,6 +23,12 @@ export class DataVersion {
 
   bump(): void {
     this.current++;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** `listener` runs after every change, synchronously, inside the write that made it. */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 }
 export class Journal {
