@@ -4,10 +4,12 @@
  * terminal (`pretty-log-lines.ts`). Lines keep the shape the server always wrote: `level` as
  * a word, `time` in ISO form, `message`.
  */
+import { isatty } from 'node:tty';
 import pino from 'pino';
 import type { AccessFields, Logger, LogLevel } from '../http/logger.ts';
 import { accessLineJson } from './access-line.ts';
 import { UsageError } from './cli-kit.ts';
+import { type LogStdout, logStdout } from './log-stdout.ts';
 import { prettyDestination } from './pretty-log-lines.ts';
 
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -39,19 +41,12 @@ export interface NodeLogger extends Logger {
 
 export function createNodeLogger(options: NodeLoggerOptions = {}): NodeLogger {
   const level = options.level ?? logLevelFrom(process.env.LOG_LEVEL);
-  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
-  // Standard output through sonic-boom, asynchronously: a request never waits for a write.
-  // Lines gather up to 4 KB before a write (one write per few dozen requests instead of one
-  // each: the log's cost on a busy server was mostly the writes), and at most 250 ms: a line
-  // reaches the output within a quarter of a second of its request, and `flush` writes what
-  // is left when the server stops (decision 0019).
-  // On a terminal, where a person reads them, lines are written at once.
-  const stdout = options.destination
-    ? undefined
-    : pino.destination({ dest: 1, sync: false, minLength: pretty ? 0 : 4096, periodicFlush: 250 });
-  // Whatever ends the process, what is buffered is written first.
-  if (stdout) process.once('exit', () => stdout.flushSync());
-  const sink = options.destination ?? (stdout as NonNullable<typeof stdout>);
+  // `isatty(1)` rather than `process.stdout.isTTY`: making `process.stdout` puts a pipe in
+  // non-blocking mode, where a write to a full pipe fails and sonic-boom waits 100 ms before
+  // trying again; on a blocking pipe a write waits just as long as the reader needs.
+  const pretty = options.pretty ?? (options.destination === undefined && isatty(1));
+  const stdout = options.destination ? undefined : logStdout(pretty);
+  const sink = options.destination ?? (stdout as LogStdout);
   const root = pino(
     {
       level,

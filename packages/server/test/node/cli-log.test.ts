@@ -98,7 +98,7 @@ it('logs where it listens, which store and whether sandboxed at start, each requ
 it('writes a request’s line while the server runs: lines wait in a buffer for a short while only, not until the end', async () => {
   await serveAndStop({ LOG_LEVEL: 'info' }, async (url, linesSoFar) => {
     await (await fetch(`${url}/campaigns`, { headers: { 'X-Request-ID': 'log-test-soon' } })).arrayBuffer();
-    // One line is far below the 4 KB a write waits for; the periodic flush writes it.
+    // One line is far below the 16 KB a write waits for; the periodic flush writes it.
     await vi.waitFor(() => expect(linesSoFar().some((line) => line.request_id === 'log-test-soon')).toBe(true), {
       timeout: 10_000,
       interval: 50,
