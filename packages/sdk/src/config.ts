@@ -38,9 +38,13 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
  */
 export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): string {
   const trimmed = url.replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/i.test(trimmed)) {
-    throw new OcsError(`Invalid baseUrl "${url}": expected an absolute http(s) URL.`);
-  }
+  const fail = (why: string) => {
+    throw new OcsError(`Invalid baseUrl "${url}": ${why}`);
+  };
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/i.test(trimmed)) fail('expected an absolute http(s) URL.');
+  // Paths are appended to the base URL: after a query or a fragment they would land in it.
+  if (/[?#]/.test(url))
+    fail('remove its query string and fragment (the part from "?" or "#"); pass query parameters with each call.');
   return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
 }
 

@@ -70,6 +70,24 @@ describe('construction', () => {
   });
 
   it.each([
+    'http://ocs.test/v1?tenant=acme',
+    'http://ocs.test?x=1',
+    'http://ocs.test/ocs/#v1',
+    'http://ocs.test/v1/?',
+    'https://ocs.test/v1#',
+  ])('refuses the base URL %s, which has a query string or fragment, at creation', (url) => {
+    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
+    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
+      `Invalid baseUrl "${url}": remove its query string and fragment (the part from "?" or "#"); pass query parameters with each call.`,
+    );
+  });
+
+  it('refuses OCS_BASE_URL with a query string the same way', () => {
+    vi.stubEnv('OCS_BASE_URL', 'http://ocs.test/v1?tenant=acme');
+    expect(() => createClient({ apiKey })).toThrow(/Invalid baseUrl .*remove its query string and fragment/);
+  });
+
+  it.each([
     [{ timeoutMs: NaN }, /Invalid timeoutMs NaN: expected ms above 0/],
     [{ timeoutMs: 0 }, /Invalid timeoutMs 0/],
     [{ timeoutMs: -5 }, /Invalid timeoutMs -5/],
@@ -126,11 +144,19 @@ describe('requests', () => {
     },
   );
 
-  it('keeps a path prefix before /v1', async () => {
-    server.use(http.get('http://gw.test/ocs/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
-    await getCampaign(createClient({ apiKey, baseUrl: 'http://gw.test/ocs' }), { campaign_id });
-    expect(seen[0]?.url.pathname).toBe(`/ocs/v1/campaigns/${campaign_id}`);
-  });
+  it.each(['http://gw.test/ocs', 'http://gw.test/ocs/', 'http://gw.test/ocs/v1/'])(
+    'keeps a path prefix before /v1 (%s), on both APIs',
+    async (url) => {
+      server.use(http.get('http://gw.test/ocs/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
+      const client = createClient({ apiKey, baseUrl: url });
+      await getCampaign(client, { campaign_id });
+      await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } });
+      expect(seen.map((request) => request.url.pathname)).toEqual([
+        `/ocs/v1/campaigns/${campaign_id}`,
+        `/ocs/v1/campaigns/${campaign_id}`,
+      ]);
+    },
+  );
 
   it('routes flat params to the path, the query and the body', async () => {
     server.use(
