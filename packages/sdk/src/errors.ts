@@ -70,7 +70,11 @@ export class OcsApiError extends OcsError {
    */
   declare readonly attempts: number;
 
-  constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1) {
+  /**
+   * @param notJson the body could not be parsed as JSON (`body` is then its text): the
+   * message says so, since a JSON string body is a string too.
+   */
+  constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1, notJson?: boolean) {
     const api = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>;
     const status = response.status;
     const code =
@@ -81,7 +85,7 @@ export class OcsApiError extends OcsError {
     // another body means something else answered, such as a proxy behind a wrong baseUrl.
     const what = api.error
       ? api.message || 'No message from the API.'
-      : `Not the API's ${response.ok ? 'answer' : 'error body'}: check baseUrl.`;
+      : `Not the API's ${response.ok ? 'answer' : 'error body'}:${notJson ? ' the body is not valid JSON;' : ''} check baseUrl.`;
     super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {
       status,
@@ -156,13 +160,17 @@ const byStatus: Record<number, typeof OcsApiError> = {
   503: OcsServiceUnavailableError,
 };
 
-/** The error for an error answer: the status family's class, else `OcsApiError` itself. */
+/**
+ * The error for an error answer, or a 2xx that is not the API's: the status family's class,
+ * else `OcsApiError` itself.
+ */
 export const createApiError = (
   response: Response,
   body: unknown,
   idempotencyKey?: string,
   attempts?: number,
-): OcsApiError => new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey, attempts);
+  notJson?: boolean,
+): OcsApiError => new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey, attempts, notJson);
 
 /** The API could not be reached (DNS, refused or reset connection...), after the retries allowed. */
 export class OcsConnectionError extends OcsError {

@@ -170,17 +170,19 @@ async function call(
     // client has read an error's body already).
     const text = hooked && !response.ok ? '' : (sending.text ?? (await deadline.race(() => response.text())));
     let data: unknown = errorBody ?? {};
+    let notJson: true | undefined;
     if (text) {
       try {
         data = JSON.parse(text);
       } catch {
         // Not JSON (a proxy's page, a captive portal's, say): the error keeps the text.
         data = text;
+        notJson = true;
       }
     }
     // Every answer of the API is a JSON object: anything else is an error, whatever its status.
     if (!response.ok || !data || typeof data != 'object')
-      throw createApiError(response, data, idempotencyKey, sending.attempts);
+      throw createApiError(response, data, idempotencyKey, sending.attempts, notJson);
     const schema = validate?.[operation.operationId];
     if (schema) data = schema.parse(data);
     return toResult(data as object, response, idempotencyKey);
