@@ -38,13 +38,12 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
  */
 export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): string {
   const trimmed = url.replace(/\/+$/, '');
-  const fail = (why: string) => {
-    throw new OcsError(`Invalid baseUrl "${url}": ${why}`);
-  };
-  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/i.test(trimmed)) fail('expected an absolute http(s) URL.');
-  // Paths are appended to the base URL: after a query or a fragment they would land in it.
-  if (/[?#]/.test(url))
-    fail('remove its query string and fragment (the part from "?" or "#"); pass query parameters with each call.');
+  // Paths are appended to the base URL: after a query string or a fragment they would land in it.
+  if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i.test(trimmed)) {
+    throw new OcsError(
+      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
+    );
+  }
   return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
 }
 

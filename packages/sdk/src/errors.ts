@@ -85,7 +85,7 @@ export class OcsApiError extends OcsError {
     // another body means something else answered, such as a proxy behind a wrong baseUrl.
     const what = api.error
       ? api.message || 'No message from the API.'
-      : `Not the API's ${response.ok ? 'answer' : 'error body'}:${notJson ? ' the body is not valid JSON;' : ''} check baseUrl.`;
+      : `Not the API's ${response.ok ? 'answer' : 'error body'}${notJson ? ' (not valid JSON)' : ''}: check baseUrl.`;
     super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {
       status,
@@ -171,6 +171,34 @@ export const createApiError = (
   attempts?: number,
   notJson?: boolean,
 ): OcsApiError => new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey, attempts, notJson);
+
+/**
+ * The API's answer read from its text: a JSON object from a 2xx. Anything else (an error
+ * answer, a proxy's or a captive portal's page, JSON that is not an object) throws the
+ * error, with the text as its body when it is not JSON. Both APIs read 2xx bodies with it.
+ */
+export function readAnswer(
+  response: Response,
+  text: string,
+  idempotencyKey?: string,
+  attempts?: number,
+  /** What an empty body counts as. */
+  empty: unknown = {},
+): object {
+  let data = empty;
+  let notJson: true | undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+      notJson = true;
+    }
+  }
+  if (!response.ok || !data || typeof data != 'object')
+    throw createApiError(response, data, idempotencyKey, attempts, notJson);
+  return data;
+}
 
 /** The API could not be reached (DNS, refused or reset connection...), after the retries allowed. */
 export class OcsConnectionError extends OcsError {

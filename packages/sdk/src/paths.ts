@@ -12,7 +12,7 @@
  * openapi-fetch's defaults; the style options of its serializers are not supported.
  */
 import type { Client, Middleware } from 'openapi-fetch';
-import { createApiError } from './errors.ts';
+import { readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 
 type Loose = Record<string, unknown>;
@@ -154,18 +154,9 @@ export function createPathClient<Paths extends object>(options: {
       if (parseAs === 'stream') return { data: response.body, response };
       if (parseAs !== 'json') return { data: await response[parseAs](), response };
       const text = await response.text();
-      if (!text) return { data: undefined, response };
       // Every answer of the API is a JSON object: anything else (a proxy's or a captive
       // portal's page) throws the error a named operation throws for it, not a SyntaxError.
-      const key = outgoing.headers.get('idempotency-key') ?? undefined;
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch {
-        throw createApiError(response, text, key, undefined, true);
-      }
-      if (!data || typeof data != 'object') throw createApiError(response, data, key);
-      return { data, response };
+      return { data: text ? readAnswer(response, text) : undefined, response };
     }
     let error: unknown = await response.text();
     try {

@@ -78,13 +78,13 @@ describe('construction', () => {
   ])('refuses the base URL %s, which has a query string or fragment, at creation', (url) => {
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
-      `Invalid baseUrl "${url}": remove its query string and fragment (the part from "?" or "#"); pass query parameters with each call.`,
+      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
     );
   });
 
   it('refuses OCS_BASE_URL with a query string the same way', () => {
     vi.stubEnv('OCS_BASE_URL', 'http://ocs.test/v1?tenant=acme');
-    expect(() => createClient({ apiKey })).toThrow(/Invalid baseUrl .*remove its query string and fragment/);
+    expect(() => createClient({ apiKey })).toThrow(/Invalid baseUrl .*remove any query string or fragment/);
   });
 
   it.each([

@@ -66,27 +66,30 @@ describe('path API runtime', () => {
     it.each([
       ['with a Content-Length', false],
       ['chunked', true],
-    ])('not JSON (%s): an OcsApiError saying so, with the status and request ID, on both APIs', async (_how, chunked) => {
-      const server = await startServer((_request, response) => {
-        response.writeHead(200, { 'Content-Type': 'application/json', 'X-Request-ID': 'req_portal' });
-        // Node sets Content-Length when the whole body goes in end(), and chunks it otherwise.
-        if (chunked) response.write('<html>captive ');
-        response.end(chunked ? 'portal</html>' : '<html>captive portal</html>');
-      });
-      const errors = await bothApis(clientOf(server, { maxRetries: 0 }));
-      for (const error of errors) {
-        expect(error).toBeInstanceOf(OcsApiError);
-        expect(error).toMatchObject({
-          status: 200,
-          code: 'INTERNAL_ERROR',
-          requestId: 'req_portal',
-          body: '<html>captive portal</html>',
+    ])(
+      'not JSON (%s): an OcsApiError saying so, with the status and request ID, on both APIs',
+      async (_how, chunked) => {
+        const server = await startServer((_request, response) => {
+          response.writeHead(200, { 'Content-Type': 'application/json', 'X-Request-ID': 'req_portal' });
+          // Node sets Content-Length when the whole body goes in end(), and chunks it otherwise.
+          if (chunked) response.write('<html>captive ');
+          response.end(chunked ? 'portal</html>' : '<html>captive portal</html>');
         });
-        expect((error as Error).message).toBe(
-          "Not the API's answer: the body is not valid JSON; check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_portal)",
-        );
-      }
-    });
+        const errors = await bothApis(clientOf(server, { maxRetries: 0 }));
+        for (const error of errors) {
+          expect(error).toBeInstanceOf(OcsApiError);
+          expect(error).toMatchObject({
+            status: 200,
+            code: 'INTERNAL_ERROR',
+            requestId: 'req_portal',
+            body: '<html>captive portal</html>',
+          });
+          expect((error as Error).message).toBe(
+            "Not the API's answer (not valid JSON): check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_portal)",
+          );
+        }
+      },
+    );
 
     it.each([
       ['null', null],
