@@ -110,6 +110,13 @@ check('webhook subclass', [
   refused instanceof MyHookError,
 ]);
 
+// A result of one build read with the other's resultMeta.
+const result = await cjs.getCampaign(
+  cjs.createClient({ apiKey, baseUrl: 'http://ocs.test', fetch: answer(200, { success: true, campaign: {} }) }),
+  { campaign_id: 'c' },
+);
+check('resultMeta across builds', [esm.resultMeta(result).status, esm.resultMeta(result).requestId]);
+
 console.log(JSON.stringify(out));
 `;
 
@@ -156,5 +163,6 @@ it('instanceof works between the CommonJS and ESM builds, along the class hierar
     'receiver is not WebhookVerificationError': false,
     'Error is not WebhookVerificationError': false,
     'webhook subclass': [true, false],
+    'resultMeta across builds': [200, 'req_dual'],
   });
 }, 30_000);
