@@ -38,8 +38,11 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
  */
 export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): string {
   const trimmed = url.replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/i.test(trimmed)) {
-    throw new OcsError(`Invalid baseUrl "${url}": expected an absolute http(s) URL.`);
+  // Paths are appended to the base URL: after a query string or a fragment they would land in it.
+  if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i.test(trimmed)) {
+    throw new OcsError(
+      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
+    );
   }
   return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
 }

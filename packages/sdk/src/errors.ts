@@ -11,6 +11,7 @@
  *   throw error;
  * }
  */
+import { brand, key, type Branded } from './brand.ts';
 import type { components } from './generated/openapi.ts';
 import { parseRateLimit, type RateLimit } from './rate-limit.ts';
 import type { ErrorCodeAtStatus } from './types.ts';
@@ -22,9 +23,29 @@ export type ErrorDetails = components['schemas']['ErrorDetails'];
 /** The body of every error answer. */
 export type ErrorBody = components['schemas']['ErrorBody'];
 
-/** Base class of everything the SDK throws. */
+/**
+ * Base class of everything the SDK throws. `instanceof` works across copies of the SDK in
+ * one process, its CommonJS and ESM builds among them (src/brand.ts).
+ */
 export class OcsError extends Error {
-  override name = 'OcsError';
+  static {
+    brand(this, 'OcsError');
+  }
+  /** The class's name (its brand, which survives minification). */
+  override name = (this as Branded)[key] as string;
+
+  /** Whether `value` is an instance of this class, made by any copy of the SDK (src/brand.ts). */
+  static override [Symbol.hasInstance]<T>(this: abstract new (...args: never) => T, value: unknown): value is T {
+    const prototype = this.prototype as Branded;
+    // No brand of its own: a user's subclass, which a parent's instance must not match.
+    if (!Object.hasOwn(prototype, key)) return super[Symbol.hasInstance](value);
+    // Each prototype's brand, own or inherited, is that of a prototype of the chain: no
+    // own-property check is needed. (A primitive has no brand: `0` and `''` end the loop.)
+    for (let object = value; object; object = Object.getPrototypeOf(object)) {
+      if ((object as Branded)[key] === prototype[key]) return true;
+    }
+    return false;
+  }
 }
 
 // When the body is not the API's error body (a proxy answered, for example), the code
@@ -45,7 +66,9 @@ const fallbackCodes: Record<number, ErrorCode> = {
  * a JSON object, or a list page without its items). Subclasses narrow by status family.
  */
 export class OcsApiError extends OcsError {
-  override name = 'OcsApiError';
+  static {
+    brand(this, 'OcsApiError');
+  }
   /** HTTP status. */
   declare readonly status: number;
   /** The API's error code (`error` in the body). Treat a code you do not know by its status. */
@@ -70,7 +93,11 @@ export class OcsApiError extends OcsError {
    */
   declare readonly attempts: number;
 
-  constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1) {
+  /**
+   * @param notJson the body could not be parsed as JSON (`body` is then its text): the
+   * message says so, since a JSON string body is a string too.
+   */
+  constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1, notJson?: boolean) {
     const api = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>;
     const status = response.status;
     const code =
@@ -81,7 +108,7 @@ export class OcsApiError extends OcsError {
     // another body means something else answered, such as a proxy behind a wrong baseUrl.
     const what = api.error
       ? api.message || 'No message from the API.'
-      : `Not the API's ${response.ok ? 'answer' : 'error body'}: check baseUrl.`;
+      : `Not the API's ${response.ok ? 'answer' : 'error body'}${notJson ? ' (not valid JSON)' : ''}: check baseUrl.`;
     super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {
       status,
@@ -100,47 +127,65 @@ export class OcsApiError extends OcsError {
 
 /** 400: the request does not match the document (`VALIDATION_ERROR`) or breaks a rule. */
 export class OcsBadRequestError extends OcsApiError {
-  override name = 'OcsBadRequestError';
+  static {
+    brand(this, 'OcsBadRequestError');
+  }
   declare readonly code: ErrorCodeAtStatus<400>;
 }
 /** 401: the API key is missing, malformed, unknown, revoked or expired. */
 export class OcsAuthenticationError extends OcsApiError {
-  override name = 'OcsAuthenticationError';
+  static {
+    brand(this, 'OcsAuthenticationError');
+  }
   declare readonly code: ErrorCodeAtStatus<401>;
 }
 /** 403: the key lacks the scope, or its organization is deactivated. */
 export class OcsPermissionDeniedError extends OcsApiError {
-  override name = 'OcsPermissionDeniedError';
+  static {
+    brand(this, 'OcsPermissionDeniedError');
+  }
   declare readonly code: ErrorCodeAtStatus<403>;
 }
 /** 404: no such endpoint or resource in the key's organization. */
 export class OcsNotFoundError extends OcsApiError {
-  override name = 'OcsNotFoundError';
+  static {
+    brand(this, 'OcsNotFoundError');
+  }
   declare readonly code: ErrorCodeAtStatus<404>;
 }
 /** 409: the request conflicts with the resource's state (idempotency, sequence, webhook slot...). */
 export class OcsConflictError extends OcsApiError {
-  override name = 'OcsConflictError';
+  static {
+    brand(this, 'OcsConflictError');
+  }
   declare readonly code: ErrorCodeAtStatus<409>;
 }
 /** 413: the body is larger than 1 MB. */
 export class OcsPayloadTooLargeError extends OcsApiError {
-  override name = 'OcsPayloadTooLargeError';
+  static {
+    brand(this, 'OcsPayloadTooLargeError');
+  }
   declare readonly code: ErrorCodeAtStatus<413>;
 }
 /** 429: a rate limit is exhausted; `retryAfter` says how long to wait. */
 export class OcsRateLimitError extends OcsApiError {
-  override name = 'OcsRateLimitError';
+  static {
+    brand(this, 'OcsRateLimitError');
+  }
   declare readonly code: ErrorCodeAtStatus<429>;
 }
 /** 500: the service failed; quote `requestId`. */
 export class OcsInternalServerError extends OcsApiError {
-  override name = 'OcsInternalServerError';
+  static {
+    brand(this, 'OcsInternalServerError');
+  }
   declare readonly code: ErrorCodeAtStatus<500>;
 }
 /** 503: a dependency timed out or the key could not be checked; safe to retry. */
 export class OcsServiceUnavailableError extends OcsApiError {
-  override name = 'OcsServiceUnavailableError';
+  static {
+    brand(this, 'OcsServiceUnavailableError');
+  }
   declare readonly code: ErrorCodeAtStatus<503>;
 }
 
@@ -156,25 +201,63 @@ const byStatus: Record<number, typeof OcsApiError> = {
   503: OcsServiceUnavailableError,
 };
 
-/** The error for an error answer: the status family's class, else `OcsApiError` itself. */
+/**
+ * The error for an error answer, or a 2xx that is not the API's: the status family's class,
+ * else `OcsApiError` itself.
+ */
 export const createApiError = (
   response: Response,
   body: unknown,
   idempotencyKey?: string,
   attempts?: number,
-): OcsApiError => new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey, attempts);
+  notJson?: boolean,
+): OcsApiError => new (byStatus[response.status] ?? OcsApiError)(response, body, idempotencyKey, attempts, notJson);
+
+/**
+ * The API's answer read from its text: a JSON object from a 2xx. Anything else (an error
+ * answer, a proxy's or a captive portal's page, JSON that is not an object) throws the
+ * error, with the text as its body when it is not JSON. Both APIs read 2xx bodies with it.
+ */
+export function readAnswer(
+  response: Response,
+  text: string,
+  idempotencyKey?: string,
+  attempts?: number,
+  /** What an empty body counts as. */
+  empty: unknown = {},
+): object {
+  let data = empty;
+  let notJson: true | undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+      notJson = true;
+    }
+  }
+  if (!response.ok || !data || typeof data != 'object')
+    throw createApiError(response, data, idempotencyKey, attempts, notJson);
+  return data;
+}
 
 /** The API could not be reached (DNS, refused or reset connection...), after the retries allowed. */
 export class OcsConnectionError extends OcsError {
-  override name = 'OcsConnectionError';
+  static {
+    brand(this, 'OcsConnectionError');
+  }
 }
 
 /** The call's deadline (`timeoutMs`, across every attempt and wait) passed. */
 export class OcsTimeoutError extends OcsError {
-  override name = 'OcsTimeoutError';
+  static {
+    brand(this, 'OcsTimeoutError');
+  }
 }
 
 /** The caller's `AbortSignal` aborted the call (`cause` is the signal's reason). */
 export class OcsAbortError extends OcsError {
-  override name = 'OcsAbortError';
+  static {
+    brand(this, 'OcsAbortError');
+  }
 }

@@ -33,7 +33,7 @@ export { createOcs } from './ocs.ts';
 export type { OcsMethods } from './ocs.ts';
 export type { Operation } from './operation.ts';
 export { paginate } from './pagination.ts';
-export { OcsResult } from './result.ts';
+export { OcsResult, resultMeta } from './result.ts';
 export { asResponse, withResponse } from './response.ts';
 export type { ItemOf, Page, PaginateOptions, PaginateParams, Paginator } from './pagination.ts';
 export { parseRateLimit } from './rate-limit.ts';

@@ -11,7 +11,7 @@
 import type { OcsClient } from './client.ts';
 import { checkLimits } from './config.ts';
 import { startDeadline } from './deadline.ts';
-import { createApiError, OcsError } from './errors.ts';
+import { OcsError, readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 import { toResult } from './result.ts';
 import { isRetryable } from './retry.ts';
@@ -169,18 +169,8 @@ async function call(
     // Reading the body is within the deadline too: its signal aborts the read (the path
     // client has read an error's body already).
     const text = hooked && !response.ok ? '' : (sending.text ?? (await deadline.race(() => response.text())));
-    let data: unknown = errorBody ?? {};
-    if (text) {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        // Not JSON (a proxy's page, a captive portal's, say): the error keeps the text.
-        data = text;
-      }
-    }
     // Every answer of the API is a JSON object: anything else is an error, whatever its status.
-    if (!response.ok || !data || typeof data != 'object')
-      throw createApiError(response, data, idempotencyKey, sending.attempts);
+    let data: unknown = readAnswer(response, text, idempotencyKey, sending.attempts, errorBody);
     const schema = validate?.[operation.operationId];
     if (schema) data = schema.parse(data);
     return toResult(data as object, response, idempotencyKey);

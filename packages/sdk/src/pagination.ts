@@ -8,7 +8,7 @@ import type { OcsClient } from './client.ts';
 import { createApiError, OcsError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import type { RateLimit } from './rate-limit.ts';
-import { responseOf } from './result.ts';
+import { responseOf, resultMeta } from './result.ts';
 import type { CallOptions, OperationId, OperationParams, OperationResult } from './types.ts';
 
 /** One page of a list. */
@@ -31,7 +31,8 @@ export interface Page<Item> {
   readonly rateLimit: RateLimit;
 }
 
-// What a page copies from the response: the envelope, and the request ID and rate limit.
+// What a page copies: the envelope from the body, the request ID and rate limit from the
+// response (`resultMeta`), whatever fields the body has.
 const pageKeys = ['total', 'has_more', 'offset', 'count', 'limit', 'requestId', 'rateLimit'] as const;
 
 /** Options of {@link paginate}; `timeoutMs` and `maxRetries` apply to each page's request. */
@@ -96,8 +97,9 @@ export function paginate<Id extends OperationId, Items extends string>(
       if (!Array.isArray(items)) throw createApiError(responseOf(body), body);
       if (items.length > left) items = items.slice(0, left);
       left -= items.length;
-      const page = { items } as Record<string, unknown>;
-      for (const key of pageKeys) page[key] = body[key];
+      const meta = resultMeta(body) as unknown as Record<string, unknown>;
+      const page: Record<string, unknown> = { items };
+      for (const key of pageKeys) page[key] = (key in meta ? meta : body)[key];
       yield page as unknown as Page<Item>;
       // An empty page that claims more would loop forever: stop.
       if (!body.has_more || !body.count) return;

@@ -12,6 +12,7 @@
  * openapi-fetch's defaults; the style options of its serializers are not supported.
  */
 import type { Client, Middleware } from 'openapi-fetch';
+import { readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 
 type Loose = Record<string, unknown>;
@@ -151,9 +152,11 @@ export function createPathClient<Paths extends object>(options: {
     }
     if (response.ok) {
       if (parseAs === 'stream') return { data: response.body, response };
-      if (parseAs !== 'json' || length) return { data: await response[parseAs](), response };
+      if (parseAs !== 'json') return { data: await response[parseAs](), response };
       const text = await response.text();
-      return { data: text ? JSON.parse(text) : undefined, response };
+      // Every answer of the API is a JSON object: anything else (a proxy's or a captive
+      // portal's page) throws the error a named operation throws for it, not a SyntaxError.
+      return { data: text ? readAnswer(response, text) : undefined, response };
     }
     let error: unknown = await response.text();
     try {

@@ -49,8 +49,9 @@ type DeclaresIdempotencyKey<Id extends OperationId> = 'Idempotency-Key' extends 
   : false;
 
 /**
- * What a named operation's result carries besides the body, as getters of its prototype
- * (`OcsResult`): `JSON.stringify(result)` and `{ ...result }` see only the API's fields.
+ * What a named operation's result carries besides the body: `resultMeta(result)`, whatever the
+ * body's fields are called, and getters of the result's prototype (`OcsResult`) for the names
+ * the body does not use. `JSON.stringify(result)` and `{ ...result }` see only the API's fields.
  */
 export interface ResultMeta {
   /** The request's ID (`X-Request-ID` response header): quote it when reporting a problem. */
@@ -63,12 +64,29 @@ export interface ResultMeta {
   readonly headers: Headers;
 }
 
-/** A named operation's resolved value: the response body plus {@link ResultMeta}. */
-export type OperationResult<Id extends OperationId> = OperationData<Id> &
+/**
+ * The body `D` with the getters `M` it does not hide: a field of the body wins over a getter
+ * of the same name, as it does at runtime (an own property over the prototype's). Each
+ * member of a union on its own; the usual case (no name shared) is spelled `D & M`.
+ */
+export type WithMeta<D, M> = D extends unknown
+  ? [Extract<keyof D, keyof M>] extends [never]
+    ? D & M
+    : D & Omit<M, keyof D>
+  : never;
+
+/**
+ * A named operation's resolved value: the response body plus the getters of
+ * {@link ResultMeta} (and `idempotencyKey`) for the names the body does not use;
+ * `resultMeta(result)` has them all, whatever the body's fields.
+ */
+export type OperationResult<Id extends OperationId> = WithMeta<
+  OperationData<Id>,
   ResultMeta &
-  (DeclaresIdempotencyKey<Id> extends true
-    ? { /** The `Idempotency-Key` sent (yours or the generated one). */ readonly idempotencyKey: string }
-    : Empty);
+    (DeclaresIdempotencyKey<Id> extends true
+      ? { /** The `Idempotency-Key` sent (yours or the generated one). */ readonly idempotencyKey: string }
+      : Empty)
+>;
 
 /** Per-call options of a named operation. */
 export interface CallOptions {

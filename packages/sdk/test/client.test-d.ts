@@ -12,6 +12,7 @@ import {
   listLeads,
   OcsConflictError,
   paginate,
+  resultMeta,
   updateSequenceStep,
   verifyAuth,
   type components,
@@ -25,7 +26,9 @@ import {
   type OperationId,
   type Page,
   type RateLimit,
+  type ResultMeta,
 } from '../src/index.ts';
+import type { WithMeta } from '../src/types.ts';
 
 type Schemas = components['schemas'];
 declare const client: OcsClient;
@@ -99,6 +102,28 @@ describe('named operations', () => {
     expectTypeOf(imported.results).items.toHaveProperty('index').toEqualTypeOf<number>();
     // @ts-expect-error every lead is a LeadInput
     await importLeads(client, [{ first_name: 1 }]);
+  });
+
+  it("give a body's own field precedence over the result's getter of the same name; resultMeta has them all", async () => {
+    // No operation of the document answers such a field today: the rule, on a body that does.
+    type Body = { success: boolean; status: 'queued' | 'sent'; headers: Record<string, string> };
+    type Result = WithMeta<Body, ResultMeta & { readonly idempotencyKey: string }>;
+    expectTypeOf<Result['status']>().toEqualTypeOf<'queued' | 'sent'>();
+    expectTypeOf<Result['headers']>().toEqualTypeOf<Record<string, string>>();
+    expectTypeOf<Result['requestId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Result['idempotencyKey']>().toEqualTypeOf<string>();
+    // Each member of a union on its own.
+    type Either = WithMeta<Body | { success: boolean }, ResultMeta>;
+    expectTypeOf<Extract<Either, { headers: unknown }>['headers']>().toEqualTypeOf<Record<string, string> | Headers>();
+    // The usual case, no name shared, is the plain intersection, as it was.
+    expectTypeOf<WithMeta<{ a: 1 }, ResultMeta>>().toEqualTypeOf<{ a: 1 } & ResultMeta>();
+    const campaign = await getCampaign(client, { campaign_id: 'x' });
+    const meta = resultMeta(campaign);
+    expectTypeOf(meta.status).toEqualTypeOf<number>();
+    expectTypeOf(meta.headers).toEqualTypeOf<Headers>();
+    expectTypeOf(meta.requestId).toEqualTypeOf<string | undefined>();
+    expectTypeOf(meta.idempotencyKey).toEqualTypeOf<string | undefined>();
+    expectTypeOf(meta.rateLimit).toEqualTypeOf<RateLimit>();
   });
 
   it('keep the path API of openapi-fetch', async () => {

@@ -6,6 +6,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  createCampaign,
   createClient,
   createLead,
   createOcs,
@@ -17,6 +18,8 @@ import {
   OcsError,
   OcsNotFoundError,
   OcsResult,
+  paginate,
+  resultMeta,
   updateSequenceStep,
 } from '../src/index.ts';
 import { successResponseSchemas } from '../src/zod.ts';
@@ -67,6 +70,24 @@ describe('construction', () => {
     for (const url of ['api.example.com', 'ftp://api.example.com', '/v1', 'http://']) {
       expect(() => createClient({ apiKey, baseUrl: url })).toThrow(/Invalid baseUrl .*absolute http\(s\) URL/);
     }
+  });
+
+  it.each([
+    'http://ocs.test/v1?tenant=acme',
+    'http://ocs.test?x=1',
+    'http://ocs.test/ocs/#v1',
+    'http://ocs.test/v1/?',
+    'https://ocs.test/v1#',
+  ])('refuses the base URL %s, which has a query string or fragment, at creation', (url) => {
+    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
+    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
+      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
+    );
+  });
+
+  it('refuses OCS_BASE_URL with a query string the same way', () => {
+    vi.stubEnv('OCS_BASE_URL', 'http://ocs.test/v1?tenant=acme');
+    expect(() => createClient({ apiKey })).toThrow(/Invalid baseUrl .*remove any query string or fragment/);
   });
 
   it.each([
@@ -126,11 +147,19 @@ describe('requests', () => {
     },
   );
 
-  it('keeps a path prefix before /v1', async () => {
-    server.use(http.get('http://gw.test/ocs/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
-    await getCampaign(createClient({ apiKey, baseUrl: 'http://gw.test/ocs' }), { campaign_id });
-    expect(seen[0]?.url.pathname).toBe(`/ocs/v1/campaigns/${campaign_id}`);
-  });
+  it.each(['http://gw.test/ocs', 'http://gw.test/ocs/', 'http://gw.test/ocs/v1/'])(
+    'keeps a path prefix before /v1 (%s), on both APIs',
+    async (url) => {
+      server.use(http.get('http://gw.test/ocs/v1/campaigns/:id', () => HttpResponse.json(campaignBody)));
+      const client = createClient({ apiKey, baseUrl: url });
+      await getCampaign(client, { campaign_id });
+      await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } });
+      expect(seen.map((request) => request.url.pathname)).toEqual([
+        `/ocs/v1/campaigns/${campaign_id}`,
+        `/ocs/v1/campaigns/${campaign_id}`,
+      ]);
+    },
+  );
 
   it('routes flat params to the path, the query and the body', async () => {
     server.use(
@@ -203,6 +232,83 @@ describe('results', () => {
     const keys: string[] = [];
     for (const key in result) keys.push(key);
     expect(keys).toEqual(['success', 'campaign']);
+  });
+
+  it("keep a body's own status, headers, requestId, rateLimit and idempotencyKey; resultMeta has the response's", async () => {
+    const body = {
+      success: true,
+      status: 'queued',
+      headers: { 'x-from': 'the body' },
+      requestId: 'from-the-body',
+      rateLimit: 'the body',
+      idempotencyKey: 'from-the-body',
+      campaign_id: campaign_id,
+    };
+    server.use(
+      http.get(campaignUrl, () => HttpResponse.json(body, { headers: rateHeaders })),
+      http.post(`${baseUrl}/campaigns`, () => HttpResponse.json(body, { status: 201, headers: rateHeaders })),
+    );
+    const client = testClient();
+    for (const result of [
+      await getCampaign(client, { campaign_id }),
+      await createCampaign(client, { name: 'Q4' }, { idempotencyKey: 'key-sent-1' }),
+    ]) {
+      // The API's fields, untouched: they hide the getters of the same names.
+      const fields = result as unknown as Record<string, unknown>;
+      expect([fields.status, fields.headers, fields.requestId, fields.rateLimit, fields.idempotencyKey]).toEqual([
+        'queued',
+        { 'x-from': 'the body' },
+        'from-the-body',
+        'the body',
+        'from-the-body',
+      ]);
+      expect(JSON.parse(JSON.stringify(result))).toEqual(body);
+      expect({ ...result }).toEqual(body);
+      expect(result).toBeInstanceOf(OcsResult);
+    }
+    const [read, created] = [
+      resultMeta(await getCampaign(client, { campaign_id })),
+      resultMeta(await createCampaign(client, { name: 'Q4' }, { idempotencyKey: 'key-sent-2' })),
+    ];
+    expect(read).toMatchObject({
+      status: 200,
+      requestId: 'req_header_7',
+      rateLimit: { limit: 100, remaining: 97, reset: 42, retryAfter: undefined },
+      idempotencyKey: undefined,
+    });
+    expect(read.headers).toBeInstanceOf(Headers);
+    expect(read.headers.get('ratelimit-remaining')).toBe('97');
+    expect(created).toMatchObject({ status: 201, requestId: 'req_header_7', idempotencyKey: 'key-sent-2' });
+    // No body field shows in the metadata, and the metadata shows in no body.
+    expect(Object.keys(read)).toEqual([]);
+  });
+
+  it('keep the getters for the names the body does not use, and resultMeta agrees with them', async () => {
+    server.use(http.post(`${baseUrl}/campaigns`, () => HttpResponse.json(campaignBody, { headers: rateHeaders })));
+    const result = await createCampaign(testClient(), { name: 'Q4' }, { idempotencyKey: 'key-sent-3' });
+    const meta = resultMeta(result);
+    expect([result.status, result.requestId, result.idempotencyKey, result.rateLimit]).toEqual([
+      meta.status,
+      meta.requestId,
+      meta.idempotencyKey,
+      meta.rateLimit,
+    ]);
+    expect(result.headers).toBe(meta.headers);
+    expect(result.idempotencyKey).toBe('key-sent-3');
+  });
+
+  it("give a page the request ID of its response, whatever the body's fields", async () => {
+    server.use(
+      http.get(`${baseUrl}/leads`, () =>
+        HttpResponse.json(
+          { success: true, leads: [], total: 0, has_more: false, offset: 0, count: 0, limit: 10, requestId: 'body' },
+          { headers: rateHeaders },
+        ),
+      ),
+    );
+    const pages = [];
+    for await (const page of paginate(testClient(), listLeads).pages()) pages.push(page);
+    expect(pages[0]).toMatchObject({ requestId: 'req_header_7', rateLimit: { remaining: 97 }, total: 0 });
   });
 
   it('keep the last rate-limit state on the client, errors included', async () => {

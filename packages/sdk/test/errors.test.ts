@@ -74,7 +74,7 @@ describe('classes', () => {
       body: '<html>Bad gateway</html>',
     });
     expect((error as Error).message).toBe(
-      "Not the API's error body: check baseUrl. (INTERNAL_ERROR, HTTP 502, request req_gw)",
+      "Not the API's error body (not valid JSON): check baseUrl. (INTERNAL_ERROR, HTTP 502, request req_gw)",
     );
   });
 
@@ -99,16 +99,16 @@ describe('classes', () => {
 
 describe("2xx answers that are not the API's", () => {
   it.each([
-    ['an HTML page', '<html>captive portal</html>', '<html>captive portal</html>'],
-    ['JSON null', null, null],
-    ['a JSON string', '"ok"', 'ok'],
-    ['a JSON number', '42', 42],
-  ])('%s is an OcsApiError with the status and request ID', async (_name, sent, body) => {
+    ['an HTML page', '<html>captive portal</html>', '<html>captive portal</html>', ' (not valid JSON)'],
+    ['JSON null', null, null, ''],
+    ['a JSON string', '"ok"', 'ok', ''],
+    ['a JSON number', '42', 42, ''],
+  ])('%s is an OcsApiError with the status and request ID', async (_name, sent, body, notJson) => {
     const error = await failWith(200, sent, { 'X-Request-ID': 'req_portal' });
     expect(error).toBeInstanceOf(OcsApiError);
     expect(error).toMatchObject({ status: 200, code: 'INTERNAL_ERROR', requestId: 'req_portal', body });
     expect((error as Error).message).toBe(
-      "Not the API's answer: check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_portal)",
+      `Not the API's answer${notJson}: check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_portal)`,
     );
   });
 

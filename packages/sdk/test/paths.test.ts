@@ -4,6 +4,7 @@
  * (`onRequest` answering instead of the service, `onError`, per-request middlewares).
  */
 import { describe, expect, it } from 'vitest';
+import { getCampaign, OcsApiError, type OcsClient } from '../src/index.ts';
 import { serializeQuery } from '../src/paths.ts';
 import { clientOf, json, startServer } from './helpers/http.ts';
 
@@ -52,6 +53,73 @@ describe('path API runtime', () => {
     expect(empty.response.status).toBe(204);
     const broken = await client.request('GET' as never, '/broken' as never);
     expect(broken.error).toBe('<h1>bad</h1>');
+  });
+
+  describe("a 2xx answer whose body is not the API's JSON object", () => {
+    /** What each API throws for the same answer: the path API and the named operation. */
+    const bothApis = async (client: OcsClient) =>
+      Promise.all([
+        client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } }).catch((error: unknown) => error),
+        getCampaign(client, { campaign_id }).catch((error: unknown) => error),
+      ]);
+
+    it.each([
+      ['with a Content-Length', false],
+      ['chunked', true],
+    ])(
+      'not JSON (%s): an OcsApiError saying so, with the status and request ID, on both APIs',
+      async (_how, chunked) => {
+        const server = await startServer((_request, response) => {
+          response.writeHead(200, { 'Content-Type': 'application/json', 'X-Request-ID': 'req_portal' });
+          // Node sets Content-Length when the whole body goes in end(), and chunks it otherwise.
+          if (chunked) response.write('<html>captive ');
+          response.end(chunked ? 'portal</html>' : '<html>captive portal</html>');
+        });
+        const errors = await bothApis(clientOf(server, { maxRetries: 0 }));
+        for (const error of errors) {
+          expect(error).toBeInstanceOf(OcsApiError);
+          expect(error).toMatchObject({
+            status: 200,
+            code: 'INTERNAL_ERROR',
+            requestId: 'req_portal',
+            body: '<html>captive portal</html>',
+          });
+          expect((error as Error).message).toBe(
+            "Not the API's answer (not valid JSON): check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_portal)",
+          );
+        }
+      },
+    );
+
+    it.each([
+      ['null', null],
+      ['a string', 'ok'],
+      ['a number', 42],
+    ])('JSON %s: an OcsApiError on both APIs, as a named operation throws', async (_name, value) => {
+      const server = await startServer((_request, response) =>
+        response.writeHead(200, { 'X-Request-ID': 'req_odd' }).end(JSON.stringify(value)),
+      );
+      const errors = await bothApis(clientOf(server, { maxRetries: 0 }));
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(OcsApiError);
+        expect(error).toMatchObject({ status: 200, requestId: 'req_odd', body: value });
+        expect((error as Error).message).toBe(
+          "Not the API's answer: check baseUrl. (INTERNAL_ERROR, HTTP 200, request req_odd)",
+        );
+      }
+    });
+
+    it('an empty 2xx body is still no data, and parseAs other than json reads the body as asked', async () => {
+      const server = await startServer((request, response) => {
+        if (request.url.includes('empty')) return response.writeHead(200).end();
+        response.writeHead(200).end('<html>not json</html>');
+      });
+      const client = clientOf(server, { maxRetries: 0 });
+      const empty = await client.request('GET' as never, '/empty' as never);
+      expect(empty).toMatchObject({ data: undefined });
+      const text = await client.GET('/auth/verify', { parseAs: 'text' });
+      expect(text.data).toBe('<html>not json</html>');
+    });
   });
 
   it('middlewares: onRequest may answer, onError may recover, per-request middleware runs too', async () => {

@@ -6,14 +6,21 @@
  * whole entry and per typical import; the figures measured are in docs/sdk-internals.md
  * (#sizes), and this test prints them.
  *
- * The budgets of issue 12 are kept as they are (quickstart 6,000 B, `verifyAndParse` 1,500 B);
+ * The budgets of issue 12 are kept as they are (quickstart 6,000 B, `verifyAndParse` 1,500 B on
+ * Node; on the Web Crypto build, see below);
  * the others are the figure measured when the row was added plus modest headroom (3 to 8 %),
  * so that growth is a decision, not an accident. Decided once since: the four client rows
  * over the quickstart's (createOcs, the whole entry, `Ocs`, the whole resources entry) were
  * raised by 200 B for the fixes of an attack on the client (headers merged by name, a
  * deadline that holds whatever fetch does, 2xx bodies that are not the API's, blank keys
  * and option values refused: +271 B on createOcs, after 20 B saved), the quickstart staying
- * within issue 12's 6,000 B. The webhook receivers (`./webhooks/node`,
+ * within issue 12's 6,000 B. Raised again for the fixes of a second attack (2026-11-27):
+ * instanceof across the CommonJS and ESM builds (a brand per error class, +108 B on the
+ * quickstart), 2xx bodies that are not JSON on the path API and a baseUrl with a query string
+ * refused (+60 B), a result's metadata that no body field can collide with (`resultMeta`,
+ * +37 B): the 14 error classes' row 6,000 to 6,200 B, createOcs 7,200 to 7,600 B, the three
+ * whole-entry rows 7,800 to 8,200 B, and `verifyAndParse` on the Web Crypto build 1,500 to
+ * 1,600 B (+68 B: its error class's brand; the Node build stays under 1,500 B). The webhook receivers (`./webhooks/node`,
  * `/fastify`, `/fetch`) are entries of their own, with the verifier they need inside their
  * budget; the verifier's entries must hold none of their code.
  */
@@ -70,24 +77,24 @@ const rows: Row[] = [
     entry: '@ocs/sdk',
     names: ['createClient', 'createCampaign', 'paginate', 'listLeads', ...errors],
     platform: 'browser',
-    budget: 6_000,
+    budget: 6_200,
   },
   {
     name: 'createOcs (every operation as a method)',
     entry: '@ocs/sdk',
     names: ['createOcs'],
     platform: 'browser',
-    budget: 7_200,
+    budget: 7_600,
   },
-  { name: 'the whole entry', entry: '@ocs/sdk', platform: 'browser', budget: 7_800 },
+  { name: 'the whole entry', entry: '@ocs/sdk', platform: 'browser', budget: 8_200 },
   {
     name: 'Ocs (every resource group)',
     entry: '@ocs/sdk/resources',
     names: ['Ocs'],
     platform: 'browser',
-    budget: 7_800,
+    budget: 8_200,
   },
-  { name: 'the whole entry', entry: '@ocs/sdk/resources', platform: 'browser', budget: 7_800 },
+  { name: 'the whole entry', entry: '@ocs/sdk/resources', platform: 'browser', budget: 8_200 },
   {
     name: 'verifyAndParse (node)',
     entry: '@ocs/sdk/webhooks',
@@ -100,7 +107,7 @@ const rows: Row[] = [
     entry: '@ocs/sdk/webhooks',
     names: ['verifyAndParse'],
     platform: 'browser',
-    budget: 1_500,
+    budget: 1_600,
   },
   // The whole entries include diagnoseSignature (why a verification failed), which
   // verifyAndParse alone does not pull in.

@@ -23,6 +23,15 @@ export type WebhookVerificationReason =
   | 'invalid_json'
   | 'invalid_payload';
 
+/**
+ * The brand of the SDK's classes (src/brand.ts), spelled here rather than imported so that
+ * the verifier's entries share no chunk with the client's. The webhooks' error classes have
+ * no subclass in the SDK: the brand is set on each instance (fewer bytes than on the
+ * prototype, for the verifier's size budget), and `instanceof` of the class itself is a look
+ * at it; a user's subclass gets the ordinary check, which a parent's instance fails.
+ */
+export const brandKey = Symbol.for('@ocs/sdk.class');
+
 /** One problem found by the `schema` passed to `verifyAndParse` (Standard Schema issue). */
 export interface WebhookPayloadIssue {
   readonly message: string;
@@ -46,6 +55,12 @@ export interface WebhookPayloadIssue {
  * ```
  */
 export class WebhookVerificationError extends Error {
+  /** Whether `value` is one, made by any copy of the SDK (its CommonJS or ESM build; src/brand.ts). */
+  static override [Symbol.hasInstance]<T>(this: abstract new (...args: never) => T, value: unknown): value is T {
+    return (this as unknown) === WebhookVerificationError
+      ? (value as { [brandKey]?: unknown } | null)?.[brandKey] === 'WebhookVerificationError'
+      : super[Symbol.hasInstance](value);
+  }
   // Declared, not initialised as class fields: assignments in the constructor minify smaller,
   // and the verifier entry has a size budget.
   declare readonly name: 'WebhookVerificationError';
@@ -60,6 +75,11 @@ export class WebhookVerificationError extends Error {
     options?: { cause?: unknown; issues?: readonly WebhookPayloadIssue[] },
   ) {
     super(message, options);
-    Object.assign(this, { name: 'WebhookVerificationError', reason, issues: options?.issues });
+    Object.assign(this, {
+      name: 'WebhookVerificationError',
+      reason,
+      issues: options?.issues,
+      [brandKey]: 'WebhookVerificationError',
+    });
   }
 }

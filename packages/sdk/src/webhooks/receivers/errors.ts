@@ -9,11 +9,19 @@
  * - `handler_failed`: your `onEvent` threw, or the dedupe store or the schema did; `cause`
  *   holds what was thrown (500: the service retries the delivery).
  */
+import { brandKey } from '../errors.ts';
+
 export type WebhookReceiverReason =
   'method_not_allowed' | 'body_too_large' | 'body_unreadable' | 'in_flight' | 'handler_failed';
 
 /** A refusal of the receiver itself, with the HTTP status it answered. */
 export class WebhookReceiverError extends Error {
+  /** Whether `value` is one, made by any copy of the SDK (its CommonJS or ESM build; src/brand.ts). */
+  static override [Symbol.hasInstance]<T>(this: abstract new (...args: never) => T, value: unknown): value is T {
+    return (this as unknown) === WebhookReceiverError
+      ? (value as { [brandKey]?: unknown } | null)?.[brandKey] === 'WebhookReceiverError'
+      : super[Symbol.hasInstance](value);
+  }
   declare readonly name: 'WebhookReceiverError';
   declare readonly reason: WebhookReceiverReason;
   /** The HTTP status the receiver answered. */
@@ -21,6 +29,6 @@ export class WebhookReceiverError extends Error {
 
   constructor(reason: WebhookReceiverReason, status: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    Object.assign(this, { name: 'WebhookReceiverError', reason, status });
+    Object.assign(this, { name: 'WebhookReceiverError', reason, status, [brandKey]: 'WebhookReceiverError' });
   }
 }
