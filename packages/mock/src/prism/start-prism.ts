@@ -78,16 +78,24 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismMock>
 function waitUntilListening(child: ChildProcess, timeoutMs: number, log?: (line: string) => void) {
   return new Promise<string>((resolve, reject) => {
     let output = '';
+    let listening = false;
     const timer = setTimeout(
       () => fail(new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`)),
       timeoutMs,
     );
     const onData = (chunk: Buffer) => {
+      if (listening && !log) return; // drained: Prism would block on a full pipe
       const text = chunk.toString();
-      output += text;
       for (const line of text.split('\n')) if (line.trim()) log?.(line);
+      if (listening) return;
+      // Kept only until Prism listens: it logs several lines per request, and a growing text
+      // searched again on every chunk cost the process that started Prism a third of a core
+      // at a few hundred requests per second, and its memory without end.
+      output += text;
       const match = /Prism is listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {
+        listening = true;
+        output = '';
         clearTimeout(timer);
         resolve(match[1].replace(/\/$/, ''));
       }
