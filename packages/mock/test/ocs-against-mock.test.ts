@@ -106,6 +106,20 @@ describe('ocs listen + ocs trigger against ocs-mock', () => {
     expect(await listen.stop('SIGINT')).toBe(0);
     expect(listen.stdout()).toContain('Stopped; webhook slots given back.');
     expect((await listWebhooks(client, { campaign_id: campaign.id })).webhooks.filter((w) => w.enabled)).toEqual([]);
+
+    // Run again, twice: the relay webhook is reused, so the campaign still has one.
+    const relays = async () =>
+      (await listWebhooks(client, { campaign_id: campaign.id })).webhooks.filter((w) =>
+        w.webhook_url.includes('/ocs-listen/'),
+      );
+    const [first] = await relays();
+    for (let round = 0; round < 2; round++) {
+      const again = watch(ocsBin, ['listen', '--forward-to', receiverUrl, '--campaign', campaign.id, ...connection]);
+      await again.waitFor(/Signing secret/);
+      expect(await relays()).toEqual([expect.objectContaining({ webhook_id: first?.webhook_id, enabled: true })]);
+      expect(await again.stop('SIGINT')).toBe(0);
+    }
+    expect(await relays()).toEqual([expect.objectContaining({ webhook_id: first?.webhook_id, enabled: false })]);
   }, 120_000);
 });
 

@@ -193,11 +193,21 @@ describe('ocs listen + ocs trigger against the reference server', () => {
     expect(after.filter((w) => w.enabled)).toEqual([
       expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook, has_secret: true }),
     ]);
+
+    // Borrowed again: the relay webhook of the first time is reused, the user's given back again.
+    const { listen: again } = await startListen(['--campaign', user.id, '--replace']);
+    expect((await webhooksOf(user.id)).filter((w) => w.enabled)).toEqual([
+      expect.objectContaining({ webhook_id: after.find((w) => w.webhook_url.includes('/ocs-listen/'))?.webhook_id }),
+    ]);
+    expect(await again.stop('SIGINT')).toBe(0);
+    const last = await webhooksOf(user.id);
+    expect(last.filter((w) => w.enabled)).toEqual([expect.objectContaining({ webhook_id: user.webhookId })]);
+    expect(last).toHaveLength(2);
   }, 120_000);
 });
 
 describe('a listen that did not exit cleanly', () => {
-  it('is cleaned up by the next listen: the stale relay disabled, the webhook it displaced re-enabled', async () => {
+  it("is cleaned up by the next listen: the stale relay's webhook taken back and reused, the webhook it displaced re-enabled", async () => {
     const user = await userCampaign('Borrowed, then the terminal closed');
     const { listen: killed } = await startListen(['--campaign', user.id, '--replace']);
     await killed.stop('SIGKILL');
@@ -216,6 +226,10 @@ describe('a listen that did not exit cleanly', () => {
     expect(after.filter((w) => w.enabled)).toEqual([
       expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook }),
     ]);
+    // The stale relay's webhook was repointed and reused, not left beside a new one.
+    expect(after.filter((w) => w.webhook_url.includes('/ocs-listen/'))).toEqual([
+      expect.objectContaining({ enabled: false }),
+    ]);
   }, 120_000);
 });
 
@@ -233,6 +247,34 @@ describe('a second listen while the first runs', () => {
     // The first still holds the slot, enabled, after the second gave up.
     expect((await webhooksOf(campaignId)).filter((w) => w.enabled).map((w) => w.webhook_url)).toEqual([relay]);
     expect(await first.stop('SIGINT')).toBe(0);
+  }, 120_000);
+});
+
+describe('listen run again and again', () => {
+  it("reuses its relay webhook: three runs leave one on the campaign, repointed at each run's relay with its secret", async () => {
+    const { campaigns } = await listCampaigns(client, {});
+    const campaign = campaigns.find((c) => c.name === 'ocs trigger');
+    if (!campaign) throw new Error('run after the first test: no "ocs trigger" campaign');
+    const relays = async () => (await webhooksOf(campaign.id)).filter((w) => w.webhook_url.includes('/ocs-listen/'));
+    const used = new Set<string>();
+    for (let round = 1; round <= 3; round++) {
+      const { listen } = await startListen(['--campaign', campaign.id]);
+      const enabled = (await relays()).filter((w) => w.enabled);
+      expect(enabled, `round ${round}`).toHaveLength(1);
+      for (const relay of enabled) used.add(relay.webhook_id);
+      if (round === 3) {
+        // The reused webhook delivers to this run's relay, signed with this run's secret (the
+        // relay refuses any other with a 401, and prints no delivery line then).
+        const triggered = await run(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
+        expect(triggered.code).toBe(0);
+        await listen.waitFor(/prospect_response {2}lead \S+ \(sequence lead \S+\) {2}-> 200 {2}\d+ ms/);
+        expect(listen.stdout()).not.toMatch(/refused a delivery/);
+      }
+      expect(await listen.stop('SIGINT')).toBe(0);
+      expect(await relays(), `round ${round}`).toEqual([expect.objectContaining({ enabled: false })]);
+    }
+    // The first test's listen left it; every run since took the same one.
+    expect(used.size).toBe(1);
   }, 120_000);
 });
 

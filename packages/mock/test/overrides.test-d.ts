@@ -5,9 +5,11 @@
  */
 import type { components } from '@ocs/sdk/types';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { DeepReadonly } from '../src/core/frozen.ts';
 import type { OcsMock } from '../src/node/index.ts';
 
 declare const mock: OcsMock;
+declare function first<T>(list: readonly T[]): T;
 type Schemas = components['schemas'];
 
 describe('mock.http', () => {
@@ -33,9 +35,14 @@ describe('mock.http', () => {
 
   it('types the response body by the documented status', () => {
     mock.http.get('/campaigns/{campaign_id}', ({ response }) => {
+      // Read-only accepted (a body built from mock.data is), mutable too.
       expectTypeOf(response(200).json)
         .parameter(0)
-        .toEqualTypeOf<{ success: boolean; campaign: Schemas['Campaign'] }>();
+        .toEqualTypeOf<DeepReadonly<{ success: boolean; campaign: Schemas['Campaign'] }>>();
+      expectTypeOf<{ success: boolean; campaign: Schemas['Campaign'] }>().toExtend<
+        Parameters<ReturnType<typeof response<200>>['json']>[0]
+      >();
+      response(200).json({ success: true, campaign: { ...first(mock.data.campaigns), name: 'Renamed' } });
       // @ts-expect-error getCampaign documents no 409
       response(409);
       // @ts-expect-error the 200 body needs `campaign`
@@ -94,7 +101,7 @@ describe('mock.scenarios', () => {
   });
 
   it('gives the seeded data the API shapes', () => {
-    expectTypeOf(mock.data.campaigns).toEqualTypeOf<Schemas['Campaign'][]>();
+    expectTypeOf(mock.data.campaigns).toEqualTypeOf<ReadonlyArray<DeepReadonly<Schemas['Campaign']>>>();
     expectTypeOf(mock.data.leads[0]?.enrolments[0]?.sequence_lead_id).toEqualTypeOf<string | undefined>();
     expectTypeOf(mock.apiKey).toBeString();
   });

@@ -36,6 +36,13 @@ export interface Relay {
  */
 const aliveHeader = 'x-ocs-listen';
 
+/**
+ * The start of every relay's path: the marker by which `listen` knows its own webhooks on the
+ * server, to reuse them (slot-lease.ts). Never change it: the webhooks of earlier versions
+ * carry it.
+ */
+export const relayPathPrefix = '/ocs-listen/';
+
 /** Headers of a delivery passed on to the receiver as they came. */
 const passedOn = ['content-type', 'x-signature-256', 'user-agent'];
 
@@ -45,7 +52,7 @@ export async function startRelay(options: {
   onForwarded(delivery: Forwarded): void;
   onRefused(reason: string): void;
 }): Promise<Relay> {
-  const path = `/ocs-listen/${randomBytes(9).toString('base64url')}`;
+  const path = `${relayPathPrefix}${randomBytes(9).toString('base64url')}`;
   const inFlight = new Set<Promise<void>>();
   const server = createServer((request, response) => {
     const handled = handle(request, response).catch((error: unknown) => {

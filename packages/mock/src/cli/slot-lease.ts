@@ -12,10 +12,18 @@
  * and, at its own exit, re-enables the webhook the dead one had displaced. A relay that still
  * answers (relay.ts, `relayAnswers`) belongs to a `listen` that is running: its slot is held,
  * like a user's webhook, and taken only with --replace.
+ *
+ * The API never deletes a webhook, only disables it, and each `listen` has a relay of its own
+ * (a new port and path). So that runs do not pile up disabled webhooks, a campaign keeps one
+ * relay webhook, known by its marker (a loopback URL whose path starts with `/ocs-listen/`),
+ * which every `listen` reuses: a stale relay in the slot is repointed at this run's relay,
+ * with this run's secret (`replace: true`: the webhook keeps its ID); a relay webhook that an
+ * earlier `listen` disabled at exit is re-enabled (its URL registered again) and repointed the
+ * same way. Only a campaign that has none gets a new one.
  */
 import { createWebhook, disableWebhook, listWebhooks, paginate, type OcsClient } from '@ocs/sdk';
 import { call, isApiError } from './connection.ts';
-import { relayAnswers } from './relay.ts';
+import { relayAnswers, relayPathPrefix } from './relay.ts';
 
 export interface Lease {
   campaignId: string;
@@ -34,6 +42,12 @@ interface Holder {
   stale?: { displaced: { id: string; url: string } | null };
 }
 
+/** What a campaign's webhooks say: who holds the slot, and a disabled relay webhook to reuse. */
+interface Slot {
+  holder: Holder | null;
+  spare: { id: string; url: string } | null;
+}
+
 export type Claim = { kind: 'leased'; lease: Lease } | { kind: 'held'; holder: { id: string; url: string } };
 
 export class SlotLeases {
@@ -48,36 +62,61 @@ export class SlotLeases {
 
   /** Takes the campaign's slot for the relay, or says who holds it. */
   async claim(campaignId: string): Promise<Claim> {
-    const found = await this.holderOf(campaignId);
+    const { holder: found, spare } = await this.slotOf(campaignId);
     if (found && !found.stale && !this.replace) return { kind: 'held', holder: found };
-    if (found) {
+    if (found && !found.stale) {
       await call('disableWebhook', this.baseUrl, () =>
         disableWebhook(this.client, { campaign_id: campaignId, webhook_id: found.id }),
       );
     }
     // What is given back at exit: the user's webhook, displaced now or by the stale relay.
     const holder = found?.stale ? found.stale.displaced : found;
+    const target = {
+      campaign_id: campaignId,
+      webhook_url: holder ? `${this.relay.url}?displaced=${encodeURIComponent(holder.id)}` : this.relay.url,
+      secret: this.relay.secret,
+    };
     try {
-      const created = await createWebhook(this.client, {
-        campaign_id: campaignId,
-        webhook_url: holder ? `${this.relay.url}?displaced=${encodeURIComponent(holder.id)}` : this.relay.url,
-        secret: this.relay.secret,
-      });
-      const lease: Lease = {
-        campaignId,
-        webhookId: created.webhook_id,
-        displaced: holder,
-        staleRelay: found?.stale ? found.url : null,
-      };
+      let webhookId: string;
+      if (found?.stale) {
+        // The dead relay's webhook holds the slot: repointed here, its ID kept.
+        webhookId = (await createWebhook(this.client, { ...target, replace: true })).webhook_id;
+      } else if (spare) {
+        webhookId = await this.reuse(campaignId, spare, target);
+      } else {
+        webhookId = (await createWebhook(this.client, target)).webhook_id;
+      }
+      const lease: Lease = { campaignId, webhookId, displaced: holder, staleRelay: found?.stale ? found.url : null };
       this.leases.set(campaignId, lease);
       return { kind: 'leased', lease };
     } catch (error) {
-      // Registered meanwhile by someone else: theirs stays, as if it had been there first.
-      if (!holder && isApiError(error, 'WEBHOOK_SLOT_TAKEN')) {
+      // Registered meanwhile by someone else (another listen reusing the same relay webhook,
+      // say): theirs stays, as if it had been there first.
+      if (!holder && (isApiError(error, 'WEBHOOK_SLOT_TAKEN') || isApiError(error, 'DUPLICATE_WEBHOOK'))) {
         const id = String((error.details as { webhook_id?: unknown } | undefined)?.webhook_id ?? '');
         return { kind: 'held', holder: { id, url: 'another receiver' } };
       }
       if (holder) await this.reEnable(campaignId, holder.url);
+      throw error;
+    }
+  }
+
+  /**
+   * Re-enables a relay webhook an earlier `listen` disabled (registering its URL again), then
+   * repoints it at this relay with this session's secret. Between the two, the slot points at
+   * the old relay, which no longer answers: a delivery made then fails and is retried, as one
+   * to any receiver that is down. Should the repoint fail, the webhook is disabled again.
+   */
+  private async reuse(
+    campaignId: string,
+    spare: { id: string; url: string },
+    target: { campaign_id: string; webhook_url: string; secret: string },
+  ): Promise<string> {
+    await createWebhook(this.client, { campaign_id: campaignId, webhook_url: spare.url });
+    try {
+      return (await createWebhook(this.client, { ...target, replace: true })).webhook_id;
+    } catch (error) {
+      await disableWebhook(this.client, { campaign_id: campaignId, webhook_id: spare.id }).catch(() => undefined);
       throw error;
     }
   }
@@ -100,19 +139,23 @@ export class SlotLeases {
     return problems;
   }
 
-  private async holderOf(campaignId: string): Promise<Holder | null> {
+  private async slotOf(campaignId: string): Promise<Slot> {
     const webhooks = await call('listWebhooks', this.baseUrl, () =>
       paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 }),
     );
+    // The latest, should runs of an older `ocs`, which made a new one each time, have left several.
+    const spare = webhooks.filter((webhook) => !webhook.enabled && relayMarker(webhook.webhook_url)).at(-1);
+    const slot: Slot = { holder: null, spare: spare ? { id: spare.webhook_id, url: spare.webhook_url } : null };
     const enabled = webhooks.find((webhook) => webhook.enabled);
-    if (!enabled) return null;
+    if (!enabled) return slot;
     const holder: Holder = { id: enabled.webhook_id, url: enabled.webhook_url };
-    const stale = staleRelay(enabled.webhook_url);
+    const stale = relayMarker(enabled.webhook_url);
     if (stale && !(await relayAnswers(enabled.webhook_url))) {
       const displaced = webhooks.find((webhook) => webhook.webhook_id === stale.displacedId && !webhook.enabled);
       holder.stale = { displaced: displaced ? { id: displaced.webhook_id, url: displaced.webhook_url } : null };
     }
-    return holder;
+    slot.holder = holder;
+    return slot;
   }
 
   /** Registering a disabled webhook's URL again re-enables it, its secret kept (spec section 3). */
@@ -121,8 +164,11 @@ export class SlotLeases {
   }
 }
 
-/** A loopback relay URL of `ocs listen` (relay.ts), with the webhook it displaced, if any. */
-function staleRelay(url: string): { displacedId: string | null } | null {
+/**
+ * The marker of a relay webhook of `ocs listen`: a loopback URL whose path starts with the
+ * relay's prefix (relay.ts). Returns the webhook it displaced, if any, or null for another URL.
+ */
+function relayMarker(url: string): { displacedId: string | null } | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -130,6 +176,6 @@ function staleRelay(url: string): { displacedId: string | null } | null {
     return null;
   }
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
-  if (!loopback || !parsed.pathname.startsWith('/ocs-listen/')) return null;
+  if (!loopback || !parsed.pathname.startsWith(relayPathPrefix)) return null;
   return { displacedId: parsed.searchParams.get('displaced') };
 }

@@ -7,12 +7,23 @@
  * (`structuredClone(mock.data)`, `[...mock.data.leads].sort(...)`).
  */
 
+/**
+ * `T` as `deepFreeze` leaves it: every property and array element read-only, all the way
+ * down, so that the compiler refuses the change the runtime would (`mock.data.leads.sort()`,
+ * `campaign.name = ...`). Functions are left as they are.
+ */
+export type DeepReadonly<T> = T extends (...args: never) => unknown
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
 /** `value`, with every object and array in it frozen. */
-export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+export function deepFreeze<T>(value: T): DeepReadonly<T> {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value as DeepReadonly<T>;
   Object.freeze(value);
   for (const item of Object.values(value)) deepFreeze(item);
-  return value;
+  return value as DeepReadonly<T>;
 }
 
 /** Makes `keys` of `object` read-only (not writable, not configurable); the rest stay as they are (spies may wrap methods). */

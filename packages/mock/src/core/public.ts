@@ -37,7 +37,7 @@ export type {
   RecordedResponse,
   UnmatchedRequest,
 } from './journal/types.ts';
-export type { OcsMockData, OcsMockMember } from './seed/data.ts';
+export type { OcsMockData, OcsMockDataCopy, OcsMockMember } from './seed/data.ts';
 export type { RegisteredWebhook } from './seed/fixtures.ts';
 export type { HandlerOptions, TypedHttp, TypedHttpMethod } from './overrides/typed-http.ts';
 export type {

@@ -5,6 +5,7 @@
  */
 import type { paths } from '@ocs/sdk/types';
 import type { JsonBodyType, StrictRequest } from 'msw';
+import type { DeepReadonly } from '../frozen.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -61,9 +62,12 @@ export interface TypedResponseInit<H> {
   statusText?: string;
 }
 
-/** One documented status: its JSON body, or no body. */
+/**
+ * One documented status: its JSON body, or no body. The body may be read-only (it is only
+ * serialized): built from `mock.data`, which is (`{ ...mock.data.campaigns[0], name }`).
+ */
 export interface TypedResponseBuilder<O, S extends StatusOf<O>> {
-  json(body: ResponseBodyOf<O, S>, init?: TypedResponseInit<ResponseHeadersOf<O, S>>): Response;
+  json(body: DeepReadonly<ResponseBodyOf<O, S>>, init?: TypedResponseInit<ResponseHeadersOf<O, S>>): Response;
   empty(init?: TypedResponseInit<ResponseHeadersOf<O, S>>): Response;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { MemoryStore } from '@ocs/server';
 import type { Campaign, Lead, PipelineDetail, SenderAccount, Stage } from '../api-types.ts';
+import type { DeepReadonly } from '../frozen.ts';
 import type { CallApp } from '../in-process.ts';
 import type { CreatedFixtures, RegisteredWebhook } from './fixtures.ts';
 
@@ -15,7 +16,21 @@ export interface OcsMockMember {
   role: string;
 }
 
-export interface OcsMockData {
+/**
+ * `mock.data`: read-only all the way down, as it is at runtime (deep-frozen, frozen.ts), so
+ * that a change in place fails to compile rather than at run time. Copy what you want to
+ * change: `[...mock.data.leads].sort(...)`, `structuredClone(mock.data)`.
+ */
+export type OcsMockData = DeepReadonly<SeededData>;
+
+/**
+ * The shape of `mock.data` with nothing read-only: the type of a copy you change,
+ * `structuredClone(mock.data) as OcsMockDataCopy` (a copy is yours; `mock.data` is not).
+ */
+export type OcsMockDataCopy = SeededData;
+
+/** What seeding read back, before it is frozen into `mock.data` ({@link OcsMockData}). */
+export interface SeededData {
   /** The organization that owns the API key, with its members. */
   organization: { id: string; name: string; members: OcsMockMember[] };
   /** The API key (`Authorization: Bearer <apiKey>`), holding every scope. */
@@ -40,7 +55,7 @@ export async function readData(
   organizationId: string,
   apiKey: string,
   created: CreatedFixtures,
-): Promise<OcsMockData> {
+): Promise<SeededData> {
   const organization = await store.organizations.get(organizationId);
   const members = await store.organizations.listMembers(organizationId);
   const accounts = await call<{ accounts: SenderAccount[] }>('GET', '/accounts?limit=500');

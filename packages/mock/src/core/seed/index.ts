@@ -7,7 +7,7 @@
 import { type App, createApiKey, type MemoryStore, seedDemoOrganization, withIdSource } from '@ocs/server';
 import { inProcessCaller } from '../in-process.ts';
 import type { Clock, OcsMockFixtures } from '../options.ts';
-import { type OcsMockData, readData } from './data.ts';
+import { readData, type SeededData } from './data.ts';
 import { seededFixtures } from './dataset.ts';
 import { createFixtures } from './fixtures.ts';
 import { type SeededRandom, seededRandom } from './random.ts';
@@ -22,7 +22,7 @@ export interface SeedOptions {
 
 /** What seeding made: the data, and the key `mock.sandbox` calls the application with. */
 export interface Seeded {
-  data: OcsMockData;
+  data: SeededData;
   /**
    * A second key of the organization, with every scope, never shown to the test: the
    * mock's rate limits exempt it, so sandbox conveniences leave the test's budget alone.
