@@ -101,6 +101,8 @@ check('webhook cjs->esm receivers', refused instanceof receiverEsm.WebhookVerifi
 check('webhook esm->cjs', new hooksEsm.WebhookVerificationError('invalid_json', 'm') instanceof hooksCjs.WebhookVerificationError);
 check('webhook cjs receivers copy', refused instanceof receiverCjs.WebhookVerificationError);
 check('webhook is not OcsError', refused instanceof esm.OcsError);
+check('webhook same copy', refused instanceof hooksCjs.WebhookVerificationError);
+check('webhook name', refused.name);
 check('receiver cjs->esm', new receiverCjs.WebhookReceiverError('in_flight', 409, 'm') instanceof receiverEsm.WebhookReceiverError);
 check('receiver is not WebhookVerificationError', new receiverCjs.WebhookReceiverError('in_flight', 409, 'm') instanceof hooksEsm.WebhookVerificationError);
 check('Error is not WebhookVerificationError', new Error('m') instanceof hooksEsm.WebhookVerificationError);
@@ -154,15 +156,19 @@ it('instanceof works between the CommonJS and ESM builds, along the class hierar
     'esm OcsApiError is not MyError': false,
     'non-errors': false,
     'webhook reason': 'signature_mismatch',
-    'webhook cjs->esm': true,
-    'webhook cjs->esm receivers': true,
-    'webhook esm->cjs': true,
-    'webhook cjs receivers copy': true,
+    // WebhookVerificationError has no brand (issue 12's size budget of verifyAndParse, see
+    // src/webhooks/errors.ts): instanceof holds within one copy only, and its name across them.
+    'webhook cjs->esm': false,
+    'webhook cjs->esm receivers': false,
+    'webhook esm->cjs': false,
+    'webhook cjs receivers copy': false,
+    'webhook same copy': true,
+    'webhook name': 'WebhookVerificationError',
     'webhook is not OcsError': false,
     'receiver cjs->esm': true,
     'receiver is not WebhookVerificationError': false,
     'Error is not WebhookVerificationError': false,
-    'webhook subclass': [true, false],
+    'webhook subclass': [false, false],
     'resultMeta across builds': [200, 'req_dual'],
   });
 }, 30_000);

@@ -25,10 +25,12 @@ export type WebhookVerificationReason =
 
 /**
  * The brand of the SDK's classes (src/brand.ts), spelled here rather than imported so that
- * the verifier's entries share no chunk with the client's. The webhooks' error classes have
- * no subclass in the SDK: the brand is set on each instance (fewer bytes than on the
- * prototype, for the verifier's size budget), and `instanceof` of the class itself is a look
- * at it; a user's subclass gets the ordinary check, which a parent's instance fails.
+ * the verifier's entries share no chunk with the client's. The receiver's error class has
+ * no subclass in the SDK: the brand is set on each instance, and `instanceof` of the class
+ * itself is a look at it; a user's subclass gets the ordinary check. `WebhookVerificationError`
+ * carries none: its 68 B would put `verifyAndParse` on Web Crypto over issue 12's 1,500 B
+ * budget, so `instanceof` of it holds within one copy of the SDK only (check `error.name`
+ * across copies).
  */
 export const brandKey = Symbol.for('@ocs/sdk.class');
 
@@ -55,12 +57,6 @@ export interface WebhookPayloadIssue {
  * ```
  */
 export class WebhookVerificationError extends Error {
-  /** Whether `value` is one, made by any copy of the SDK (its CommonJS or ESM build; src/brand.ts). */
-  static override [Symbol.hasInstance]<T>(this: abstract new (...args: never) => T, value: unknown): value is T {
-    return (this as unknown) === WebhookVerificationError
-      ? (value as { [brandKey]?: unknown } | null)?.[brandKey] === 'WebhookVerificationError'
-      : super[Symbol.hasInstance](value);
-  }
   // Declared, not initialised as class fields: assignments in the constructor minify smaller,
   // and the verifier entry has a size budget.
   declare readonly name: 'WebhookVerificationError';
@@ -75,11 +71,6 @@ export class WebhookVerificationError extends Error {
     options?: { cause?: unknown; issues?: readonly WebhookPayloadIssue[] },
   ) {
     super(message, options);
-    Object.assign(this, {
-      name: 'WebhookVerificationError',
-      reason,
-      issues: options?.issues,
-      [brandKey]: 'WebhookVerificationError',
-    });
+    Object.assign(this, { name: 'WebhookVerificationError', reason, issues: options?.issues });
   }
 }
