@@ -13,7 +13,7 @@ import type { Store } from '../../src/store/types.ts';
 import { answerCache } from '../../src/http/middleware/answer-cache.ts';
 import type { RequestContext } from '../../src/http/middleware/context.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
-import { steppingClock } from '../support/lead-fixtures.ts';
+import { leadRecord as leadFixture, steppingClock } from '../support/lead-fixtures.ts';
 
 interface LeadPage {
   leads: Array<{ id: string; email: string | null; first_name: string | null }>;
@@ -32,27 +32,9 @@ async function cachedApi(store: Store = createMemoryStore()): Promise<TestApi> {
   return api;
 }
 
-function leadRecord(api: TestApi, email: string): LeadRecord {
-  const at = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
-    organization_id: api.organizationId,
-    email,
-    first_name: null,
-    last_name: null,
-    company: null,
-    title: null,
-    industry: null,
-    website: null,
-    linkedin_profile: null,
-    annual_revenue: null,
-    employee_count: null,
-    custom_fields: {},
-    created_at: '2099-01-01T00:00:00.000Z',
-    updated_at: at,
-    deleted_at: null,
-  } as LeadRecord;
-}
+/** A lead written straight to the store, newest of all (first on the page). */
+const leadRecord = (api: TestApi, email: string): LeadRecord =>
+  leadFixture(api.organizationId, { email, first_name: null, created_at: '2099-01-01T00:00:00.000Z' });
 
 describe('a kept page is never served after a change', () => {
   it('serves the same text again while nothing changes', async () => {
