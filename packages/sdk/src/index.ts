@@ -50,5 +50,6 @@ export type {
   OperationParams,
   OperationResult,
   ResultMeta,
+  WithMeta,
 } from './types.ts';
 export type { components, operations, paths } from './generated/openapi.ts';
