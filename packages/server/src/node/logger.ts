@@ -45,7 +45,7 @@ export function createNodeLogger(options: NodeLoggerOptions = {}): NodeLogger {
   // non-blocking mode, where a write to a full pipe fails and sonic-boom waits 100 ms before
   // trying again; on a blocking pipe a write waits just as long as the reader needs.
   const pretty = options.pretty ?? (options.destination === undefined && isatty(1));
-  const stdout = options.destination ? undefined : logStdout(pretty);
+  const stdout = options.destination ? undefined : logStdout({ pretty });
   const sink = options.destination ?? (stdout as LogStdout);
   const root = pino(
     {
