@@ -14,6 +14,7 @@ import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { serverDocs } from './docs-renderer.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
+import { keepStatistics, type StatisticsKeeper } from './statistics-keeper.ts';
 import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
 import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
@@ -37,6 +38,8 @@ export interface ServeOptions {
   deliveryPollMs?: number;
   /** Origins a browser may call `/v1` from (`--cors-origin`); without it, no CORS header. */
   cors?: CorsPolicy;
+  /** When the planner's statistics are first checked after listening, and how often then (default 1 s, 30 s). */
+  statistics?: { firstMs?: number; intervalMs?: number };
 }
 
 export interface RunningServer {
@@ -103,9 +106,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
     }),
   );
+  let statistics: StatisticsKeeper | undefined;
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {
       server.off('error', failed);
+      // SQL stores: statistics for the planner where nothing else gathers them (autovacuum off, PGlite).
+      statistics = keepStatistics(options.store, logger, options.statistics);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : options.port;
       // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
@@ -139,6 +145,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
             await app.engine.stop({ abandon: graceOver.signal });
           } finally {
             clearTimeout(grace);
+            // A check under way ends before the store closes.
+            await statistics?.stop();
           }
           webhookTransport.close();
           logger.log({ level: 'info', message: 'stopped', url: `${url}/v1` });

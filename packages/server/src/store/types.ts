@@ -480,6 +480,12 @@ export interface Store {
    */
   reclaimErased(): Promise<void>;
   /**
+   * Gathers the query planner's statistics of the tables whose statistics are missing or
+   * stale (SQL: `ANALYZE`, see store/sql/planner-statistics.ts); the tables analyzed.
+   * Outside any transaction; nothing to do in memory.
+   */
+  refreshStatistics(): Promise<string[]>;
+  /**
    * Runs `work` atomically: every write inside commits together or not at all. A nested call
    * joins the outer transaction as a savepoint: when it throws, its own writes are undone and
    * the outer transaction stays usable (a caller may catch `UniqueViolation` and try again

@@ -90,6 +90,9 @@ export function createMemoryStore(): MemoryStore {
     async close() {},
     // Replaced rows are dropped from the maps at once; the garbage collector frees them.
     async reclaimErased() {},
+    async refreshStatistics() {
+      return [];
+    },
     clear() {
       state.clear();
     },

@@ -13,6 +13,7 @@ import { sqlApiKeys, sqlIdempotency, sqlOrganizations } from './core.ts';
 import { sqlDeals, sqlPipelines } from './crm.ts';
 import { sqlAccounts, sqlEnrolments, sqlLeads } from './leads.ts';
 import { migrate } from './migrate.ts';
+import { gatherStaleStatistics } from './planner-statistics.ts';
 import { sqlRateLimits } from './rate-limit-counters.ts';
 
 export { migrate };
@@ -50,6 +51,7 @@ export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): S
     sandbox: sqlSandbox(client),
     deliveries: sqlDeliveries(client),
     reclaimErased: () => vacuumErased(client),
+    refreshStatistics: () => gatherStaleStatistics(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx, { inTransaction: true }))),
     close: () => client.close(),
   };

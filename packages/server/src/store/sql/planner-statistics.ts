@@ -1,0 +1,51 @@
+/**
+ * The planner's statistics, gathered by the server itself where they are missing or stale
+ * (decision 0006, "Statistics the server gathers"). PostgreSQL's autovacuum gathers them on a
+ * server where it runs; where it is off, and always on PGlite (single-user PostgreSQL, no
+ * autovacuum), a table filled without `ANALYZE` is planned on default guesses. On 120,000
+ * leads never analyzed, PostgreSQL then walked every enrolment to find a page's 100
+ * (`lead_id = any($1)` through `enrolments_live`, whose first column is `campaign_id`: 77,600
+ * buffers, 540 ms) and every lead of the organization to read one by ID (`leads_newest`):
+ * pages of 100 leads took 500 ms, filtered or not.
+ *
+ * A table is analyzed when it holds at least `minPages` pages and has no statistics, or has
+ * grown by more than a fifth since they were gathered (its size against the `relpages` the
+ * last `ANALYZE` recorded). Smaller tables are cheap to plan badly, and a fresh server's start
+ * stays free of `ANALYZE`. Not PostgreSQL's count of rows changed since (what autovacuum
+ * reads): PGlite does not keep it, and on PostgreSQL a writer's counts reach it up to a
+ * second after its commit, so an `ANALYZE` in that second was followed by another one.
+ */
+import type { SqlClient } from './client.ts';
+
+/** 10 pages of 8 KB: a few hundred rows. */
+const minPages = 10;
+
+/** Tables of the store's schema whose statistics are missing or stale. */
+const staleTables = `
+  select c.relname as name
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+   where n.nspname = current_schema() and c.relkind = 'r'
+     and pg_relation_size(c.oid) >= $1 * current_setting('block_size')::int
+     and (not exists (select 1 from pg_stats p where p.schemaname = n.nspname and p.tablename = c.relname)
+          or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2)
+   order by c.relname`;
+
+/**
+ * `ANALYZE` of every table whose statistics are missing or stale; the tables analyzed. One
+ * process at a time per database (an advisory lock; another process's run makes this one
+ * return at once with nothing done).
+ */
+export async function gatherStaleStatistics(client: SqlClient): Promise<string[]> {
+  return client.transaction(async (tx) => {
+    const [lock] = await tx.query<{ locked: boolean }>(
+      "select pg_try_advisory_xact_lock(hashtext('ocs:planner-statistics')) as locked",
+    );
+    if (!lock?.locked) return [];
+    const tables = (await tx.query<{ name: string }>(staleTables, [minPages])).map((row) => row.name);
+    // The names come from pg_class: quoted as identifiers all the same.
+    if (tables.length > 0)
+      await tx.query(`analyze ${tables.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ')}`);
+    return tables;
+  });
+}

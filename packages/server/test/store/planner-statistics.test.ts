@@ -1,0 +1,107 @@
+/**
+ * The planner's statistics the server gathers itself (store/sql/planner-statistics.ts,
+ * decision 0006): a table filled without `ANALYZE` (bulk SQL, as a restore or a load does)
+ * is analyzed; a table analyzed since is left alone until it grows by more than a fifth;
+ * small tables are never analyzed. On PGlite, and on PostgreSQL when DATABASE_URL is set
+ * (whose autovacuum is off on this machine: nothing else gathers them there either).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LogEntry } from '../../src/http/logger.ts';
+import { serve } from '../../src/node/serve.ts';
+import { createOrganization } from '../../src/seed/organizations.ts';
+import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
+import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
+
+const databaseUrl = process.env.DATABASE_URL;
+const backends = [{ name: 'pglite' }, ...(databaseUrl ? [{ name: 'postgres' }] : [])];
+
+describe.each(backends)('planner statistics [$name]', ({ name }) => {
+  let store: SqlStore | undefined;
+  const schema = `planner_stats_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  afterEach(async () => {
+    if (store && name === 'postgres') await store.client.query(`drop schema if exists "${schema}" cascade`);
+    await store?.close();
+    store = undefined;
+  });
+
+  /** Tables of the store's schema that have statistics. */
+  const analyzed = async (s: SqlStore) =>
+    (
+      await s.client.query<{ name: string }>(
+        'select distinct tablename as name from pg_stats where schemaname = current_schema() order by 1',
+      )
+    ).map((row) => row.name);
+
+  it(
+    'analyzes the tables filled without statistics, then only those grown by more than a fifth',
+    { timeout: 120_000 },
+    async () => {
+      store = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
+      const ownerId = crypto.randomUUID();
+      const org = await createOrganization(store, {
+        name: 'Northwind Outreach',
+        members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
+      });
+      // A fresh store: every table is small, nothing to do.
+      expect(await store.refreshStatistics()).toEqual([]);
+      expect(await analyzed(store)).toEqual([]);
+
+      await buildLeadListData(store.client, org.id, ownerId, 3000, 1000);
+      expect(await store.refreshStatistics()).toEqual(['enrolments', 'leads']);
+      expect(await analyzed(store)).toEqual(expect.arrayContaining(['enrolments', 'leads']));
+      // Nothing changed since: nothing to do.
+      expect(await store.refreshStatistics()).toEqual([]);
+
+      // Twice the leads (another organization's campaign of 4,000): both tables have grown by far more than a fifth.
+      const otherOwnerId = crypto.randomUUID();
+      const other = await createOrganization(store, {
+        name: 'Contoso Sales',
+        members: [{ id: otherOwnerId, email: 'owner@contoso.example', name: 'Carl Owner', role: 'owner' }],
+      });
+      await buildLeadListData(store.client, other.id, otherOwnerId, 4000, 0);
+      expect(await store.refreshStatistics()).toEqual(['enrolments', 'leads']);
+      expect(await store.refreshStatistics()).toEqual([]);
+    },
+  );
+});
+
+it('is kept by serve: a table filled while the server was down is analyzed once it listens, and the operator is told', async () => {
+  const store = await openSqlStore();
+  try {
+    const ownerId = crypto.randomUUID();
+    const org = await createOrganization(store, {
+      name: 'Northwind Outreach',
+      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
+    });
+    await buildLeadListData(store.client, org.id, ownerId, 3000, 1000);
+    const lines: LogEntry[] = [];
+    const running = await serve({
+      store,
+      port: 0,
+      host: '127.0.0.1',
+      logger: { log: (entry) => lines.push(entry) },
+      statistics: { firstMs: 0, intervalMs: 50 },
+    });
+    try {
+      await vi.waitFor(() => expect(lines.some((line) => line.message === 'planner statistics gathered')).toBe(true), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      // Then checked again every 50 ms, and told only when something was analyzed.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await running.close({ graceMs: 0 });
+    }
+    const told = lines.filter((line) => line.message.startsWith('planner statistics'));
+    expect(told).toEqual([
+      {
+        level: 'info',
+        message: 'planner statistics gathered',
+        tables: ['enrolments', 'leads'],
+        duration_ms: expect.any(Number) as unknown,
+      },
+    ]);
+  } finally {
+    await store.close();
+  }
+}, 120_000);
