@@ -142,8 +142,11 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     const outcome = scenarios.active() ? await scenarios.apply(request, operation) : undefined;
     if (outcome && 'answer' in outcome) return (await entry?.answered(outcome.answer)) ?? outcome.answer;
     // The client gave up before the service saw the request (during added latency, say):
-    // nothing is written, and the entry stays without an answer, as after a `hang`.
-    if ((outcome && 'aborted' in outcome) || request.signal.aborted) {
+    // nothing is written, and the entry stays without an answer, as after a `hang`. A GET
+    // or HEAD with no scenario is answered all the same (it writes nothing, and nothing was
+    // awaited since its arrival): on ocs-mock, reading `signal` builds an AbortController
+    // for the request, 3.5 % of a journaled leads page's CPU.
+    if ((outcome && 'aborted' in outcome) || ((outcome || !readOnly.has(request.method)) && request.signal.aborted)) {
       entry?.abandoned();
       return networkError();
     }
@@ -232,6 +235,9 @@ async function forApp(request: Request, url: URL, apiPath: string): Promise<Requ
     signal: request.signal,
   });
 }
+
+/** Methods that write nothing. */
+const readOnly = new Set(['GET', 'HEAD']);
 
 /** `POST /v1/sandbox/campaigns/{campaign_id}/replies` (simulateReply), at any origin. */
 function isSimulatedReply(url: string): boolean {
