@@ -262,6 +262,58 @@ describe('erasure', () => {
     expect(mock.requests.of('listLeads')[0]?.query).toEqual({ email: '[erased]' });
   });
 
+  it('an answer made before an erasure and recorded after it is erased too', async () => {
+    const m = markers();
+    const created = await createLead(client(), { campaign_id: campaign.id, email: m.email, first_name: m.first_name });
+    const leadId = created.lead.id;
+    // An override that made its answer (the lead as it was) and gives it only when let go.
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    mock.use(
+      mock.http.get('/leads/{lead_id}', async ({ response }) => {
+        const answer = response(200).json({ success: true, lead: { ...created.lead } });
+        await gate;
+        return answer;
+      }),
+    );
+    const read = mock.fetch(
+      new Request(`${mock.baseUrl}/leads/${leadId}`, { headers: { Authorization: `Bearer ${mock.apiKey}` } }),
+    );
+    const unread = mock.fetch(
+      new Request(`${mock.baseUrl}/leads/${leadId}?unread=1`, { headers: { Authorization: `Bearer ${mock.apiKey}` } }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // One entry is read while in flight: the same object is completed later.
+    const inFlight = mock.requests.of('getLead')[0];
+    expect(inFlight).toMatchObject({ response: null, durationMs: null });
+
+    await deleteLead(client(), { lead_id: leadId });
+    letGo();
+    expect((await read).status).toBe(200);
+    expect((await unread).status).toBe(200);
+
+    const [first, second] = mock.requests.of('getLead');
+    expect(first).toBe(inFlight);
+    expect(first?.response?.status).toBe(200);
+    expect(second?.response?.status).toBe(200);
+    const after = JSON.stringify(mock.requests.all());
+    for (const value of [m.email, m.first_name]) expect(after, value).not.toContain(value);
+  });
+
+  it('an entry read while its request is under way is the one completed, with its answer and duration', async () => {
+    mock.scenarios.latency(150, { operations: ['listCampaigns'] });
+    const pending = mock.fetch(
+      new Request(`${mock.baseUrl}/campaigns`, { headers: { Authorization: `Bearer ${mock.apiKey}` } }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const entry = mock.requests.last();
+    expect(entry).toMatchObject({ operationId: 'listCampaigns', response: null, durationMs: null, fault: null });
+    expect((await pending).status).toBe(200);
+    expect(mock.requests.last()).toBe(entry);
+    expect(entry?.response?.status).toBe(200);
+    expect(entry?.durationMs).toBeGreaterThan(0);
+  });
+
   it('removing a lead from one campaign (DELETE with campaign_id) erases nothing', async () => {
     const lead = mock.data.leads.find((l) => l.enrolments[0]?.campaign_id === campaign.id);
     if (!lead?.email) throw new Error('seeded lead missing');

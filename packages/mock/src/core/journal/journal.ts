@@ -50,10 +50,56 @@ export interface Journal {
   clear(): void;
 }
 
+/**
+ * A request as `begin` keeps it: the raw parts only. Its entry (`OcsMockRequest`) is made
+ * when a test first reads it, and most never are: on ocs-mock under load, building every
+ * entry at once (path parameters, query, ISO time, two lazily parsed bodies) was most of
+ * what the journal cost a request. Once made, the entry is the slot's for good (reads return
+ * the same object, which later events update) and the raw parts are let go.
+ */
 interface Slot {
-  entry: OcsMockRequest;
+  seq: number;
+  method: string;
+  apiPath: string;
+  operation: OperationInfo | undefined;
+  /** Credentials redacted at once: the request's own `Headers` may change after it is sent. */
+  headers: Record<string, string>;
+  url: URL | undefined;
+  arrivedAt: Date;
+  bodyText: string | undefined;
+  response: { status: number; headers: Record<string, string>; text: string } | null;
+  fault: FaultKind | null;
+  durationMs: number | null;
+  entry: OcsMockRequest | undefined;
   /** Erasures made while the entry was in flight, applied when it completes. */
   late: EntryEraser[];
+}
+
+/** The slot's entry, made on first read. */
+function entryOf(slot: Slot): OcsMockRequest {
+  if (slot.entry) return slot.entry;
+  const { operation, apiPath } = slot;
+  const entry = {
+    seq: slot.seq,
+    operationId: operation?.operationId ?? null,
+    method: slot.method,
+    path: `/v1${apiPath}`,
+    params: operation ? pathParams(operation.path, apiPath) : {},
+    query: slot.url ? Object.fromEntries(slot.url.searchParams) : {},
+    headers: slot.headers,
+    body: undefined as unknown,
+    response: slot.response && recordedResponse(slot.response),
+    fault: slot.fault,
+    time: slot.arrivedAt.toISOString(),
+    durationMs: slot.durationMs,
+  } as OcsMockRequest;
+  if (slot.bodyText !== undefined) lazyJson(entry, 'body', slot.bodyText);
+  slot.entry = entry;
+  // Only the entry holds the request from now on (an erasure rewrites the entry alone).
+  slot.url = undefined;
+  slot.bodyText = undefined;
+  slot.response = null;
+  return entry;
 }
 
 export function createJournal(options: { limit?: number; now(): Date }): Journal {
@@ -61,17 +107,18 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
   if (!(Number.isInteger(limit) && limit >= 0)) {
     throw new RangeError('@ocs/mock: journal.limit must be a whole number >= 0 (0 records nothing).');
   }
-  let ring: OcsMockRequest[] = [];
+  let ring: Slot[] = [];
   let start = 0;
   let dropped = 0;
   let seq = 0;
   const inFlight = new Set<Slot>();
 
-  const all = (): OcsMockRequest[] => [...ring.slice(start), ...ring.slice(0, start)];
-  const push = (entry: OcsMockRequest) => {
-    if (ring.length < limit) ring.push(entry);
+  const slots = (): Slot[] => [...ring.slice(start), ...ring.slice(0, start)];
+  const all = (): OcsMockRequest[] => slots().map(entryOf);
+  const push = (slot: Slot) => {
+    if (ring.length < limit) ring.push(slot);
     else {
-      ring[start] = entry;
+      ring[start] = slot;
       start = (start + 1) % limit;
       dropped += 1;
     }
@@ -85,7 +132,9 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
   };
   const ofOperation = <Id extends OperationId>(operationId: Id) => {
     operationById(operationId); // a clear error for an unknown id (JavaScript callers)
-    return all().filter((entry) => entry.operationId === operationId) as Array<RecordedRequest<Id>>;
+    return slots()
+      .filter((slot) => slot.operation?.operationId === operationId)
+      .map(entryOf) as Array<RecordedRequest<Id>>;
   };
 
   const api: OcsMockRequests = {
@@ -108,74 +157,92 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
     async begin(request, url, apiPath, operation) {
       if (limit === 0) return undefined;
       const started = performance.now();
-      const entry = {
-        seq: 0,
-        operationId: operation?.operationId ?? null,
+      const slot: Slot = {
+        seq: ++seq,
         method: request.method,
-        path: `/v1${apiPath}`,
-        params: operation ? pathParams(operation.path, apiPath) : {},
-        query: Object.fromEntries(url.searchParams),
+        apiPath,
+        operation,
         headers: redactedHeaders(request.headers),
-        body: undefined as unknown,
+        url,
+        arrivedAt: options.now(),
+        bodyText: undefined,
         response: null,
         fault: null,
-        time: options.now().toISOString(),
         durationMs: null,
-      } as OcsMockRequest;
-      entry.seq = ++seq;
-      push(entry);
-      const slot: Slot = { entry, late: [] };
+        entry: undefined,
+        late: [],
+      };
+      push(slot);
       inFlight.add(slot);
       // After it is in the ring, so that its place is its arrival; the body is read from a copy.
       // A GET's `body` is not even looked at: on ocs-mock that would build the request anew.
       if (!bodiless.has(request.method) && request.body !== null) {
-        lazyJson(entry, 'body', await request.clone().text());
+        const text = await request.clone().text();
+        if (slot.entry) lazyJson(slot.entry, 'body', text);
+        else slot.bodyText = text;
       }
-      const complete = (response: OcsMockRequest['response'], fault: FaultKind | null) => {
+      const complete = (response: RawResponse | null, fault: FaultKind | null) => {
         if (!inFlight.delete(slot)) return; // cleared (reset) meanwhile
-        entry.response = response;
-        entry.fault = fault;
-        entry.durationMs = Math.round((performance.now() - started) * 100) / 100;
-        for (const erase of slot.late) erase(entry);
+        const durationMs = Math.round((performance.now() - started) * 100) / 100;
+        if (slot.entry || slot.late.length > 0) {
+          const entry = entryOf(slot);
+          entry.response = response && (recordedResponse(response) as never);
+          entry.fault = fault;
+          entry.durationMs = durationMs;
+          for (const erase of slot.late) erase(entry);
+        } else {
+          slot.response = response;
+          slot.fault = fault;
+          slot.durationMs = durationMs;
+        }
       };
       return {
         async answered(response) {
           if (nullBodyStatuses.has(response.status)) {
-            complete(recordedResponse(response, ''), null);
+            complete(rawResponse(response, ''), null);
             return response;
           }
           // The API's own answers carry their text: recorded without reading the body, and
           // passed on untouched (on ocs-mock, written by @hono/node-server's fast path).
           const known = answerText(response);
           if (known !== undefined) {
-            complete(recordedResponse(response, known), null);
+            complete(rawResponse(response, known), null);
             return response;
           }
           // Read once (no copy of the stream), and given back whole as text: on ocs-mock,
           // @hono/node-server writes a Response built from a string and a plain init
           // without a stream (not from another Response, which it would read as one).
           const text = await response.text();
-          complete(recordedResponse(response, text), null);
+          complete(rawResponse(response, text), null);
           const { status, statusText, headers } = response;
           return new Response(text, { status, statusText, headers });
         },
         faulted(kind, answer) {
-          const response = answer ? recordedResponse(answer.response, new TextDecoder().decode(answer.body)) : null;
+          const response = answer ? rawResponse(answer.response, new TextDecoder().decode(answer.body)) : null;
           complete(response, kind);
         },
         abandoned: () => complete(null, null),
         hanging() {
-          entry.fault = 'hang';
+          slot.fault = 'hang';
+          if (slot.entry) slot.entry.fault = 'hang';
         },
       };
     },
     erase(lead) {
-      const eraser = leadEraser(lead, all());
-      for (const entry of all()) eraser(entry);
+      const entries = all();
+      const eraser = leadEraser(lead, entries);
+      for (const entry of entries) eraser(entry);
       for (const slot of inFlight) slot.late.push(eraser);
     },
     clear,
   };
+}
+
+type RawResponse = NonNullable<Slot['response']>;
+
+/** The answer's parts the journal keeps; its headers read now (the `Response` may change after). */
+function rawResponse(response: Response, text: string): RawResponse {
+  return { status: response.status, headers: Object.fromEntries(response.headers), text };
 }
 
 /** Methods whose requests have no body. */
@@ -184,9 +251,9 @@ const bodiless = new Set(['GET', 'HEAD']);
 /** Statuses whose answers have no body (Fetch's null body statuses). */
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
 
-function recordedResponse(response: Response, text: string): NonNullable<OcsMockRequest['response']> {
-  const recorded = { status: response.status, headers: Object.fromEntries(response.headers), body: undefined };
-  lazyJson(recorded, 'body', text);
+function recordedResponse(raw: RawResponse): NonNullable<OcsMockRequest['response']> {
+  const recorded = { status: raw.status, headers: raw.headers, body: undefined };
+  lazyJson(recorded, 'body', raw.text);
   return recorded as NonNullable<OcsMockRequest['response']>;
 }
 
