@@ -33,13 +33,13 @@ const staleTables = `
 
 /**
  * `ANALYZE` of every table whose statistics are missing or stale; the tables analyzed. One
- * process at a time per database (an advisory lock; another process's run makes this one
- * return at once with nothing done).
+ * process at a time per store (an advisory lock on its schema; another process's run makes
+ * this one return at once with nothing done).
  */
 export async function gatherStaleStatistics(client: SqlClient): Promise<string[]> {
   return client.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>(
-      "select pg_try_advisory_xact_lock(hashtext('ocs:planner-statistics')) as locked",
+      "select pg_try_advisory_xact_lock(hashtext('ocs:planner-statistics:' || current_schema())) as locked",
     );
     if (!lock?.locked) return [];
     const tables = (await tx.query<{ name: string }>(staleTables, [minPages])).map((row) => row.name);
