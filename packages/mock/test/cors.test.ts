@@ -96,6 +96,33 @@ describe('the standalone mock', () => {
   });
 });
 
+describe('corsOrigins given to startMockServer', () => {
+  it('refuses * among named origins, and a value that is not an origin, before listening', async () => {
+    await expect(startMockServer({ port: 0, corsOrigins: ['*', page] })).rejects.toThrow(
+      new TypeError(
+        `@ocs/mock: corsOrigins: * (any origin) cannot be mixed with named origins (${page}): give * alone, or only the origins.`,
+      ),
+    );
+    await expect(startMockServer({ port: 0, corsOrigins: ['localhost:5173'] })).rejects.toThrow(
+      /^@ocs\/mock: corsOrigins: 'localhost:5173' is not an origin: write scheme:\/\/host\[:port\]/,
+    );
+  });
+
+  it("reads an origin written with a trailing slash, and ['*'] as any origin", async () => {
+    const slash = await startMockServer({ port: 0, seed: 2, corsOrigins: [`${page}/`] });
+    const any = await startMockServer({ port: 0, seed: 2, corsOrigins: ['*'] });
+    try {
+      expect((await preflight(`${slash.url}/leads`)).headers.get('Access-Control-Allow-Origin')).toBe(page);
+      expect(
+        (await preflight(`${any.url}/leads`, 'https://any.example')).headers.get('Access-Control-Allow-Origin'),
+      ).toBe('*');
+    } finally {
+      await slash.close();
+      await any.close();
+    }
+  });
+});
+
 /** A request with a Host header of our choosing (fetch does not let one set Host). */
 function rawRequest(method: string, path: string, headers: Record<string, string>) {
   const { hostname, port } = new URL(mock.url);

@@ -8,7 +8,7 @@
  * another origin.
  */
 import { serve } from '@hono/node-server';
-import { cors, withDocs, withHeaderLines } from '@ocs/server';
+import { cors, parseCorsOrigins, withDocs, withHeaderLines } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
 import type { OcsMockOptions } from '../core/options.ts';
@@ -29,9 +29,24 @@ export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
   host?: string;
   /**
    * Origins whose pages may call `/v1` from a browser: `'*'` (the default) for any, or exact
-   * origins such as `'http://localhost:5173'`; `[]` for none.
+   * origins such as `'http://localhost:5173'`; `[]` for none. Checked as `--cors-origin` is:
+   * `'*'` among named origins, or a value that is not an origin, is a `TypeError`.
    */
   corsOrigins?: '*' | readonly string[];
+}
+
+/**
+ * `corsOrigins` read as the CLI's `--cors-origin` is (the reference server's own parser):
+ * without the check, `['*', 'http://localhost:5173']` allowed the named origin only and
+ * `'localhost:5173'` (no scheme) never matched a page, both silently.
+ */
+function corsOriginsOf(given: MockServerOptions['corsOrigins']): '*' | string[] {
+  if (given === undefined || given === '*') return '*';
+  try {
+    return parseCorsOrigins(given);
+  } catch (error) {
+    throw new TypeError(`@ocs/mock: corsOrigins: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** The standalone mock's default port: the reference server has 4010, Prism 4012 (docs/decisions/0008-ports-and-names.md). */
@@ -69,6 +84,7 @@ export interface MockServer {
  * await server.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const corsOrigins = corsOriginsOf(options.corsOrigins);
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? defaultMockPort;
   // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
@@ -77,7 +93,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
   // Faults outside CORS, so that a cut-off answer carries the CORS headers a page needs to see it.
-  const api = faultsOnSocket(cors({ origins: options.corsOrigins ?? '*' })((request) => engine.fetch(request)));
+  const api = faultsOnSocket(cors({ origins: corsOrigins })((request) => engine.fetch(request)));
   // `/docs` (the API reference page, when Redoc is installed) answers before the rest.
   const fetch = withDocs(mockDocs())((request: Request) => {
     if (!isControlRequest(request, controlPath)) return api(request);
