@@ -43,7 +43,8 @@ export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
 function corsOriginsOf(given: MockServerOptions['corsOrigins']): '*' | string[] {
   if (given === undefined || given === '*') return '*';
   try {
-    return parseCorsOrigins(given);
+    // One origin given as a string (from JavaScript) is read as a list of one.
+    return parseCorsOrigins(typeof given === 'string' ? [given] : given);
   } catch (error) {
     throw new TypeError(`@ocs/mock: corsOrigins: ${(error as Error).message}`, { cause: error });
   }

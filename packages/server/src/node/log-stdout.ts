@@ -64,14 +64,22 @@ export function logStdout({ pretty, fd = 1, tell }: LogStdoutOptions): LogStdout
   // The reader has gone (EPIPE): nothing written from now on could reach anyone.
   let readerGone = false;
   const failed = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') readerGone = true;
-    else trouble.failed(error);
+    if (error.code !== 'EPIPE') trouble.failed(error);
+    else if (!readerGone) {
+      readerGone = true;
+      // Its timer would try the block again every 250 ms, forever. Not from inside its own
+      // write; standard output itself is never closed by it.
+      queueMicrotask(() => stream.destroy());
+    }
   };
   // Without a listener, an error of a synchronous write would be thrown inside the request
   // that logged the line; with one, the stream keeps the unwritten block for its next write.
   stream.on('error', failed);
   stream.on('drop', () => trouble.dropped());
-  stream.on('write', () => trouble.written());
+  // A try again after EAGAIN reports a write of 0 bytes: not a write that went through.
+  stream.on('write', (bytes: number) => {
+    if (bytes > 0) trouble.written();
+  });
   const flushSync = () => {
     if (readerGone) return;
     try {

@@ -1,8 +1,9 @@
 /**
  * `serve`'s keeper of the planner's statistics: `store.refreshStatistics()` a second after the
  * server listens (data written while it was down, a restore, a bulk load), then every
- * `intervalMs` (rows written through the API). A check that finds nothing stale is one
- * catalog query; a table is analyzed only when it needs it (store/sql/planner-statistics.ts).
+ * `intervalMs` (rows written through the API). A check that finds nothing stale is one short
+ * transaction (a lock and a catalog query); a table is analyzed only when it needs it
+ * (store/sql/planner-statistics.ts).
  */
 import type { Logger } from '../http/logger.ts';
 import type { Store } from '../store/types.ts';

@@ -88,7 +88,7 @@ it('writes a block again by itself once the output takes it (the 250 ms timer)',
   expect(written()).toBe(Array.from({ length: 40 }, (_, n) => line(n)).join(''));
 });
 
-it('stops writing, silently, when the reader has gone (EPIPE)', () => {
+it('stops writing, silently, when the reader has gone (EPIPE), its timer included', async () => {
   const { out, told, state } = failingOutput();
   state.failWith = 'EPIPE';
   for (let n = 0; n < 40; n += 1) out.write(line(n));
@@ -96,6 +96,8 @@ it('stops writing, silently, when the reader has gone (EPIPE)', () => {
   expect(attempts).toBeGreaterThan(0);
   for (let n = 0; n < 100; n += 1) out.write(line(n));
   out.flushSync();
+  // Past two ticks of the 250 ms timer, which would try the waiting block again.
+  await new Promise((resolve) => setTimeout(resolve, 600));
   expect(state.attempts).toBe(attempts);
   expect(told).toEqual([]);
 });

@@ -63,6 +63,29 @@ describe.each(backends)('planner statistics [$name]', ({ name }) => {
       expect(await store.refreshStatistics()).toEqual([]);
     },
   );
+
+  it('copies no lead data into the statistics (decision 0003): an erasure leaves none behind there', async () => {
+    store = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
+    const ownerId = crypto.randomUUID();
+    const org = await createOrganization(store, {
+      name: 'Northwind Outreach',
+      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
+    });
+    // Leads `lead-<n>@list.example`, named `Number <n>`, of the company `Bench Co`.
+    await buildLeadListData(store.client, org.id, ownerId, 3000, 1000);
+    expect(await store.refreshStatistics()).toEqual(['enrolments', 'leads']);
+    const stats = await store.client.query<{ tablename: string; attname: string; values: string | null }>(
+      `select tablename, attname, concat_ws(' ', most_common_vals::text, histogram_bounds::text) as values
+         from pg_stats where schemaname = current_schema() and tablename in ('leads', 'leads_email')`,
+    );
+    // Statistics there are, for the columns the plans need.
+    expect(stats.map((row) => row.attname)).toEqual(expect.arrayContaining(['organization_id', 'created_at']));
+    const personal = stats.filter((row) => /list\.example|Number \d|Bench Co/.test(row.values ?? ''));
+    expect(personal).toEqual([]);
+    expect(stats.map((row) => `${row.tablename}.${row.attname}`)).not.toEqual(
+      expect.arrayContaining(['leads.email', 'leads.last_name', 'leads.company', 'leads.custom_fields']),
+    );
+  }, 120_000);
 });
 
 it('is kept by serve: a table filled while the server was down is analyzed once it listens, and the operator is told', async () => {

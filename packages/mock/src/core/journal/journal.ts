@@ -96,6 +96,8 @@ function entryOf(slot: Slot): OcsMockRequest {
   if (slot.bodyText !== undefined) lazyJson(entry, 'body', slot.bodyText);
   slot.entry = entry;
   // Only the entry holds the request from now on (an erasure rewrites the entry alone).
+  slot.apiPath = '';
+  slot.headers = {};
   slot.url = undefined;
   slot.bodyText = undefined;
   slot.response = null;

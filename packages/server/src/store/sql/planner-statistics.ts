@@ -8,9 +8,11 @@
  * buffers, 540 ms) and every lead of the organization to read one by ID (`leads_newest`):
  * pages of 100 leads took 500 ms, filtered or not.
  *
- * A table is analyzed when it holds at least `minPages` pages and has no statistics, or has
- * grown by more than a fifth since they were gathered (its size against the `relpages` the
- * last `ANALYZE` recorded). Smaller tables are cheap to plan badly, and a fresh server's start
+ * A table of the server's own is analyzed when it holds at least `minPages` pages and was
+ * never analyzed (`reltuples` -1), or holds rows and has no statistics (a `VACUUM` counted
+ * them, the erasure's for one), or has grown by more than a fifth since (its size against
+ * the `relpages` last recorded). A table of dead rows only gets no statistics from `ANALYZE`,
+ * and is not analyzed again for it. Smaller tables are cheap to plan badly, and a fresh server's start
  * stays free of `ANALYZE`. Not PostgreSQL's count of rows changed since (what autovacuum
  * reads): PGlite does not keep it, and on PostgreSQL a writer's counts reach it up to a
  * second after its commit, so an `ANALYZE` in that second was followed by another one.
@@ -27,7 +29,9 @@ const staleTables = `
     join pg_namespace n on n.oid = c.relnamespace
    where n.nspname = current_schema() and c.relkind = 'r'
      and pg_relation_size(c.oid) >= $1 * current_setting('block_size')::int
-     and (not exists (select 1 from pg_stats p where p.schemaname = n.nspname and p.tablename = c.relname)
+     and pg_has_role(c.relowner, 'USAGE')
+     and (c.reltuples < 0
+          or (c.reltuples > 0 and not exists (select 1 from pg_stats p where p.schemaname = n.nspname and p.tablename = c.relname))
           or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2)
    order by c.relname`;
 
@@ -43,9 +47,13 @@ export async function gatherStaleStatistics(client: SqlClient): Promise<string[]
     );
     if (!lock?.locked) return [];
     const tables = (await tx.query<{ name: string }>(staleTables, [minPages])).map((row) => row.name);
+    if (tables.length === 0) return [];
+    // Never waits for another session's lock (a VACUUM, an index built concurrently, a
+    // migration): a table locked now is skipped and found stale at the next check, and a stop
+    // of the server is not held up by a wait.
+    await tx.query("set local lock_timeout = '2s'");
     // The names come from pg_class: quoted as identifiers all the same.
-    if (tables.length > 0)
-      await tx.query(`analyze ${tables.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ')}`);
+    await tx.query(`analyze (skip_locked) ${tables.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ')}`);
     return tables;
   });
 }

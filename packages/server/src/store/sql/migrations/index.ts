@@ -18,6 +18,7 @@ import { migration009 } from './009-erasure.ts';
 import { migration010 } from './010-campaign-lead-order.ts';
 import { migration011 } from './011-unlogged-rate-limits.ts';
 import { migration012 } from './012-lz4-stored-answers.ts';
+import { migration013 } from './013-no-statistics-of-personal-data.ts';
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];
