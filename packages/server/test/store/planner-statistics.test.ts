@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry } from '../../src/http/logger.ts';
 import { serve } from '../../src/node/serve.ts';
+import { leadDataFields } from '../../src/domain/lead-rules.ts';
 import { createOrganization } from '../../src/seed/organizations.ts';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
 import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
@@ -85,6 +86,15 @@ describe.each(backends)('planner statistics [$name]', ({ name }) => {
     expect(stats.map((row) => `${row.tablename}.${row.attname}`)).not.toEqual(
       expect.arrayContaining(['leads.email', 'leads.last_name', 'leads.company', 'leads.custom_fields']),
     );
+    // Every data field of a lead (a new one too) is kept out of the statistics.
+    const targets = await store.client.query<{ attname: string; target: number | null }>(
+      `select attname, attstattarget::int as target from pg_attribute
+        where attrelid = 'leads'::regclass and attnum > 0 and not attisdropped`,
+    );
+    const sampled = targets.filter(
+      (row) => [...leadDataFields, 'custom_fields'].includes(row.attname) && row.target !== 0,
+    );
+    expect(sampled).toEqual([]);
   }, 120_000);
 });
 
