@@ -27,11 +27,20 @@ function toStandardError(line: string): void {
   }
 }
 
-function describe(error: NodeJS.ErrnoException): string {
-  return error.code === 'EAGAIN' ? 'its reader has read nothing for 5 s' : error.message;
+/** The output's limits, as `log-stdout.ts` sets them: said in the lines, never restated here. */
+export interface LogOutputLimits {
+  /** Bytes of lines that wait while writes fail. */
+  backlogBytes: number;
+  /** How long a reader may read nothing before lines stop waiting for it. */
+  stuckReaderMs: number;
 }
 
-export function logOutputTrouble(tell: (line: string) => void = toStandardError): LogOutputTrouble {
+export function logOutputTrouble(
+  limits: LogOutputLimits,
+  tell: (line: string) => void = toStandardError,
+): LogOutputTrouble {
+  const describe = (error: NodeJS.ErrnoException) =>
+    error.code === 'EAGAIN' ? `its reader has read nothing for ${limits.stuckReaderMs / 1000} s` : error.message;
   let failure: string | undefined;
   let droppedLines = 0;
   return {
@@ -40,7 +49,7 @@ export function logOutputTrouble(tell: (line: string) => void = toStandardError)
       failure = describe(error);
       tell(
         `ocs-server: warning: log lines cannot be written to standard output (${failure}); ` +
-          'up to 1 MB of them wait and later ones are dropped until a write succeeds',
+          `up to ${limits.backlogBytes / (1024 * 1024)} MB of them wait and later ones are dropped until a write succeeds`,
       );
     },
     dropped() {

@@ -31,6 +31,8 @@ const backlogBytes = 1024 * 1024;
  * that is only slow is waited for; one that reads nothing for 5 s no longer holds up requests.
  */
 const stuckReaderRetries = 50;
+/** sonic-boom's wait between two tries of a write the reader has no room for. */
+const sonicBoomRetryMs = 100;
 
 export interface LogStdout {
   write(line: string): void;
@@ -60,7 +62,10 @@ export function logStdout({ pretty, fd = 1, tell }: LogStdoutOptions): LogStdout
   };
   // `maxWriteRetries` (sonic-boom 5) is missing from its typings.
   const stream = new SonicBoom(options);
-  const trouble: LogOutputTrouble = logOutputTrouble(tell);
+  const trouble: LogOutputTrouble = logOutputTrouble(
+    { backlogBytes, stuckReaderMs: stuckReaderRetries * sonicBoomRetryMs },
+    tell,
+  );
   // The reader has gone (EPIPE): nothing written from now on could reach anyone.
   let readerGone = false;
   const failed = (error: NodeJS.ErrnoException) => {
