@@ -37,6 +37,7 @@ export function createAppServices(options: AppOptions): { services: AppServices;
     config,
     engine,
     ...(options.checkWebhookHost ? { checkWebhookHost: options.checkWebhookHost } : {}),
+    ...(options.bulkWritten ? { bulkWritten: options.bulkWritten } : {}),
   };
   // Budgets keep real time even in sandbox mode: advancing the sandbox clock must not refill
   // a rate limit, expire an idempotency key or an API key.

@@ -67,6 +67,8 @@ export interface AppOptions {
   channel?: OutboundChannel;
   /** Resolves webhook hosts at registration (`AppServices.checkWebhookHost`); the Node server passes one. */
   checkWebhookHost?: WebhookHostCheck;
+  /** Told after a write of many rows (`AppServices.bulkWritten`); the Node server passes its statistics keeper's. */
+  bulkWritten?: () => void;
   /** Which origins a browser may call `/v1` from; without it, no CORS header is sent. */
   cors?: CorsPolicy;
   /** Serves the API reference at `/docs` (the reference server's Redoc, `node/docs-renderer.ts`). */

@@ -24,6 +24,12 @@ export interface AppServices {
    * where DNS is at hand (the Node server); elsewhere registration checks the URL's text.
    */
   checkWebhookHost?: WebhookHostCheck;
+  /**
+   * Told after a write of many rows (a batch import): the Node server then checks the
+   * planner's statistics soon after, rather than at its next interval
+   * (node/statistics-keeper.ts, decision 0006). Absent elsewhere.
+   */
+  bulkWritten?: () => void;
 }
 
 export type WebhookHostCheck = (hostname: string) => Promise<string | null>;

@@ -14,7 +14,7 @@ import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { serverDocs } from './docs-renderer.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
-import { keepStatistics, type StatisticsKeeper } from './statistics-keeper.ts';
+import { keepStatistics, type StatisticsKeeper, type StatisticsKeeperTimes } from './statistics-keeper.ts';
 import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
 import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
@@ -38,8 +38,8 @@ export interface ServeOptions {
   deliveryPollMs?: number;
   /** Origins a browser may call `/v1` from (`--cors-origin`); without it, no CORS header. */
   cors?: CorsPolicy;
-  /** When the planner's statistics are first checked after listening, and how often then (default 1 s, 30 s). */
-  statistics?: { firstMs?: number; intervalMs?: number };
+  /** When the planner's statistics are checked: after listening, then how often, and after a bulk write (default 1 s, 30 s, 1 s). */
+  statistics?: StatisticsKeeperTimes;
 }
 
 export interface RunningServer {
@@ -71,6 +71,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // time (DNS rebinding, private ranges), which `fetch` cannot do.
   const insecure = options.config?.allowInsecureWebhooks === true;
   const webhookTransport = createNodeWebhookTransport({ allowInsecure: insecure });
+  let statistics: StatisticsKeeper | undefined;
   const app = createApp({
     store: options.store,
     logger,
@@ -84,6 +85,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     ...(options.cors ? { cors: options.cors } : {}),
     // `/docs` (the API reference page): no key, no budget; logged like every request.
     docs: serverDocs,
+    // A batch import: the keeper (made once listening) checks the planner's statistics soon after.
+    bulkWritten: () => statistics?.bulkWritten(),
   });
   // The engine runs due steps every second; the delivery worker drains the outbox at once
   // when a reply is enqueued and polls for retries (and for work of a process that died).
@@ -106,7 +109,6 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
     }),
   );
-  let statistics: StatisticsKeeper | undefined;
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {
       server.off('error', failed);

@@ -1,26 +1,46 @@
 /**
  * `serve`'s keeper of the planner's statistics: `store.refreshStatistics()` a second after the
- * server listens (data written while it was down, a restore, a bulk load), then every
- * `intervalMs` (rows written through the API). A check that finds nothing stale is one short
- * transaction (a lock and a catalog query); a table is analyzed only when it needs it
- * (store/sql/planner-statistics.ts).
+ * server listens (data written while it was down, a restore, a bulk load), every `intervalMs`
+ * (rows written through the API), and `settleMs` after the last of a run of bulk writes
+ * (`bulkWritten()`: a batch import), so that the pages read right after an import are planned
+ * on statistics that count it rather than waiting for the next interval. A check that finds
+ * nothing stale is one short transaction (a lock and a catalog query); a table is analyzed
+ * only when it needs it (store/sql/planner-statistics.ts).
  */
 import type { Logger } from '../http/logger.ts';
 import type { Store } from '../store/types.ts';
 
 export interface StatisticsKeeper {
-  /** Stops the timer and waits for a check under way. */
+  /**
+   * Many rows were just written: check `settleMs` after the last such call. Trailing, so that
+   * an import of many batches is not slowed by an `ANALYZE` after each one; the interval's
+   * checks go on meanwhile.
+   */
+  bulkWritten(): void;
+  /** Stops the timers and waits for a check under way. */
   stop(): Promise<void>;
+}
+
+export interface StatisticsKeeperTimes {
+  /** After listening (default 1 s). */
+  firstMs?: number;
+  /** Then every (default 30 s). */
+  intervalMs?: number;
+  /** After the last bulk write (default 1 s; a write's transaction commits before it ends). */
+  settleMs?: number;
 }
 
 export function keepStatistics(
   store: Store,
   logger: Logger,
-  { firstMs = 1000, intervalMs = 30_000 }: { firstMs?: number; intervalMs?: number } = {},
+  { firstMs = 1000, intervalMs = 30_000, settleMs = 1000 }: StatisticsKeeperTimes = {},
 ): StatisticsKeeper {
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  /** A check was asked for while one ran: run once more after it (its catalog read may predate the write). */
+  let again = false;
+  let interval: ReturnType<typeof setTimeout> | undefined;
+  let settle: ReturnType<typeof setTimeout> | undefined;
   const check = async () => {
     const started = performance.now();
     try {
@@ -34,20 +54,40 @@ export function keepStatistics(
       logger.log({ level: 'warn', message: 'planner statistics not gathered', error: String(error) });
     }
   };
-  const schedule = (ms: number) => {
-    timer = setTimeout(() => {
-      running = check().finally(() => {
-        if (!stopped) schedule(intervalMs);
-      });
-    }, ms);
-    // Never what keeps the process alive.
-    timer.unref();
+  /** One check at a time, whichever timer asks. */
+  const run = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = check().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
   };
-  schedule(firstMs);
+  // Never what keeps the process alive.
+  const later = (ms: number, work: () => void) => setTimeout(work, ms).unref();
+  const scheduleInterval = (ms: number) => {
+    interval = later(ms, () => {
+      run();
+      if (!stopped) scheduleInterval(intervalMs);
+    });
+  };
+  scheduleInterval(firstMs);
   return {
+    bulkWritten() {
+      if (stopped) return;
+      clearTimeout(settle);
+      settle = later(settleMs, run);
+    },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      clearTimeout(interval);
+      clearTimeout(settle);
       await running;
     },
   };

@@ -127,10 +127,14 @@ async function createOrFind(tx: Store, organizationId: string, input: LeadInput,
 
 export const leadCreateHandlers: PartialHandlers = {
   // The batch form (`{ leads: [...] }`) or one lead; the legacy operation has the single form only.
-  createLead: ({ body, auth, now, requestId }, { store }) =>
-    'leads' in body
-      ? importLeads(body.leads as LeadInput[], auth, now, requestId, store)
-      : createLead(body, auth, now, store),
+  createLead: async ({ body, auth, now, requestId }, { store, bulkWritten }) => {
+    if (!('leads' in body)) return createLead(body, auth, now, store);
+    const answer = await importLeads(body.leads as LeadInput[], auth, now, requestId, store);
+    // The tables may have grown by more than the planner's statistics know (decision 0006);
+    // the check finds out whether they did.
+    bulkWritten?.();
+    return answer;
+  },
   // The single form's body and answers (the batch form is the successor's only); the app
   // adds the Deprecation and Link headers.
   createLeadLegacy: ({ body, auth, now }, { store }) => createLead(body, auth, now, store),

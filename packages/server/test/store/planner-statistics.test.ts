@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry } from '../../src/http/logger.ts';
 import { serve } from '../../src/node/serve.ts';
 import { leadDataFields } from '../../src/domain/lead-rules.ts';
-import { createOrganization } from '../../src/seed/organizations.ts';
+import { createApiKey, createOrganization } from '../../src/seed/organizations.ts';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
 import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
 
@@ -131,6 +131,58 @@ it('is kept by serve: a table filled while the server was down is analyzed once 
         level: 'info',
         message: 'planner statistics gathered',
         tables: ['enrolments', 'leads'],
+        duration_ms: expect.any(Number) as unknown,
+      },
+    ]);
+  } finally {
+    await store.close();
+  }
+}, 120_000);
+
+it('is kept by serve after a batch import: the leads imported are analyzed soon after, not at the next interval', async () => {
+  const store = await openSqlStore();
+  try {
+    const org = await createOrganization(store, {
+      name: 'Northwind Outreach',
+      members: [{ email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
+    });
+    const { key } = await createApiKey(store, { organizationId: org.id });
+    const lines: LogEntry[] = [];
+    const running = await serve({
+      store,
+      port: 0,
+      host: '127.0.0.1',
+      logger: { log: (entry) => lines.push(entry) },
+      // Only the import can bring a check within the test's time.
+      statistics: { firstMs: 600_000, intervalMs: 600_000, settleMs: 50 },
+    });
+    try {
+      const leads = Array.from({ length: 1500 }, (_, i) => ({
+        email: `lead-${i}@imported.example`,
+        first_name: 'Ada',
+        last_name: `Lovelace ${i}`,
+        company: 'Analytical Engines',
+      }));
+      const answer = await fetch(`${running.url}/v1/leads`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ leads }),
+      });
+      expect(answer.status, await answer.clone().text()).toBe(207);
+      expect(((await answer.json()) as { created: number }).created).toBe(1500);
+      await vi.waitFor(() => expect(lines.some((line) => line.message === 'planner statistics gathered')).toBe(true), {
+        timeout: 30_000,
+        interval: 50,
+      });
+    } finally {
+      await running.close({ graceMs: 0 });
+    }
+    const told = lines.filter((line) => line.message.startsWith('planner statistics'));
+    expect(told).toEqual([
+      {
+        level: 'info',
+        message: 'planner statistics gathered',
+        tables: ['leads'],
         duration_ms: expect.any(Number) as unknown,
       },
     ]);
