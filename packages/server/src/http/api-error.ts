@@ -30,12 +30,27 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * How many issues the message names. `details.errors` lists every one; a message that named
+ * them all repeated them, and a batch body of 1 MB can fail with 250,000 (a message of 10 MB
+ * that a client logs in one line).
+ */
+const issuesInMessage = 10;
+
 /** `400 VALIDATION_ERROR` for one or more failing fields. */
 export function validationError(errors: ValidationIssue[], message?: string): ApiError {
-  const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ');
-  return new ApiError(400, 'VALIDATION_ERROR', message ?? `Request validation failed: ${summary}.`, {
+  return new ApiError(400, 'VALIDATION_ERROR', message ?? `Request validation failed: ${summaryOf(errors)}.`, {
     details: { errors },
   });
+}
+
+function summaryOf(errors: ValidationIssue[]): string {
+  const named = errors
+    .slice(0, issuesInMessage)
+    .map((e) => `${e.field} ${e.message}`)
+    .join('; ');
+  const more = errors.length - issuesInMessage;
+  return more > 0 ? `${named}; and ${more.toLocaleString('en-US')} more (details.errors lists each)` : named;
 }
 
 export const notFound = (message = 'Not found.') => new ApiError(404, 'NOT_FOUND', message);
