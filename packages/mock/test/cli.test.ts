@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const chosen = new Set(['PORT', 'HOST', 'OCS_DEBUG']);
+  const chosen = new Set(['PORT', 'HOST', 'OCS_DEBUG', 'OCS_CORS_ORIGIN']);
   return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !chosen.has(name))), ...extra };
 }
 
@@ -59,7 +59,11 @@ function run(args: string[], extra: Record<string, string> = {}) {
 }
 
 /** Starts a mock, returns its start-up line (JSON) and stops it by its pid. */
-async function startAndStop(args: string[], extra: Record<string, string> = {}): Promise<{ url: string }> {
+async function startAndStop(
+  args: string[],
+  extra: Record<string, string> = {},
+  whileRunning?: (url: string) => Promise<void>,
+): Promise<{ url: string }> {
   const child = spawnMock([...args, '--json'], extra);
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const line = await new Promise<string>((resolve, reject) => {
@@ -67,6 +71,7 @@ async function startAndStop(args: string[], extra: Record<string, string> = {}):
     child.once('close', (code) => reject(new Error(`ocs-mock exited (${code}) before starting`)));
   });
   const exited = new Promise((resolve) => child.once('close', resolve));
+  if (whileRunning) await whileRunning((JSON.parse(line) as { url: string }).url);
   if (child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
   await exited;
   return JSON.parse(line) as { url: string };
@@ -123,6 +128,12 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ['* with a named origin, by commas', ['--cors-origin', 'https://a.example,*', '--port', '0'], {}, /cannot be mixed/],
   // It used to start a mock no page could call, unsaid.
   ['an empty --cors-origin', ['--cors-origin=', '--port', '0'], {}, /--cors-origin needs an origin/],
+  [
+    'an OCS_CORS_ORIGIN that is no origin',
+    ['--port', '0'],
+    { OCS_CORS_ORIGIN: 'ftp://files.example' },
+    /^ocs-mock: OCS_CORS_ORIGIN: 'ftp:\/\/files\.example' is not/,
+  ],
 ];
 
 describe('mistakes', () => {
@@ -135,6 +146,38 @@ describe('mistakes', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(lines[0]).toMatch(message);
     expect(lines[0]).toMatch(/^ocs-mock: .* Run ocs-mock --help for usage\.$/);
+  });
+});
+
+describe('OCS_CORS_ORIGIN', () => {
+  /** The origin a preflight from `origin` is allowed for (null: refused). */
+  const allowedFor = async (url: string, origin: string) =>
+    (
+      await fetch(`${url}/campaigns`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' },
+      })
+    ).headers.get('access-control-allow-origin');
+
+  it('is read when no --cors-origin is given, as ocs-server reads it', async () => {
+    await startAndStop(['--port', '0'], { OCS_CORS_ORIGIN: 'https://app.example' }, async (url) => {
+      expect(await allowedFor(url, 'https://app.example')).toBe('https://app.example');
+      expect(await allowedFor(url, 'https://other.example')).toBeNull();
+    });
+  });
+
+  it('gives way to --cors-origin; without either, any origin', async () => {
+    await startAndStop(
+      ['--port', '0', '--cors-origin', 'https://flag.example'],
+      { OCS_CORS_ORIGIN: 'https://app.example' },
+      async (url) => {
+        expect(await allowedFor(url, 'https://flag.example')).toBe('https://flag.example');
+        expect(await allowedFor(url, 'https://app.example')).toBeNull();
+      },
+    );
+    await startAndStop(['--port', '0'], {}, async (url) => {
+      expect(await allowedFor(url, 'https://any.example')).toBe('*');
+    });
   });
 });
 

@@ -5,7 +5,7 @@
  *
  * `--help` and `--version` exit 0. A mistake is one line on stderr and exit code 2; a failure
  * (the port is taken...) one line and exit code 1, with the stack under `--debug` or
- * `OCS_DEBUG=1`. `PORT` and `HOST` are read when the flags are not given.
+ * `OCS_DEBUG=1`. `PORT`, `HOST` and `OCS_CORS_ORIGIN` are read when the flags are not given.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -37,7 +37,8 @@ Options:
   --rate-limit-total <n>         requests per minute in total (default 600)
   --allow-insecure-webhooks      accept http:// and loopback webhook URLs
   --cors-origin <origin>         only pages from this origin may call /v1 from a browser
-                                 (repeat it, or separate with commas; default: any origin, *)
+                                 (repeat it, or separate with commas; or OCS_CORS_ORIGIN;
+                                 default: any origin, *)
   --journal-limit <n>            requests kept in the journal (default 1000; 0 keeps none)
   --json                         print the start-up line as JSON
   --debug                        print the stack of an internal error (or OCS_DEBUG=1)
@@ -101,8 +102,8 @@ async function main(argv: string[]): Promise<void> {
     Number.MAX_SAFE_INTEGER,
   );
   const total = integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
-  // Any origin when not given: the mock is for development.
-  const corsOrigins = corsOriginsOption(values['cors-origin']) ?? '*';
+  // Any origin when not given: the mock is for development. OCS_CORS_ORIGIN as ocs-server reads it.
+  const corsOrigins = corsOriginsOption(values['cors-origin'], 'OCS_CORS_ORIGIN') ?? '*';
   const journalLimit = integerOption('--journal-limit', values['journal-limit'], 0, Number.MAX_SAFE_INTEGER);
 
   const server = await startMockServer({
