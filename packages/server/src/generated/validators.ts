@@ -1591,7 +1591,7 @@ var props1 = true;
 }
 const _errs37 = errors;
 if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if (vErrors === null) vErrors = validate34.errors; else for (const e of validate34.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 var _valid0 = _errs37 === errors;
@@ -1640,7 +1640,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if (vErrors === null) vErrors = validate33.errors; else for (const e of validate33.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 else {
@@ -2649,7 +2649,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if (vErrors === null) vErrors = validate39.errors; else for (const e of validate39.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 validate38.errors = vErrors;
@@ -3839,7 +3839,7 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(!(wrapper0.validate(data0[i0], {instancePath:instancePath+"/yes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+if (vErrors === null) vErrors = wrapper0.validate.errors; else for (const e of wrapper0.validate.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 }
@@ -3861,7 +3861,7 @@ if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(!(wrapper0.validate(data2[i1], {instancePath:instancePath+"/no/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+if (vErrors === null) vErrors = wrapper0.validate.errors; else for (const e of wrapper0.validate.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 }
@@ -4037,7 +4037,7 @@ errors++;
 }
 if(data.branches !== undefined){
 if(!(validate55(data.branches, {instancePath:instancePath+"/branches",parentData:data,parentDataProperty:"branches",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if (vErrors === null) vErrors = validate55.errors; else for (const e of validate55.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 }
@@ -4085,7 +4085,7 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate54(data0[i0], {instancePath:instancePath+"/variation_a/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if (vErrors === null) vErrors = validate54.errors; else for (const e of validate54.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 }
@@ -4107,7 +4107,7 @@ if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(!(validate54(data2[i1], {instancePath:instancePath+"/variation_b/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if (vErrors === null) vErrors = validate54.errors; else for (const e of validate54.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 }
@@ -4240,7 +4240,7 @@ let valid1 = false;
 let passing0 = null;
 const _errs8 = errors;
 if(!(validate53(data2, {instancePath:instancePath+"/sequence",parentData:data,parentDataProperty:"sequence",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if (vErrors === null) vErrors = validate53.errors; else for (const e of validate53.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -4323,7 +4323,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if (vErrors === null) vErrors = validate52.errors; else for (const e of validate52.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 validate51.errors = vErrors;
@@ -4821,7 +4821,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if (vErrors === null) vErrors = validate64.errors; else for (const e of validate64.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 validate63.errors = vErrors;
@@ -4908,7 +4908,7 @@ errors++;
 }
 if(data.sequence !== undefined){
 if(!(validate53(data.sequence, {instancePath:instancePath+"/sequence",parentData:data,parentDataProperty:"sequence",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if (vErrors === null) vErrors = validate53.errors; else for (const e of validate53.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 }
@@ -4940,7 +4940,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if (vErrors === null) vErrors = validate68.errors; else for (const e of validate68.errors) vErrors.push(e);
 errors = vErrors.length;
 }
 validate67.errors = vErrors;

@@ -18,6 +18,7 @@ export const fuzzClasses = [
   'bad_header',
   'deep_nesting',
   'bad_format',
+  'many_items',
 ] as const;
 
 export type FuzzClass = (typeof fuzzClasses)[number];

@@ -45,7 +45,7 @@ export const paginationParams = new Set(['offset', 'page', 'limit', 'before', 's
 /** Operations a class applies to (bad_cursor needs a paging parameter, bad_id an ID). */
 export function appliesTo(cls: FuzzClass, op: FuzzOperation): boolean {
   if (cls === 'bad_cursor') return op.parameters.some((p) => p.in === 'query' && paginationParams.has(p.name));
-  if (cls === 'deep_nesting') return op.body !== undefined;
+  if (cls === 'deep_nesting' || cls === 'many_items') return op.body !== undefined;
   if (cls === 'bad_id') {
     const named = op.parameters.some((p) => resourceOfName[p.name]);
     const body = Object.keys((op.body?.schema.properties ?? {}) as object).some((name) => resourceOfName[name]);
@@ -160,6 +160,16 @@ export function payloadArbitrary(cls: FuzzClass): fc.Arbitrary<unknown> {
           '123e4567e89b12d3a456426614174000',
         ),
       );
+    case 'many_items':
+      // Arrays of many items, valid or wrong, up to past the 1 MB body limit: work per item
+      // that grows with the others (a batch of wrong items once took 20 s at 16,000).
+      return fc.record({
+        count: fc.oneof(
+          { weight: 8, arbitrary: fc.integer({ min: 2, max: 2000 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 20_000, max: 150_000 }) },
+        ),
+        item: fc.constantFrom('copy', 'empty', 'null', 'number', 'text'),
+      });
     case 'deep_nesting':
       // Around the API's limit of 64 levels, and far past it (where recursive code overflows).
       return fc.oneof(fc.integer({ min: 55, max: 75 }), fc.integer({ min: 1000, max: 20_000 }));
@@ -306,6 +316,12 @@ function targets(cls: FuzzClass, parts: Mutated): Slot[] {
       const body = all.filter((s) => s.where === 'body');
       return body.length > 0 ? body : all;
     }
+    case 'many_items': {
+      // A body's arrays (a batch's items, a sequence's steps), else any place in the body.
+      const body = all.filter((s) => s.where === 'body');
+      const arrays = body.filter((s) => Array.isArray(s.value));
+      return arrays.length > 0 ? arrays : body.length > 0 ? body : all;
+    }
     case 'bad_format':
       // IDs (spelled as URNs) and times; without either, the query parameter fallback.
       return all.filter(
@@ -351,6 +367,13 @@ function replacement(cls: FuzzClass, slot: Slot, payload: unknown): unknown {
       const repeated = slot.where === 'header' ? 'a' : unit;
       return repeated.repeat(Math.ceil(Math.min(length, max) / repeated.length));
     }
+    case 'many_items': {
+      const { count, item } = payload as { count: number; item: string };
+      const own = Array.isArray(slot.value) ? (slot.value as unknown[])[0] : slot.value;
+      const one = item === 'copy' ? own : item === 'empty' ? {} : item === 'null' ? null : item === 'number' ? 7 : 'x';
+      const many = Array.from({ length: count }, () => copy(one));
+      return slot.where === 'body' ? many : JSON.stringify(many).slice(0, 2000);
+    }
     case 'deep_nesting': {
       // As JSON text: objects and arrays in turn, `depth` levels around a number.
       let nested = '1';
@@ -382,6 +405,10 @@ function describe(cls: FuzzClass, payload: unknown): string {
   if (cls === 'long_string') {
     const { length, unit } = payload as { length: number; unit: string };
     return `${length} × ${JSON.stringify(unit)}`;
+  }
+  if (cls === 'many_items') {
+    const { count, item } = payload as { count: number; item: string };
+    return `an array of ${count} × ${item}`;
   }
   const text = JSON.stringify(payload instanceof RawJson ? payload.text : payload) ?? String(payload);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;

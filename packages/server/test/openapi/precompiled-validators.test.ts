@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addServiceFormats,
+  appendErrorsInPlace,
   generateValidatorsModule,
   validatorsModulePath,
 } from '../../../../scripts/generate/validators.ts';
@@ -103,3 +104,18 @@ function broken(value: unknown): fc.Arbitrary<unknown> {
     return Object.fromEntries(replacement === null ? others : [...others, [key, replacement]]);
   });
 }
+
+describe('errors of a schema called as a function are appended in place (decision 0005)', () => {
+  it('the module copies no error list: no concat, which made an array of n wrong items take time in n²', () => {
+    const checkedIn = readFileSync(join(repoRoot, validatorsModulePath), 'utf8');
+    expect(checkedIn).not.toContain('vErrors.concat(');
+    expect(checkedIn).toContain('else for (const e of validate');
+  });
+
+  it("refuses Ajv's code that gathers errors with concat in a form it does not know", () => {
+    expect(() => appendErrorsInPlace('vErrors = vErrors.concat(other);')).toThrow(/appendErrorsInPlace/);
+    expect(
+      appendErrorsInPlace('vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);'),
+    ).toBe('if (vErrors === null) vErrors = validate7.errors; else for (const e of validate7.errors) vErrors.push(e);');
+  });
+});
