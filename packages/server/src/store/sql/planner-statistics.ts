@@ -27,12 +27,13 @@ const staleTables = `
   select c.relname as name
     from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
+   cross join lateral (select pg_relation_size(c.oid) / current_setting('block_size')::int as pages) size
    where n.nspname = current_schema() and c.relkind = 'r'
-     and pg_relation_size(c.oid) >= $1 * current_setting('block_size')::int
+     and size.pages >= $1
      and pg_has_role(c.relowner, 'USAGE')
      and (c.reltuples < 0
           or (c.reltuples > 0 and not exists (select 1 from pg_stats p where p.schemaname = n.nspname and p.tablename = c.relname))
-          or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2)
+          or size.pages > c.relpages * 1.2)
    order by c.relname`;
 
 /**
