@@ -5657,7 +5657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the schema, or the campaign has no sequence. */
+            /** @description The body does not match the schema (`VALIDATION_ERROR`), or the campaign has no sequence (`NO_SEQUENCE`). `VALIDATION_ERROR` also when the answer's messages would render to more than 1,000,000 characters together (issue `body`, type `max_length`): preview one step with `step_id`, or shorten the values the placeholders take. This limit is this implementation's design. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

@@ -51,21 +51,66 @@ export function stepPlaceholders(step: SequenceStep): string[] {
 export type PlaceholderValues = (name: string) => unknown;
 
 /**
+ * The most characters rendering may produce: for one text of a step the engine sends, and for
+ * all the messages of one preview together. A placeholder repeats its value wherever it
+ * appears, so a step's text of 300 KB (100,000 placeholders) and a custom field of 1,000
+ * characters rendered to 100 MB, and past V8's longest string the preview answered 500 or the
+ * process ran out of memory (decision 0005). A million characters is some 200 times the
+ * longest cold email, and past what email providers accept in one message.
+ */
+export const maxRenderedLength = 1_000_000;
+
+/** What may still be rendered: one per text in the engine, one per answer in the preview. */
+export interface RenderBudget {
+  remaining: number;
+}
+
+/** Rendering would produce more than its budget: nothing was rendered. */
+export class RenderedTooLong extends Error {
+  constructor(readonly limit: number) {
+    super(`the rendered text would be longer than ${limit.toLocaleString('en-US')} characters`);
+    this.name = 'RenderedTooLong';
+  }
+}
+
+/**
  * `text` with every placeholder replaced by its value. A placeholder without a value (or
  * with an empty one) becomes the empty string and is reported in `missing`, so a preview
- * shows exactly what would be sent and what data is lacking.
+ * shows exactly what would be sent and what data is lacking. Throws `RenderedTooLong` once
+ * the text would pass `budget` (by default `maxRenderedLength` for this text alone), before
+ * building it; what it renders is taken from the budget.
  */
-export function renderPlaceholders(text: string, values: PlaceholderValues): { text: string; missing: string[] } {
+export function renderPlaceholders(
+  text: string,
+  values: PlaceholderValues,
+  budget: RenderBudget = { remaining: maxRenderedLength },
+): { text: string; missing: string[] } {
   const missing = new Set<string>();
-  const rendered = text.replaceAll(placeholderPattern, (_whole, name: string) => {
-    const value = valueText(values(name));
-    if (value === null) {
-      missing.add(name);
-      return '';
+  // Each name's text once: an object value is JSON, made once however often it appears.
+  const texts = new Map<string, string>();
+  const parts: string[] = [];
+  let length = 0;
+  let from = 0;
+  const take = (part: string) => {
+    length += part.length;
+    if (length > budget.remaining) throw new RenderedTooLong(maxRenderedLength);
+    parts.push(part);
+  };
+  for (const match of text.matchAll(placeholderPattern)) {
+    const name = match[1] as string;
+    let value = texts.get(name);
+    if (value === undefined) {
+      value = valueText(values(name)) ?? '';
+      if (value === '') missing.add(name);
+      texts.set(name, value);
     }
-    return value;
-  });
-  return { text: rendered, missing: [...missing] };
+    take(text.slice(from, match.index));
+    take(value);
+    from = match.index + match[0].length;
+  }
+  take(text.slice(from));
+  budget.remaining -= length;
+  return { text: parts.join(''), missing: [...missing] };
 }
 
 /** The text a value renders as, or null when it counts as no value. */

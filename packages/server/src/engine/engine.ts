@@ -92,7 +92,7 @@ export function createEngine(options: {
 
   const round = async (): Promise<EngineRound> => {
     await syncClock();
-    const steps_run = await runDueSteps({ store, channel }, clock.now());
+    const steps_run = await runDueSteps({ store, channel, logger }, clock.now());
     const deliveries_attempted = halting ? 0 : await deliveries.runDue();
     return { steps_run, deliveries_attempted };
   };

@@ -28,10 +28,14 @@ import type { Store } from '../store/types.ts';
 import { chooseArm } from './arm.ts';
 import type { OutboundChannel } from './channel.ts';
 import { renderMessage } from './render-message.ts';
+import { RenderedTooLong } from '../domain/placeholders.ts';
+import type { Logger } from '../http/logger.ts';
 
 export interface StepRunner {
   store: Store;
   channel: OutboundChannel;
+  /** Told of a step that cannot be sent and stays due (its message renders too long). */
+  logger?: Logger;
 }
 
 /** A lead's later steps can come due at once (delay 0): a campaign is walked again, this many times at most. */
@@ -62,6 +66,8 @@ export async function nextStepDueAfter(store: Store, now: Date): Promise<Date | 
 async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: string): Promise<number> {
   let ran = 0;
   let aiFields: AiFieldRecord[] | null = null;
+  /** Leads whose message renders too long: told once a round, not again at each pass. */
+  const tooLong = new Set<string>();
   for (let pass = 0; pass < maxPasses; pass += 1) {
     const { pending, accounts, events } = await readCampaign(runner.store, campaign, now, now);
     const sentToday = messagesSentToday(events, now);
@@ -70,10 +76,28 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
       const account = accounts.find((a) => a.id === due.sender_account_id);
       // No account of the step's platform is assigned, or it is disconnected or at its daily
       // limit: the step stays due (the queue shows it) until one can send it.
-      if (!account || account.status !== 'connected') continue;
+      if (!account || account.status !== 'connected' || tooLong.has(due.enrolment.id)) continue;
       if ((sentToday.get(account.id) ?? 0) >= account.daily_limit) continue;
       aiFields ??= await runner.store.aiFields.list(campaign.id);
-      const outcome = await runStep(runner, campaign, due, account, aiFields, now);
+      let outcome: StepOutcome;
+      try {
+        outcome = await runStep(runner, campaign, due, account, aiFields, now);
+      } catch (error) {
+        if (!(error instanceof RenderedTooLong)) throw error;
+        tooLong.add(due.enrolment.id);
+        // This lead's data and the step's text make a message no provider would take: the
+        // step stays due (the queue shows it) until one of them changes, and every other
+        // lead's steps run, instead of the whole round failing at each tick.
+        runner.logger?.log({
+          level: 'warn',
+          message: 'step not sent: its message renders too long',
+          campaign_id: campaign.id,
+          lead_id: due.enrolment.lead_id,
+          step_id: due.next.step.id,
+          error: error.message,
+        });
+        continue;
+      }
       if (outcome === 'ran') {
         ranThisPass += 1;
         if (isMessage(due.next.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);

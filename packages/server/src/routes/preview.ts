@@ -4,14 +4,17 @@ import {
   isPlainObject,
   leadFieldNames,
   leadPlaceholderValues,
+  maxRenderedLength,
   type PlaceholderValues,
+  type RenderBudget,
+  RenderedTooLong,
   renderPlaceholders,
   sentTextFields,
   type StepTextField,
 } from '../domain/placeholders.ts';
 import { walkSteps } from '../domain/sequence-rules.ts';
 import { hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, validationError } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { SequenceStep } from '../store/records.ts';
 import { findCampaign } from '../lookups/campaign.ts';
@@ -58,6 +61,18 @@ export const previewHandlers: PartialHandlers = {
         );
       }
     }
+    // One budget for every message of the answer: a long sequence cannot multiply it.
+    const budget: RenderBudget = { remaining: maxRenderedLength };
+    let messages: PreviewMessage[];
+    try {
+      messages = steps.map(({ step, branch }) => renderStep(step, branch, values, budget));
+    } catch (error) {
+      if (!(error instanceof RenderedTooLong)) throw error;
+      throw validationError(
+        [{ field: 'body', message: `renders to more than ${limitText} characters`, type: 'max_length' }],
+        `Request validation failed: this preview renders to more than ${limitText} characters. Preview one step (step_id), or shorten the values its placeholders take or the steps' text.`,
+      );
+    }
     return {
       status: 200,
       body: {
@@ -65,7 +80,7 @@ export const previewHandlers: PartialHandlers = {
         campaign_id: campaign.id,
         lead_id: body.lead_id ?? null,
         variation,
-        messages: steps.map(({ step, branch }) => renderStep(step, branch, values)),
+        messages,
       },
     };
   },
@@ -85,7 +100,14 @@ function mergeLead(stored: Record<string, unknown>, inline: Record<string, unkno
   return lead;
 }
 
-function renderStep(step: SequenceStep, branch: string | null, values: PlaceholderValues): PreviewMessage {
+const limitText = maxRenderedLength.toLocaleString('en-US');
+
+function renderStep(
+  step: SequenceStep,
+  branch: string | null,
+  values: PlaceholderValues,
+  budget: RenderBudget,
+): PreviewMessage {
   const rendered: Record<StepTextField, string | null> = {
     subject: null,
     content: null,
@@ -96,7 +118,7 @@ function renderStep(step: SequenceStep, branch: string | null, values: Placehold
   for (const field of sentTextFields(step.type)) {
     const text = step[field];
     if (typeof text !== 'string') continue;
-    const result = renderPlaceholders(text, values);
+    const result = renderPlaceholders(text, values, budget);
     rendered[field] = result.text;
     for (const name of result.missing) missing.add(name);
   }

@@ -1,5 +1,6 @@
 /** `POST /campaigns/{campaign_id}/preview`: placeholders from the lead, AI fields from their fallback. */
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../src/store/memory/index.ts';
 import { type TestApi, createTestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
 import { createCampaign, emailSequence, insertLead, q4Sequence } from '../support/campaign-setup.ts';
@@ -13,6 +14,11 @@ interface Message {
   content: string | null;
   message: string | null;
   missing_variables: string[];
+}
+interface Failure {
+  error: string;
+  message: string;
+  details?: { errors: Array<{ field: string; message: string; type: string }> };
 }
 interface Preview {
   campaign_id: string;
@@ -155,5 +161,52 @@ describeBackends('campaign preview', (store) => {
     const hidden = await other.call<Preview>('POST', `/v1/campaigns/${campaignId}/preview`, { body: {} });
     expect(hidden.status).toBe(404);
     expect(hidden.body.error).toBe('CAMPAIGN_NOT_FOUND');
+  });
+});
+
+// Rendering is the same on every store: once, on memory.
+describe('a preview that renders past the million characters (decision 0005)', () => {
+  /** A campaign whose emails' content is `{notes}` 100,000 times (700 KB of text). */
+  const manyPlaceholders = async (api: TestApi, steps: number) =>
+    createCampaign(api, {
+      sequence: {
+        variation_a: Array.from({ length: steps }, (_, i) => ({
+          id: i + 1,
+          type: 'email',
+          subject: 'Notes',
+          content: '{notes}'.repeat(Math.floor(100_000 / steps)),
+          delay: 0,
+        })),
+      },
+    });
+  const notes = (length: number) => ({ lead: { email: 'p@x.example', custom_fields: { notes: 'n'.repeat(length) } } });
+
+  it('answers 400 with what to do, rendering nothing (it was 100 MB from 1 KB, then a 500)', async () => {
+    const api = await createTestApi(createMemoryStore());
+    const id = await manyPlaceholders(api, 1);
+    const fits = await api.call<Preview>('POST', `/v1/campaigns/${id}/preview`, { body: notes(9) });
+    expect(fits.status).toBe(200);
+    expect(fits.body.messages[0]?.content).toHaveLength(900_000);
+    // 10 characters: the content alone is a million, and the subject comes on top.
+    for (const length of [10, 1000, 300_000]) {
+      const answer = await api.call<Failure>('POST', `/v1/campaigns/${id}/preview`, { body: notes(length) });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe('VALIDATION_ERROR');
+      expect(answer.body.details?.errors).toEqual([
+        { field: 'body', message: 'renders to more than 1,000,000 characters', type: 'max_length' },
+      ]);
+      expect(answer.body.message).toMatch(/Preview one step \(step_id\)/);
+    }
+  });
+
+  it('counts every message of the answer together: many steps cannot each take a million', async () => {
+    const api = await createTestApi(createMemoryStore());
+    const id = await manyPlaceholders(api, 4);
+    // Each step renders 25,000 × 20 = 500,000 characters: one fits, four do not.
+    const one = await api.call<Preview>('POST', `/v1/campaigns/${id}/preview`, { body: { ...notes(20), step_id: 3 } });
+    expect(one.status).toBe(200);
+    expect(one.body.messages[0]?.content).toHaveLength(500_000);
+    const all = await api.call<Failure>('POST', `/v1/campaigns/${id}/preview`, { body: notes(20) });
+    expect(all.status).toBe(400);
   });
 });

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   leadPlaceholderValues,
+  maxRenderedLength,
   parsePlaceholders,
+  RenderedTooLong,
   renderPlaceholders,
   sentTextFields,
   stepPlaceholders,
@@ -81,5 +83,33 @@ describe('leadPlaceholderValues', () => {
     expect(value('nothing')).toBeNull();
     expect(value('id')).toBeNull();
     expect(value('custom_fields')).toBeNull();
+  });
+});
+
+describe('renderPlaceholders within a budget (decision 0005)', () => {
+  it('renders up to the budget, takes what it rendered from it, and throws past it having built nothing', () => {
+    const budget = { remaining: 25 };
+    expect(renderPlaceholders('Hi {a}!', () => 'Ada', budget).text).toBe('Hi Ada!');
+    expect(budget.remaining).toBe(18);
+    expect(() => renderPlaceholders('{a}{a}{a}{a}{a}{a}{a}', () => 'Ada', budget)).toThrow(RenderedTooLong);
+    expect(budget.remaining).toBe(18);
+  });
+
+  it('stops at a million characters by default, however few the placeholders', () => {
+    expect(renderPlaceholders('{a}', () => 'x'.repeat(maxRenderedLength)).text).toHaveLength(maxRenderedLength);
+    expect(() => renderPlaceholders('{a}!', () => 'x'.repeat(maxRenderedLength))).toThrow(
+      'the rendered text would be longer than 1,000,000 characters',
+    );
+  });
+
+  it('asks for and writes out each name once, however often it appears', () => {
+    const asked: string[] = [];
+    const values = (name: string) => {
+      asked.push(name);
+      return { nested: [1, 2] };
+    };
+    const { text } = renderPlaceholders('{a} {a} {b} {a}', values);
+    expect(text).toBe('{"nested":[1,2]} {"nested":[1,2]} {"nested":[1,2]} {"nested":[1,2]}');
+    expect(asked).toEqual(['a', 'b']);
   });
 });
