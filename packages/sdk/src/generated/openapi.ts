@@ -2442,7 +2442,8 @@ export interface components {
          *
          *     The rules are deliberately not expressed as schema constraints, so that every broken rule
          *     is reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.
-         *     The exception is the shape of a step itself: a step without an integer `id` or without a
+         *     A sequence of more than 40 steps is refused for its length, with the broken rules of its
+         *     first 40 steps only (a body of 1 MB holds some 30,000 steps). The exception is the shape of a step itself: a step without an integer `id` or without a
          *     known `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),
          *     before the structural rules are checked.
          */

@@ -1,6 +1,7 @@
 /**
  * The six structural rules of a sequence (section 2). Every broken rule is reported, not
- * only the first, so that one `SEQUENCE_VALIDATION_FAILED` answer lists them all. Field
+ * only the first, so that one `SEQUENCE_VALIDATION_FAILED` answer lists them all (for the
+ * first 40 steps of a sequence longer than that, which is refused for its length). Field
  * paths name the step: `sequence.variation_a[3].branches.yes[0]`.
  */
 import { ApiError, type ErrorDetails, type ValidationIssue } from '../http/api-error.ts';
@@ -13,9 +14,17 @@ export const maxDelayDays = 90;
 type Branch = 'yes' | 'no' | null;
 
 export function sequenceIssues(sequence: Sequence, root = 'sequence'): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
+  const found: ValidationIssue[] = [];
   const seenIds = new Map<number, string>();
   let count = 0;
+  // The rules of the first `maxSteps` steps walked; past them the sequence is refused for its
+  // length, which is said once, and the steps are only counted. A body of 1 MB holds some
+  // 30,000 steps, each of which could break every rule: an answer of 100 MB.
+  const issues = {
+    push(issue: ValidationIssue) {
+      if (count <= maxSteps) found.push(issue);
+    },
+  };
 
   const walk = (steps: SequenceStep[], path: string, depth: number, branch: Branch) => {
     steps.forEach((step, index) => {
@@ -92,13 +101,13 @@ export function sequenceIssues(sequence: Sequence, root = 'sequence'): Validatio
   walk(sequence.variation_a, `${root}.variation_a`, 0, null);
   if (sequence.variation_b) walk(sequence.variation_b, `${root}.variation_b`, 0, null);
   if (count > maxSteps) {
-    issues.push({
+    found.push({
       field: root,
       message: `a sequence has at most ${maxSteps} steps (both variations and all branches); this one has ${count}`,
       type: 'too_many_steps',
     });
   }
-  return issues;
+  return found;
 }
 
 /** Throws `400 SEQUENCE_VALIDATION_FAILED` listing every broken rule. */
@@ -109,6 +118,7 @@ export function assertValidSequence(sequence: Sequence, root = 'sequence', detai
   throw new ApiError(
     400,
     'SEQUENCE_VALIDATION_FAILED',
+    // Every one (section 2: the message lists every failed rule); the issues of 40 steps at most.
     `Sequence validation failed (${issues.length} rule${issues.length === 1 ? '' : 's'}): ${list}.`,
     { details: { ...details, errors: issues } },
   );

@@ -39,12 +39,13 @@ const issuesInMessage = 10;
 
 /** `400 VALIDATION_ERROR` for one or more failing fields. */
 export function validationError(errors: ValidationIssue[], message?: string): ApiError {
-  return new ApiError(400, 'VALIDATION_ERROR', message ?? `Request validation failed: ${summaryOf(errors)}.`, {
+  return new ApiError(400, 'VALIDATION_ERROR', message ?? `Request validation failed: ${issueSummary(errors)}.`, {
     details: { errors },
   });
 }
 
-function summaryOf(errors: ValidationIssue[]): string {
+/** The first issues, and how many more: for an error's message, beside `details.errors`. */
+function issueSummary(errors: ValidationIssue[]): string {
   const named = errors
     .slice(0, issuesInMessage)
     .map((e) => `${e.field} ${e.message}`)

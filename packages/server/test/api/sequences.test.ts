@@ -13,7 +13,7 @@ import { createCampaign, emailSequence, interceptStore, q4Sequence } from '../su
 interface Failure {
   error: string;
   message: string;
-  details: { step_id?: number; errors?: Array<{ field: string; type: string }> };
+  details: { step_id?: number; errors?: Array<{ field: string; type: string; message?: string }> };
 }
 
 describeBackends('sequences', (store) => {
@@ -67,6 +67,31 @@ describeBackends('sequences', (store) => {
       'sequence.variation_a[1].delay delay_out_of_range',
       'sequence.variation_b[0] duplicate_step_id',
     ]);
+    expect(await stored(id)).toEqual(emailSequence());
+  });
+
+  it('refuses a sequence past 40 steps for its length, with the rules of its first 40 steps only', async () => {
+    await setup();
+    const id = await createCampaign(api, { sequence: emailSequence() });
+    // 30,000 email steps without subject or content: each breaks a rule (an answer of 100 MB
+    // when every step's issue was listed, and its message repeated them all).
+    const steps = Array.from({ length: 30_000 }, (_, i) => ({ id: i + 1, type: 'email' }));
+    const answer = await put<Failure>(id, { variation_a: steps });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('SEQUENCE_VALIDATION_FAILED');
+    const issues = answer.body.details.errors ?? [];
+    expect(issues.map((e) => e.type)).toEqual([
+      ...Array<string>(40).fill('email_needs_subject_and_content'),
+      'too_many_steps',
+    ]);
+    expect(issues.at(-2)?.field).toBe('sequence.variation_a[39]');
+    expect(issues.at(-1)?.message).toBe(
+      'a sequence has at most 40 steps (both variations and all branches); this one has 30000',
+    );
+    // The message lists every failed rule (section 2): 41 of them.
+    expect(answer.body.message).toMatch(/^Sequence validation failed \(41 rules\): sequence\.variation_a\[0\] /);
+    expect(answer.body.message.match(/sequence\.variation_a\[\d+\] email step needs/g)).toHaveLength(40);
+    expect(answer.body.message).toContain('sequence a sequence has at most 40 steps');
     expect(await stored(id)).toEqual(emailSequence());
   });
 
