@@ -2172,7 +2172,7 @@ export interface components {
             /** @constant */
             success: false;
             error: components["schemas"]["ErrorCode"];
-            /** @description Human-readable explanation; for `SEQUENCE_VALIDATION_FAILED` it lists every failed rule. */
+            /** @description Human-readable explanation; for `SEQUENCE_VALIDATION_FAILED` it lists every failed rule (of the first 40 steps, for a sequence refused for having more). For `VALIDATION_ERROR` it names the first ten issues and says how many more `details.errors` lists. */
             message: string;
             details?: components["schemas"]["ErrorDetails"];
             /** @description Same value as the `X-Request-ID` response header. */
@@ -2442,10 +2442,12 @@ export interface components {
          *
          *     The rules are deliberately not expressed as schema constraints, so that every broken rule
          *     is reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.
-         *     A sequence of more than 40 steps is refused for its length, with the broken rules of its
-         *     first 40 steps only (a body of 1 MB holds some 30,000 steps). The exception is the shape of a step itself: a step without an integer `id` or without a
+         *     The exception is the shape of a step itself: a step without an integer `id` or without a
          *     known `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),
          *     before the structural rules are checked.
+         *
+         *     A sequence of more than 40 steps is refused for its length, with the broken rules of its
+         *     first 40 steps only (a body of 1 MB holds some 30,000 steps).
          */
         Sequence: {
             variation_a: components["schemas"]["SequenceStep"][];

@@ -191,10 +191,12 @@ export type ConditionalBranches = z.output<typeof ConditionalBranches>;
  *
  * The rules are deliberately not expressed as schema constraints, so that every broken rule
  * is reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.
- * A sequence of more than 40 steps is refused for its length, with the broken rules of its
- * first 40 steps only (a body of 1 MB holds some 30,000 steps). The exception is the shape of a step itself: a step without an integer `id` or without a
+ * The exception is the shape of a step itself: a step without an integer `id` or without a
  * known `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),
  * before the structural rules are checked.
+ *
+ * A sequence of more than 40 steps is refused for its length, with the broken rules of its
+ * first 40 steps only (a body of 1 MB holds some 30,000 steps).
  */
 export const Sequence = /* @__PURE__ */ z.looseObject({ variation_a: /* @__PURE__ */ z.array(SequenceStep), variation_b: /* @__PURE__ */ z.array(SequenceStep).optional() }) satisfies z.ZodType<components['schemas']["Sequence"]>;
 export type Sequence = z.output<typeof Sequence>;

@@ -113,6 +113,11 @@ export function renderPlaceholders(
   return { text: parts.join(''), missing: [...missing] };
 }
 
+/** Whether a value renders as text (`valueText` not null), without writing an object out. */
+function hasValue(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '';
+}
+
 /** The text a value renders as, or null when it counts as no value. */
 export function valueText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -139,8 +144,8 @@ export function leadPlaceholderValues(lead: object, aiFields: readonly Placehold
   const custom = isPlainObject(fields.custom_fields) ? fields.custom_fields : {};
   const ai = new Map(aiFields.filter((f) => f.is_active).map((f) => [f.field_name, f.fallback_value]));
   return (name) => {
-    if (leadFields.has(name) && valueText(fields[name]) !== null) return fields[name];
-    if (valueText(custom[name]) !== null) return custom[name];
+    if (leadFields.has(name) && hasValue(fields[name])) return fields[name];
+    if (hasValue(custom[name])) return custom[name];
     return ai.get(name) ?? null;
   };
 }

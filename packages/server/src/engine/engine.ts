@@ -72,6 +72,8 @@ export function createEngine(options: {
 }): Engine {
   const { store, clock, channel, deliveries } = options;
   const logger = options.logger ?? silentLogger;
+  /** Steps whose message renders too long, told once (run-steps.ts). */
+  const toldTooLong = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
@@ -92,7 +94,7 @@ export function createEngine(options: {
 
   const round = async (): Promise<EngineRound> => {
     await syncClock();
-    const steps_run = await runDueSteps({ store, channel, logger }, clock.now());
+    const steps_run = await runDueSteps({ store, channel, logger, toldTooLong }, clock.now());
     const deliveries_attempted = halting ? 0 : await deliveries.runDue();
     return { steps_run, deliveries_attempted };
   };

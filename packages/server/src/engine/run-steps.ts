@@ -36,6 +36,21 @@ export interface StepRunner {
   channel: OutboundChannel;
   /** Told of a step that cannot be sent and stays due (its message renders too long). */
   logger?: Logger;
+  /**
+   * The steps it was told of (enrolment and step), kept by the engine across rounds: such a
+   * step is tried at every round, in case the lead or the text changed, and logged once.
+   */
+  toldTooLong?: Set<string>;
+}
+
+/** A step's message for one lead renders past `maxRenderedLength`: it cannot be sent. */
+class MessageTooLong extends Error {
+  constructor(
+    readonly stepId: number,
+    cause: RenderedTooLong,
+  ) {
+    super(cause.message, { cause });
+  }
 }
 
 /** A lead's later steps can come due at once (delay 0): a campaign is walked again, this many times at most. */
@@ -83,19 +98,23 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
       try {
         outcome = await runStep(runner, campaign, due, account, aiFields, now);
       } catch (error) {
-        if (!(error instanceof RenderedTooLong)) throw error;
+        if (!(error instanceof MessageTooLong)) throw error;
         tooLong.add(due.enrolment.id);
         // This lead's data and the step's text make a message no provider would take: the
         // step stays due (the queue shows it) until one of them changes, and every other
         // lead's steps run, instead of the whole round failing at each tick.
-        runner.logger?.log({
-          level: 'warn',
-          message: 'step not sent: its message renders too long',
-          campaign_id: campaign.id,
-          lead_id: due.enrolment.lead_id,
-          step_id: due.next.step.id,
-          error: error.message,
-        });
+        const told = `${due.enrolment.id}:${error.stepId}`;
+        if (!runner.toldTooLong?.has(told)) {
+          runner.toldTooLong?.add(told);
+          runner.logger?.log({
+            level: 'warn',
+            message: 'step not sent: its message renders too long',
+            campaign_id: campaign.id,
+            lead_id: due.enrolment.lead_id,
+            step_id: error.stepId,
+            error: error.message,
+          });
+        }
         continue;
       }
       if (outcome === 'ran') {
@@ -153,7 +172,7 @@ async function runStep(
       const lead = await tx.leads.get(campaign.organization_id, enrolment.lead_id);
       if (!lead) return false;
       const message = isMessage(step) ? step : null;
-      const rendered = message ? renderMessage(message, lead, aiFields) : null;
+      const rendered = message ? renderOrRefuse(message, lead, aiFields) : null;
       const event: ActivityEventRecord = {
         id: newId(),
         organization_id: campaign.organization_id,
@@ -245,4 +264,13 @@ function messagesSentToday(events: readonly ActivityEventRecord[], now: string):
     counts.set(event.account_id, (counts.get(event.account_id) ?? 0) + 1);
   }
   return counts;
+}
+
+/** The message, or `MessageTooLong` naming the step (the one rendered: a first step's arm is drawn here). */
+function renderOrRefuse(...[step, lead, aiFields]: Parameters<typeof renderMessage>): ReturnType<typeof renderMessage> {
+  try {
+    return renderMessage(step, lead, aiFields);
+  } catch (error) {
+    throw error instanceof RenderedTooLong ? new MessageTooLong(step.id, error) : error;
+  }
 }

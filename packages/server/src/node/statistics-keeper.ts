@@ -12,7 +12,9 @@ import type { Store } from '../store/types.ts';
 
 export interface StatisticsKeeper {
   /**
-   * Many rows were just written: check `settleMs` after the last such call. Trailing, so that
+   * Many rows were just written and committed: check `settleMs` after the last such call
+   * (inside the idempotency step's transaction the app holds the call until it commits:
+   * `http/middleware/run-handler.ts`). Trailing, so that
    * an import of many batches is not slowed by an `ANALYZE` after each one; the interval's
    * checks go on meanwhile.
    */
@@ -26,7 +28,7 @@ export interface StatisticsKeeperTimes {
   firstMs?: number;
   /** Then every (default 30 s). */
   intervalMs?: number;
-  /** After the last bulk write (default 1 s; a write's transaction commits before it ends). */
+  /** After the last bulk write (default 1 s; told once the write has committed). */
   settleMs?: number;
 }
 

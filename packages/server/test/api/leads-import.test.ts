@@ -5,7 +5,7 @@
  * and `Idempotency-Key` so that a retried batch never creates a lead twice. Runs on memory,
  * PGlite and PostgreSQL.
  */
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { maxBodyBytes } from '../../src/http/body.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -323,3 +323,53 @@ it('answers a 1 MB batch whose every item is wrong with 400 listing each issue, 
   );
   expect(answer.body.message.split('; ')).toHaveLength(11);
 }, 60_000);
+
+describe('tells the statistics keeper of a batch once its writes have committed (decision 0006)', () => {
+  /** A store that says whether a transaction is open, and the hints with what was open when each came. */
+  const watched = () => {
+    const inner = createMemoryStore();
+    let open = 0;
+    const store: Store = {
+      ...inner,
+      transaction: async (work) => {
+        open += 1;
+        try {
+          return await inner.transaction(work);
+        } finally {
+          open -= 1;
+        }
+      },
+    };
+    const hints: number[] = [];
+    return { store, hints, bulkWritten: () => hints.push(open) };
+  };
+
+  it.each([
+    ['without a key', {}],
+    [
+      'with an Idempotency-Key (the handler runs in the transaction that stores its answer)',
+      { 'Idempotency-Key': 'b-1' },
+    ],
+  ])('%s', async (_, headers) => {
+    const { store, hints, bulkWritten } = watched();
+    const api = await createTestApi(store, { bulkWritten });
+    const answer = await api.call<Imported>('POST', '/v1/leads', {
+      body: { leads: [{ email: 'a@example.com' }, { email: 'b@example.com' }] },
+      headers,
+    });
+    expect(answer.status).toBe(207);
+    // Once, with no transaction open.
+    expect(hints).toEqual([0]);
+  });
+
+  it('not at all when the batch is refused (its writes rolled back)', async () => {
+    const { store, hints, bulkWritten } = watched();
+    const api = await createTestApi(store, { bulkWritten });
+    const answer = await api.call('POST', '/v1/leads', {
+      body: { leads: [{ first_name: 'no email' }] },
+      headers: { 'Idempotency-Key': 'b-2' },
+    });
+    expect(answer.status).toBe(400);
+    expect(hints).toEqual([]);
+  });
+});

@@ -91,7 +91,10 @@ it('runs nothing after stop(), whatever was asked for', async () => {
   const keeper = keepStatistics(store, silentLogger, { firstMs: 100, intervalMs: 100, settleMs: 100 });
   keeper.bulkWritten();
   await keeper.stop();
+  // No timer left behind, and none made after.
+  expect(vi.getTimerCount()).toBe(0);
   keeper.bulkWritten();
+  expect(vi.getTimerCount()).toBe(0);
   await vi.advanceTimersByTimeAsync(1000);
   expect(counts.checks).toBe(0);
 });

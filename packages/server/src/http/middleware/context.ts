@@ -48,6 +48,11 @@ export interface RequestContext {
    * idempotency step, in which the handler's writes commit with the stored answer.
    */
   store?: Store;
+  /**
+   * What to tell once that transaction has committed (`AppServices.bulkWritten`): told
+   * before, a check could read the catalog while the writes are still uncommitted.
+   */
+  afterCommit?: Array<() => void>;
   answer?: Answer;
   /** The request's logger: every line it writes carries the request ID (set by `accessLog`). */
   log?: Logger;

@@ -66,6 +66,8 @@ export function idempotency(keys: IdempotencyKeys): Middleware {
       // The transaction has ended: nothing after this step may use its store.
       context.store = undefined;
     }
+    // Committed: the hints the handler gave may be acted on now (rolled back, they were dropped).
+    for (const hint of context.afterCommit?.splice(0) ?? []) hint();
     const answer = context.answer as NonNullable<RequestContext['answer']>;
     answer.headers = { [idempotencyHeader]: key, ...answer.headers };
   }

@@ -2,7 +2,7 @@
 import type { OperationId } from '../../openapi/types.ts';
 import type { HandlerRequest } from '../../routes/registry.ts';
 import type { AppServices } from '../../services.ts';
-import { authOf, inputOf, type Middleware } from './context.ts';
+import { authOf, inputOf, type Middleware, type RequestContext } from './context.ts';
 
 export function runHandler(services: AppServices): Middleware {
   return async (context) => {
@@ -16,7 +16,17 @@ export function runHandler(services: AppServices): Middleware {
     // Inside the idempotency step's transaction, every read and write of the handler goes
     // through it: one on the services' store would commit apart from the stored answer (and
     // on PGlite and memory, which run one transaction at a time, wait for it forever).
-    const result = await context.handler(request, context.store ? { ...services, store: context.store } : services);
+    const result = await context.handler(request, context.store ? inTransaction(services, context) : services);
     context.answer = { status: result.status, body: JSON.stringify(result.body), headers: result.headers ?? {} };
+  };
+}
+
+/** The services inside the idempotency step's transaction: its store, and hints held until it commits. */
+function inTransaction(services: AppServices, context: RequestContext): AppServices {
+  const { bulkWritten } = services;
+  return {
+    ...services,
+    store: context.store as NonNullable<RequestContext['store']>,
+    ...(bulkWritten ? { bulkWritten: () => (context.afterCommit ??= []).push(bulkWritten) } : {}),
   };
 }
