@@ -98,6 +98,21 @@ describe.each(backends)('planner statistics [$name]', ({ name }) => {
   }, 120_000);
 });
 
+/** Until serve's keeper has logged that it gathered statistics. */
+async function untilGathered(lines: LogEntry[]): Promise<void> {
+  await vi.waitFor(() => expect(lines.some((line) => line.message === 'planner statistics gathered')).toBe(true), {
+    timeout: 30_000,
+    interval: 50,
+  });
+}
+
+/** The keeper told the operator once, of these tables. */
+function expectToldOnce(lines: LogEntry[], tables: string[]): void {
+  expect(lines.filter((line) => line.message.startsWith('planner statistics'))).toEqual([
+    { level: 'info', message: 'planner statistics gathered', tables, duration_ms: expect.any(Number) as unknown },
+  ]);
+}
+
 it('is kept by serve: a table filled while the server was down is analyzed once it listens, and the operator is told', async () => {
   const store = await openSqlStore();
   try {
@@ -116,24 +131,13 @@ it('is kept by serve: a table filled while the server was down is analyzed once 
       statistics: { firstMs: 0, intervalMs: 50 },
     });
     try {
-      await vi.waitFor(() => expect(lines.some((line) => line.message === 'planner statistics gathered')).toBe(true), {
-        timeout: 30_000,
-        interval: 50,
-      });
+      await untilGathered(lines);
       // Then checked again every 50 ms, and told only when something was analyzed.
       await new Promise((resolve) => setTimeout(resolve, 300));
     } finally {
       await running.close({ graceMs: 0 });
     }
-    const told = lines.filter((line) => line.message.startsWith('planner statistics'));
-    expect(told).toEqual([
-      {
-        level: 'info',
-        message: 'planner statistics gathered',
-        tables: ['enrolments', 'leads'],
-        duration_ms: expect.any(Number) as unknown,
-      },
-    ]);
+    expectToldOnce(lines, ['enrolments', 'leads']);
   } finally {
     await store.close();
   }
@@ -170,22 +174,11 @@ it('is kept by serve after a batch import: the leads imported are analyzed soon 
       });
       expect(answer.status, await answer.clone().text()).toBe(207);
       expect(((await answer.json()) as { created: number }).created).toBe(1500);
-      await vi.waitFor(() => expect(lines.some((line) => line.message === 'planner statistics gathered')).toBe(true), {
-        timeout: 30_000,
-        interval: 50,
-      });
+      await untilGathered(lines);
     } finally {
       await running.close({ graceMs: 0 });
     }
-    const told = lines.filter((line) => line.message.startsWith('planner statistics'));
-    expect(told).toEqual([
-      {
-        level: 'info',
-        message: 'planner statistics gathered',
-        tables: ['leads'],
-        duration_ms: expect.any(Number) as unknown,
-      },
-    ]);
+    expectToldOnce(lines, ['leads']);
   } finally {
     await store.close();
   }
