@@ -120,8 +120,8 @@ function hasValue(value: unknown): boolean {
 
 /** The text a value renders as, or null when it counts as no value. */
 export function valueText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value === '' ? null : value;
+  if (!hasValue(value)) return null;
+  if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   // Objects and lists in custom fields have no natural text; JSON is at least faithful.
   return JSON.stringify(value);

@@ -25,6 +25,18 @@ describe.each(backends)('planner statistics [$name]', ({ name }) => {
     store = undefined;
   });
 
+  /** The backend's store (kept in `store`, closed after each test) with one organization. */
+  const openWithOrganization = async () => {
+    const opened = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
+    store = opened;
+    const ownerId = crypto.randomUUID();
+    const org = await createOrganization(opened, {
+      name: 'Northwind Outreach',
+      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
+    });
+    return { store: opened, org, ownerId };
+  };
+
   /** Tables of the store's schema that have statistics. */
   const analyzed = async (s: SqlStore) =>
     (
@@ -37,45 +49,35 @@ describe.each(backends)('planner statistics [$name]', ({ name }) => {
     'analyzes the tables filled without statistics, then only those grown by more than a fifth',
     { timeout: 120_000 },
     async () => {
-      store = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
-      const ownerId = crypto.randomUUID();
-      const org = await createOrganization(store, {
-        name: 'Northwind Outreach',
-        members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
-      });
+      const { store: opened, org, ownerId } = await openWithOrganization();
       // A fresh store: every table is small, nothing to do.
-      expect(await store.refreshStatistics()).toEqual([]);
-      expect(await analyzed(store)).toEqual([]);
+      expect(await opened.refreshStatistics()).toEqual([]);
+      expect(await analyzed(opened)).toEqual([]);
 
-      await buildLeadListData(store.client, org.id, ownerId, 3000, 1000);
-      expect(await store.refreshStatistics()).toEqual(['enrolments', 'leads']);
-      expect(await analyzed(store)).toEqual(expect.arrayContaining(['enrolments', 'leads']));
+      await buildLeadListData(opened.client, org.id, ownerId, 3000, 1000);
+      expect(await opened.refreshStatistics()).toEqual(['enrolments', 'leads']);
+      expect(await analyzed(opened)).toEqual(expect.arrayContaining(['enrolments', 'leads']));
       // Nothing changed since: nothing to do.
-      expect(await store.refreshStatistics()).toEqual([]);
+      expect(await opened.refreshStatistics()).toEqual([]);
 
       // Twice the leads (another organization's campaign of 4,000): both tables have grown by far more than a fifth.
       const otherOwnerId = crypto.randomUUID();
-      const other = await createOrganization(store, {
+      const other = await createOrganization(opened, {
         name: 'Contoso Sales',
         members: [{ id: otherOwnerId, email: 'owner@contoso.example', name: 'Carl Owner', role: 'owner' }],
       });
-      await buildLeadListData(store.client, other.id, otherOwnerId, 4000, 0);
-      expect(await store.refreshStatistics()).toEqual(['enrolments', 'leads']);
-      expect(await store.refreshStatistics()).toEqual([]);
+      await buildLeadListData(opened.client, other.id, otherOwnerId, 4000, 0);
+      expect(await opened.refreshStatistics()).toEqual(['enrolments', 'leads']);
+      expect(await opened.refreshStatistics()).toEqual([]);
     },
   );
 
   it('copies no lead data into the statistics (decision 0003): an erasure leaves none behind there', async () => {
-    store = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
-    const ownerId = crypto.randomUUID();
-    const org = await createOrganization(store, {
-      name: 'Northwind Outreach',
-      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
-    });
+    const { store: opened, org, ownerId } = await openWithOrganization();
     // Leads `lead-<n>@list.example`, named `Number <n>`, of the company `Bench Co`.
-    await buildLeadListData(store.client, org.id, ownerId, 3000, 1000);
-    expect(await store.refreshStatistics()).toEqual(['enrolments', 'leads']);
-    const stats = await store.client.query<{ tablename: string; attname: string; values: string | null }>(
+    await buildLeadListData(opened.client, org.id, ownerId, 3000, 1000);
+    expect(await opened.refreshStatistics()).toEqual(['enrolments', 'leads']);
+    const stats = await opened.client.query<{ tablename: string; attname: string; values: string | null }>(
       `select tablename, attname, concat_ws(' ', most_common_vals::text, histogram_bounds::text) as values
          from pg_stats where schemaname = current_schema() and tablename in ('leads', 'leads_email')`,
     );
@@ -87,7 +89,7 @@ describe.each(backends)('planner statistics [$name]', ({ name }) => {
       expect.arrayContaining(['leads.email', 'leads.last_name', 'leads.company', 'leads.custom_fields']),
     );
     // Every data field of a lead (a new one too) is kept out of the statistics.
-    const targets = await store.client.query<{ attname: string; target: number | null }>(
+    const targets = await opened.client.query<{ attname: string; target: number | null }>(
       `select attname, attstattarget::int as target from pg_attribute
         where attrelid = 'leads'::regclass and attnum > 0 and not attisdropped`,
     );
