@@ -20,8 +20,10 @@ export type LeadImportResult = components['schemas']['LeadBatchResult'] &
 /**
  * Creates many leads in one request (as many as fit the 1 MB body limit), in one transaction.
  * Each lead gets its result in `results`, in order: `201` created, `200` same email as an
- * existing lead or an earlier one of the batch (returned unchanged), `400` its `campaign_id`
- * is not a campaign of the organization. A lead that does not match `LeadInput` refuses the
+ * existing lead or an earlier one of the batch (left unchanged), `400` its `campaign_id`
+ * is not a campaign of the organization. A `200` or `201` result names its lead by `lead_id`
+ * (and its enrolment by `sequence_lead_id`), not by the lead's whole view, so the answer stays
+ * a few hundred bytes per lead. A lead that does not match `LeadInput` refuses the
  * whole batch (`OcsBadRequestError` naming `body.leads[i]...`). An `Idempotency-Key` is sent
  * (`options.idempotencyKey`, or a generated one reused on every retry), so a retried batch
  * never creates a lead twice.

@@ -100,6 +100,14 @@ describe('named operations', () => {
     expectTypeOf(imported.created).toEqualTypeOf<number>();
     expectTypeOf(imported.idempotencyKey).toEqualTypeOf<string>();
     expectTypeOf(imported.results).items.toHaveProperty('index').toEqualTypeOf<number>();
+    // A created or existing lead is named by its ID, not by its view.
+    const [first] = imported.results;
+    if (first && first.status !== 400) {
+      expectTypeOf(first.lead_id).toEqualTypeOf<string>();
+      expectTypeOf(first.sequence_lead_id).toEqualTypeOf<string | null>();
+      // @ts-expect-error the batch's results carry no lead view
+      void first.lead;
+    }
     // @ts-expect-error every lead is a LeadInput
     await importLeads(client, [{ first_name: 1 }]);
   });

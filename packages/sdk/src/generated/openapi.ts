@@ -164,10 +164,12 @@ export interface paths {
          *     in one request, as many as fit the 1 MB body limit, in one transaction. Each item is a
          *     `LeadInput` applied as if it were sent alone, in the order of `leads`: an item whose
          *     email matches a live lead of the organization, or an earlier item of the same batch,
-         *     creates nothing and returns that lead unchanged (`created: false`); `campaign_id` enrols
-         *     the item's lead as above, once. The answer is `207` with one result per item, in order
-         *     (`index`, `status` and the body the single form would have answered for it: `201`
-         *     created, `200` existing). An item whose `campaign_id` is not a campaign of the
+         *     creates nothing and leaves that lead unchanged (`created: false`); `campaign_id` enrols
+         *     the item's lead as above, once. The answer is `207` with one result per item, in order:
+         *     `index`, `status` (`201` created, `200` existing), `created`, the lead's `lead_id` and
+         *     `sequence_lead_id`, as the single form would have answered but naming the lead by its ID
+         *     instead of repeating its view, so that the answer stays a few hundred bytes per item
+         *     (read a lead with `GET /leads/{lead_id}`). An item whose `campaign_id` is not a campaign of the
          *     organization gets its own `400 VALIDATION_ERROR` result and the other items are applied;
          *     an item that does not match `LeadInput` refuses the whole batch (`400 VALIDATION_ERROR`,
          *     each issue named by the item's index, such as `body.leads[3].email`) and nothing is
@@ -2332,12 +2334,28 @@ export interface components {
              */
             sequence_lead_id: string | null;
         };
-        /** @description One item of a batch's `results`, in the order of `leads`: `index` is the item's position in `leads` (from 0) and `status` the HTTP status the single form would have answered for it. The rest is that answer's body: for `201` (created) and `200` (a lead with the same email already existed, returned unchanged) a `LeadCreated`; for `400` (`campaign_id` is not a campaign of the organization) an `ErrorBody` whose issues name the item (`body.leads[3].campaign_id`). This shape is this implementation's design. */
-        LeadBatchItemResult: (components["schemas"]["LeadCreated"] & {
+        /** @description One item of a batch's `results`, in the order of `leads`: `index` is the item's position in `leads` (from 0) and `status` the HTTP status the single form would have answered for it. For `201` (created) and `200` (a lead with the same email already existed, left unchanged) the item names its lead by `lead_id` rather than repeating the lead's whole view: an answer that held each item's view grew with the square of a batch that enrols one lead in many campaigns, and with every copy of a large lead, so a batch's answer stays a few hundred bytes per item whatever the leads hold (read a lead with `GET /leads/{lead_id}`). For `400` (`campaign_id` is not a campaign of the organization) the item is an `ErrorBody` whose issues name the item (`body.leads[3].campaign_id`). This shape is this implementation's design. */
+        LeadBatchItemResult: {
             index: number;
             /** @enum {integer} */
             status: 200 | 201;
-        }) | (components["schemas"]["ErrorBody"] & {
+            /** @constant */
+            success: true;
+            /** @description What the item came to, in a few fixed words (unlike the single form's message, it does not name the campaign: thousands of items would repeat its name). */
+            message: string;
+            /** @description `true` when the item created its lead (`status` `201`); `false` when a live lead of the organization or an earlier item of the batch had the same email (compared case-insensitively), and that lead was left unchanged (`status` `200`). */
+            created: boolean;
+            /**
+             * Format: uuid
+             * @description The ID of the item's lead (created, or found by its email).
+             */
+            lead_id: string;
+            /**
+             * Format: uuid
+             * @description Set when the item gave a `campaign_id`: the ID of the lead's enrolment in that campaign, made by this item or already present. Null without `campaign_id`.
+             */
+            sequence_lead_id: string | null;
+        } | (components["schemas"]["ErrorBody"] & {
             index: number;
             /** @constant */
             status: 400;
@@ -4447,7 +4465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The batch form was applied: one result per item of `leads`, in order, each with its own status (`201` created, `200` existing lead returned unchanged, `400` refused). A replay of an `Idempotency-Key` answers the original status and body. */
+            /** @description The batch form was applied: one result per item of `leads`, in order, each with its own status (`201` created, `200` existing lead left unchanged, `400` refused). A replay of an `Idempotency-Key` answers the original status and body. */
             207: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

@@ -14,20 +14,18 @@ import type { Schemas, SuccessResponse } from '../openapi/types.ts';
 import { UniqueViolation } from '../store/errors.ts';
 import type { CampaignRecord, EnrolmentRecord, LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { leadView } from '../views/lead.ts';
 import { newEnrolment } from '../domain/new-enrolment.ts';
 import { type LeadInput, newLead } from '../domain/new-lead.ts';
 
 type ItemResult = Schemas['LeadBatchItemResult'];
 
-/** What an item came to, before the leads' views are made (they show the batch's end state). */
+/** What an item came to. */
 type Outcome =
   | {
       index: number;
       kind: 'lead';
-      lead: LeadRecord;
+      leadId: string;
       created: boolean;
-      campaign: CampaignRecord | null;
       enrolment: { id: string; created: boolean } | null;
     }
   | { index: number; kind: 'refused'; error: ApiError };
@@ -42,7 +40,7 @@ export async function importLeads(
   requestId: string,
   store: Store,
 ): Promise<SuccessResponse<'createLead'>> {
-  let applied: { outcomes: Outcome[]; enrolmentsByLead: Map<string, EnrolmentRecord[]> } | undefined;
+  let applied: Outcome[] | undefined;
   // Without a campaign the batch writes with one statement (the leads' insert), atomic by
   // itself, and then only reads: as the single form, it runs without BEGIN and COMMIT.
   const writesOnce = items.every((item) => !item.campaign_id);
@@ -56,7 +54,7 @@ export async function importLeads(
       if (!(error instanceof UniqueViolation) || attempt >= attempts) throw error;
     }
   }
-  const results = applied.outcomes.map((outcome) => toResult(outcome, applied.enrolmentsByLead, requestId));
+  const results = applied.map((outcome) => toResult(outcome, requestId));
   const created = results.filter((result) => result.status === 201).length;
   const existing = results.filter((result) => result.status === 200).length;
   const failed = results.length - created - existing;
@@ -101,10 +99,13 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
     records.map((record, i) => [record.id, resolved[i] as { lead: LeadRecord; inserted: boolean }]),
   );
 
-  const enrolmentsByLead = new Map<string, EnrolmentRecord[]>();
+  // The enrolment of each (lead, campaign) pair, found or made: one lookup per item, so a
+  // batch that enrols one lead in thousands of campaigns stays linear.
+  const enrolmentOf = new Map<string, string>();
+  const pair = (leadId: string, campaignId: string) => `${leadId} ${campaignId}`;
   const existingIds = resolved.filter((r) => !r.inserted).map((r) => r.lead.id);
   for (const enrolment of await tx.enrolments.listForLeads(existingIds)) {
-    enrolmentsByLead.set(enrolment.lead_id, [...(enrolmentsByLead.get(enrolment.lead_id) ?? []), enrolment]);
+    enrolmentOf.set(pair(enrolment.lead_id, enrolment.campaign_id), enrolment.id);
   }
   const newEnrolments: EnrolmentRecord[] = [];
   const answered = new Set<string>();
@@ -127,28 +128,33 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
     answered.add(lead.id);
     let enrolment: { id: string; created: boolean } | null = null;
     if (campaign) {
-      const enrolments = enrolmentsByLead.get(lead.id) ?? [];
-      const current = enrolments.find((e) => e.campaign_id === campaign.id);
+      const current = enrolmentOf.get(pair(lead.id, campaign.id));
       if (current) {
-        enrolment = { id: current.id, created: false };
+        enrolment = { id: current, created: false };
       } else {
         const enrolmentRecord = newEnrolment(organizationId, campaign.id, lead.id, at);
         newEnrolments.push(enrolmentRecord);
-        enrolmentsByLead.set(lead.id, [...enrolments, enrolmentRecord]);
+        enrolmentOf.set(pair(lead.id, campaign.id), enrolmentRecord.id);
         enrolment = { id: enrolmentRecord.id, created: true };
       }
     }
-    return { index, kind: 'lead', lead, created, campaign, enrolment };
+    return { index, kind: 'lead', leadId: lead.id, created, enrolment };
   });
   await tx.enrolments.insertMany(
     newEnrolments.sort((a, b) => compare(a.campaign_id, b.campaign_id) || compare(a.lead_id, b.lead_id)),
   );
-  return { outcomes, enrolmentsByLead };
+  return outcomes;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function toResult(outcome: Outcome, enrolmentsByLead: Map<string, EnrolmentRecord[]>, requestId: string): ItemResult {
+/**
+ * An item's result names its lead by ID rather than by its view: a view per item repeated a
+ * large lead once per item naming it, and a lead enrolled in K campaigns by one batch K times
+ * with K enrolments (decision 0012, "The answer"). Its message is a few fixed words for the
+ * same reason (the single form's names the campaign).
+ */
+function toResult(outcome: Outcome, requestId: string): ItemResult {
   if (outcome.kind === 'refused') {
     const { error, index } = outcome;
     return {
@@ -161,25 +167,16 @@ function toResult(outcome: Outcome, enrolmentsByLead: Map<string, EnrolmentRecor
       request_id: requestId,
     };
   }
-  const { index, lead, created, campaign, enrolment } = outcome;
-  // Written out rather than spread from a common part: one object per item of thousands.
-  const view = leadView(lead, enrolmentsByLead.get(lead.id) ?? []);
+  const { index, leadId: lead_id, created, enrolment } = outcome;
+  const sequence_lead_id = enrolment?.id ?? null;
   if (created) {
-    const message = campaign ? `Lead created and enrolled in campaign ${campaign.name}` : 'Lead created';
-    return { index, success: true, sequence_lead_id: enrolment?.id ?? null, lead: view, status: 201, created, message };
+    const message = enrolment ? 'Lead created and enrolled in the campaign.' : 'Lead created.';
+    return { index, status: 201, success: true, message, created, lead_id, sequence_lead_id };
   }
-  const enrolled = !enrolment
-    ? ''
+  const message = !enrolment
+    ? 'A lead with this email already exists; left unchanged.'
     : enrolment.created
-      ? ` Enrolled in campaign ${campaign?.name ?? ''}.`
-      : ' Already enrolled in the campaign.';
-  return {
-    index,
-    success: true,
-    sequence_lead_id: enrolment?.id ?? null,
-    lead: view,
-    status: 200,
-    created: false,
-    message: `A lead with this email already exists; returned unchanged.${enrolled}`,
-  };
+      ? 'A lead with this email already exists; left unchanged, and enrolled in the campaign.'
+      : 'A lead with this email already exists; left unchanged, and already enrolled in the campaign.';
+  return { index, status: 200, success: true, message, created: false, lead_id, sequence_lead_id };
 }

@@ -26,8 +26,8 @@ interface ItemResult {
   success: boolean;
   message: string;
   created?: boolean;
+  lead_id?: string;
   sequence_lead_id?: string | null;
-  lead?: Lead;
   error?: string;
   details?: { errors: Array<{ field: string; type: string; message: string }> };
   request_id?: string;
@@ -70,22 +70,31 @@ describeBackends('import leads', (store) => {
     expect(answer.status).toBe(207);
     expect(answer.body).toMatchObject({ success: true, created: 5, existing: 0, failed: 0 });
     expect(answer.body.message).toBe('Imported 5 leads: 5 created, 0 already existed, 0 refused.');
-    expect(answer.body.results.map((r) => [r.index, r.status, r.created, r.lead?.email])).toEqual(
-      leads.map((lead, n) => [n, 201, true, lead.email]),
-    );
+    expect(answer.body.results.map((r) => [r.index, r.status, r.created])).toEqual(leads.map((_, n) => [n, 201, true]));
     for (const [n, result] of answer.body.results.entries()) {
+      // The item names its lead by ID (decision 0012, "The answer"): no view, no other key.
+      expect(Object.keys(result).sort()).toEqual([
+        'created',
+        'index',
+        'lead_id',
+        'message',
+        'sequence_lead_id',
+        'status',
+        'success',
+      ]);
+      const read = await api.call<{ lead: Lead }>('GET', `/v1/leads/${result.lead_id}`);
+      expect(read.body.lead).toMatchObject({ email: leads[n]?.email, first_name: `Lead ${n}` });
       if (n % 2 === 0) {
-        expect(result.message).toBe('Lead created and enrolled in campaign Q4 Founders Outreach');
-        expect(result.lead?.enrolments).toEqual([
+        expect(result.message).toBe('Lead created and enrolled in the campaign.');
+        expect(read.body.lead.enrolments).toEqual([
           expect.objectContaining({ campaign_id: q4.id, sequence_lead_id: result.sequence_lead_id, variation: null }),
         ]);
       } else {
-        expect(result).toMatchObject({ message: 'Lead created', sequence_lead_id: null });
-        expect(result.lead?.enrolments).toEqual([]);
+        expect(result).toMatchObject({ message: 'Lead created.', sequence_lead_id: null });
+        expect(read.body.lead.enrolments).toEqual([]);
       }
-      const read = await api.call<{ lead: Lead }>('GET', `/v1/leads/${result.lead?.id}`);
-      expect(read.body.lead).toEqual(result.lead);
     }
+    expect(new Set(answer.body.results.map((r) => r.lead_id)).size).toBe(5);
     expect(await total()).toBe(5);
     expect(await store().enrolments.countForCampaign(q4.id)).toBe(3);
   });
@@ -103,21 +112,20 @@ describeBackends('import leads', (store) => {
     expect(answer.status).toBe(207);
     expect(answer.body).toMatchObject({ created: 1, existing: 3, failed: 0 });
     const [maya, tom, tomAgain, mayaAgain] = answer.body.results;
-    expect(maya).toMatchObject({
-      status: 200,
-      created: false,
-      lead: { id: existing.body.lead.id, first_name: 'Maya' },
-    });
-    expect(maya?.message).toBe(
-      'A lead with this email already exists; returned unchanged. Enrolled in campaign Q4 Founders Outreach.',
-    );
-    expect(tom).toMatchObject({ status: 201, created: true });
-    expect(tomAgain).toMatchObject({ status: 200, created: false, lead: { id: tom?.lead?.id, first_name: 'Tom' } });
+    expect(maya).toMatchObject({ status: 200, created: false, lead_id: existing.body.lead.id });
+    expect(maya?.message).toBe('A lead with this email already exists; left unchanged, and enrolled in the campaign.');
+    expect(tom).toMatchObject({ status: 201, created: true, sequence_lead_id: null });
+    expect(tomAgain).toMatchObject({ status: 200, created: false, lead_id: tom?.lead_id });
+    expect(tomAgain?.sequence_lead_id).toEqual(expect.any(String));
     // The second enrolment of Maya in the same campaign is the first one, as for POST /leads.
-    expect(mayaAgain).toMatchObject({ status: 200, sequence_lead_id: maya?.sequence_lead_id });
+    expect(mayaAgain).toMatchObject({ status: 200, lead_id: maya?.lead_id, sequence_lead_id: maya?.sequence_lead_id });
     expect(mayaAgain?.message).toBe(
-      'A lead with this email already exists; returned unchanged. Already enrolled in the campaign.',
+      'A lead with this email already exists; left unchanged, and already enrolled in the campaign.',
     );
+    const read = async (id: string | undefined) => (await api.call<{ lead: Lead }>('GET', `/v1/leads/${id}`)).body.lead;
+    // Left unchanged: the later items' other fields were not applied.
+    expect(await read(maya?.lead_id)).toMatchObject({ first_name: 'Maya' });
+    expect(await read(tom?.lead_id)).toMatchObject({ first_name: 'Tom' });
     expect(await total()).toBe(2);
     expect(await store().enrolments.countForCampaign(q4.id)).toBe(2);
   });
@@ -241,22 +249,48 @@ describeBackends('import leads', (store) => {
     expect(await total()).toBe(4);
   });
 
-  it('erases a lead created by a batch from the stored answer that a replay returns', async () => {
+  it('stores no personal data in a batch answer, so a replay after an erasure gives none back', async () => {
     await setup();
+    const q4 = await campaign();
     const headers = { 'Idempotency-Key': 'import-erase' };
     const leads = [
-      { email: 'maya.patel@acmerobotics.com', first_name: 'Maya', company: 'Acme Robotics' },
+      { email: 'maya.patel@acmerobotics.com', first_name: 'Maya', company: 'Acme Robotics', campaign_id: q4.id },
       { email: 'tom@brightledger.io', first_name: 'Tom' },
     ];
     const first = await importLeads(leads, headers);
-    const maya = first.body.results[0]?.lead;
-    expect((await api.call('DELETE', `/v1/leads/${maya?.id}`)).status).toBe(200);
+    for (const value of ['maya.patel@acmerobotics.com', 'Maya', 'Acme Robotics', 'tom@brightledger.io', 'Tom']) {
+      expect(JSON.stringify(first.body)).not.toContain(value);
+    }
+    const maya = first.body.results[0]?.lead_id;
+    expect((await api.call('DELETE', `/v1/leads/${maya}`)).status).toBe(200);
     const replay = await importLeads(leads, headers);
-    const text = JSON.stringify(replay.body);
-    expect(text).not.toContain('maya.patel@acmerobotics.com');
-    expect(text).not.toContain('Acme Robotics');
-    expect(replay.body.results[0]?.lead).toMatchObject({ id: maya?.id, email: null, first_name: null });
-    expect(replay.body.results[1]?.lead).toMatchObject({ email: 'tom@brightledger.io', first_name: 'Tom' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+  });
+
+  it('answers a few hundred bytes per item, however large its lead and however often the batch names it', async () => {
+    await setup();
+    // Each item answered its lead's whole view before: a lead of 200 KB named by 60 items was
+    // 12 MB of answer, and one lead enrolled in K campaigns by one batch K views of K
+    // enrolments (K = 2,000 answered 500).
+    const fat = { email: 'fat@example.com', custom_fields: { notes: 'x'.repeat(200_000) } };
+    expect((await api.call('POST', '/v1/leads', { body: fat })).status).toBe(201);
+    const campaigns = [];
+    for (let n = 0; n < 30; n++) campaigns.push(await campaign({ name: `Campaign ${n}` }));
+    const items = [
+      ...campaigns.map((c) => ({ email: 'FAT@example.com', campaign_id: c.id })),
+      ...campaigns.map(() => ({ email: 'fat@example.com' })),
+    ];
+    const answer = await importLeads(items);
+    expect(answer.status).toBe(207);
+    expect(answer.body).toMatchObject({ created: 0, existing: 60, failed: 0 });
+    const bytes = JSON.stringify(answer.body).length;
+    expect(bytes).toBeLessThan(items.length * 300);
+    const lead = (await api.call<{ lead: Lead }>('GET', `/v1/leads/${answer.body.results[0]?.lead_id}`)).body.lead;
+    expect(lead.enrolments.map((e) => e.campaign_id).sort()).toEqual(campaigns.map((c) => c.id).sort());
+    expect(answer.body.results.slice(0, 30).map((r) => r.sequence_lead_id)).toEqual(
+      campaigns.map((c) => lead.enrolments.find((e) => e.campaign_id === c.id)?.sequence_lead_id),
+    );
   });
 
   it('gives concurrent batches of the same emails one lead per email', async () => {

@@ -79,7 +79,7 @@ export async function createFixtures(
 }
 
 type LeadInput = NonNullable<OcsMockFixtures['leads']>[number];
-type BatchItem = { index: number; status: number; lead?: { id: string } };
+type BatchItem = { index: number; status: number; lead_id?: string };
 
 /** Leads per batch: far below the 1 MB body limit for any fixture a test writes. */
 const batchSize = 500;
@@ -96,8 +96,8 @@ async function importLeads(call: CallApp, leads: readonly LeadInput[]): Promise<
     const { results } = await call<{ results: BatchItem[] }>('POST', '/leads', { leads: batch });
     for (const result of results) {
       const index = start + result.index;
-      if (!result.lead) throw new OcsMockSetupError(`POST /v1/leads (leads[${index}])`, result.status, result);
-      ids.push(result.lead.id);
+      if (!result.lead_id) throw new OcsMockSetupError(`POST /v1/leads (leads[${index}])`, result.status, result);
+      ids.push(result.lead_id);
     }
   }
   return ids;
