@@ -79,6 +79,12 @@ export async function nextStepDueAfter(store: Store, now: Date): Promise<Date | 
 }
 
 async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: string): Promise<number> {
+  // Reading the campaign's leads and events is the cost of a round, and it grows with the
+  // campaign. Every step waits for a connected sender with budget left today, so once no
+  // assigned account has one (a large campaign's usual state: its senders' daily limits are
+  // spent in the first rounds of the day), nothing can run: the round reads only today's
+  // messages of the campaign.
+  if (!(await anySenderCanSend(runner.store, campaign, now))) return 0;
   let ran = 0;
   let aiFields: AiFieldRecord[] | null = null;
   /** Leads whose message renders too long: told once a round, not again at each pass. */
@@ -123,7 +129,8 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
       }
     }
     ran += ranThisPass;
-    if (ranThisPass === 0) break;
+    // Another pass reads the campaign again: not when nothing ran, nor once the senders' budget is spent.
+    if (ranThisPass === 0 || !canSend(accounts, sentToday)) break;
   }
   return ran;
 }
@@ -252,6 +259,23 @@ function statusAfter(
   const progress = leadProgress(campaign, enrolment, events, now);
   if (progress.state === 'completed') return 'completed';
   return events.some((e) => messageKinds.includes(e.kind)) ? 'active' : enrolment.status;
+}
+
+/** Whether an assigned account is connected and under its daily limit: else no step can run. */
+async function anySenderCanSend(store: Store, campaign: CampaignRecord, now: string): Promise<boolean> {
+  const accounts = await store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts);
+  if (!accounts.some((account) => account.status === 'connected')) return false;
+  const today = await store.activity.listForCampaign(campaign.id, {
+    from: `${now.slice(0, 10)}T00:00:00.000Z`,
+    kinds: [...messageKinds],
+  });
+  return canSend(accounts, messagesSentToday(today, now));
+}
+
+function canSend(accounts: readonly SenderAccountRecord[], sentToday: ReadonlyMap<string, number>): boolean {
+  return accounts.some(
+    (account) => account.status === 'connected' && (sentToday.get(account.id) ?? 0) < account.daily_limit,
+  );
 }
 
 /** Messages each account sent on `now`'s UTC day, which its `daily_limit` caps. */

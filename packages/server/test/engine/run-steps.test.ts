@@ -7,7 +7,7 @@ import { findSandboxLead } from '../../src/engine/sandbox-lead.ts';
 import type { ActivityEventRecord } from '../../src/store/records.ts';
 import type { Store } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
-import { createCampaign, demoAccounts, q4Sequence } from '../support/campaign-setup.ts';
+import { createCampaign, demoAccounts, interceptStore, q4Sequence } from '../support/campaign-setup.ts';
 import {
   activate,
   assignSenders,
@@ -178,6 +178,38 @@ describeBackends('campaign engine', (store) => {
     expect(await sent()).toBe(3);
     await h.engine.advanceTo(later(h.clock, days(1)));
     expect(await sent()).toBe(5);
+  });
+
+  it("reads none of a campaign's leads in a round once its senders' daily budget is spent", async () => {
+    // A round read every lead and event of every active campaign at each tick, although a
+    // large campaign's senders spend their daily limits in the first rounds of the day: 300 ms
+    // a second for 20,000 leads on PostgreSQL, with nothing to send.
+    const accounts = await demoAccounts(h.api);
+    await store().accounts.update(h.api.organizationId, accounts.email.id, { daily_limit: 2 });
+    for (let i = 0; i < 4; i += 1) await enrolledLead(h.api, campaignId, {});
+    await activate(h.api, campaignId);
+    await store().accounts.update(h.api.organizationId, accounts.linkedin.id, { status: 'disconnected' });
+    let reads = 0;
+    const counted = interceptStore(store(), {
+      activity: (real) => ({
+        listEnrolments: (id) => {
+          reads += 1;
+          return real.listEnrolments(id);
+        },
+      }),
+    });
+    const engine = createEngine({ store: counted, clock: h.clock, channel: sandboxChannel, deliveries: noDeliveries });
+    expect((await engine.runDue()).steps_run).toBe(2);
+    // One pass: with the budget spent, no second pass reads the campaign again.
+    expect(reads).toBe(1);
+    expect((await engine.runDue()).steps_run).toBe(0);
+    expect(reads).toBe(1);
+    // The next day the budget is back, and the two other leads get their first step.
+    h.clock.advanceTo(later(h.clock, days(1)));
+    expect((await engine.runDue()).steps_run).toBe(2);
+    expect(reads).toBe(2);
+    const sent = await store().activity.listForCampaign(campaignId, { kinds: ['email_sent'] });
+    expect(new Set(sent.map((event) => event.enrolment_id)).size).toBe(4);
   });
 
   it('runs a step once when two engines race for it', async () => {
