@@ -232,7 +232,7 @@ describe('erasure', () => {
     await getLead(client(), { lead_id: leadId });
     await listLeads(client(), { email: m.newEmail });
     await listLeads(client(), { campaign_id: campaign.id, limit: 100 });
-    // A batch with the lead (returned unchanged) and someone else, who must stay.
+    // A batch with the lead (left unchanged) and someone else, who must stay.
     await importLeads(client(), [{ email: m.newEmail }, other]);
     // The seeded campaign writes to it: the rendered message names it.
     await advanceSandboxClock(client(), { seconds: 1 });

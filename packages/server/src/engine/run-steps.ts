@@ -8,8 +8,9 @@
  * event is unique per lead and step in the store, so when two engines race for a step one
  * transaction fails and that engine moves on: a step runs, and its message goes out, once.
  */
-import { messageKinds } from '../domain/activity.ts';
-import { leadProgress, pendingSteps, type PendingStep } from '../domain/campaign-queue.ts';
+import { type Arm, messageKinds } from '../domain/activity.ts';
+import { leadProgress, pendingSteps, senderFor, type PendingStep } from '../domain/campaign-queue.ts';
+import { type Channel, stepChannel } from '../domain/channels.ts';
 import { newId } from '../domain/ids.ts';
 import { followedSteps, stepRunRecord } from '../domain/sequence-progress.ts';
 import { storedSequence } from '../domain/sequence-steps.ts';
@@ -92,17 +93,25 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   for (let pass = 0; pass < maxPasses; pass += 1) {
     const { pending, accounts, events } = await readCampaign(runner.store, campaign, now, now);
     const sentToday = messagesSentToday(events, now);
+    const assigned = campaign.enabled_accounts.flatMap((id) => accounts.find((a) => a.id === id) ?? []);
     let ranThisPass = 0;
     for (const due of pending) {
-      const account = accounts.find((a) => a.id === due.sender_account_id);
+      if (tooLong.has(due.enrolment.id)) continue;
+      const run = stepToRun(campaign, due);
+      if (!run) continue;
+      // The queue's account is for the step it shows; a lead's first step may be its arm's
+      // other first step, on another channel.
+      const accountId =
+        run.channel === due.next.channel ? due.sender_account_id : senderFor(run.channel, assigned, due.events);
+      const account = accounts.find((a) => a.id === accountId);
       // No account of the step's platform is assigned, or it is disconnected or at its daily
       // limit: the step stays due (the queue shows it) until one can send it.
-      if (!account || account.status !== 'connected' || tooLong.has(due.enrolment.id)) continue;
+      if (!account || account.status !== 'connected') continue;
       if ((sentToday.get(account.id) ?? 0) >= account.daily_limit) continue;
       aiFields ??= await runner.store.aiFields.list(campaign.id);
       let outcome: StepOutcome;
       try {
-        outcome = await runStep(runner, campaign, due, account, aiFields, now);
+        outcome = await runStep(runner, campaign, due, run, account, aiFields, now);
       } catch (error) {
         if (!(error instanceof MessageTooLong)) throw error;
         tooLong.add(due.enrolment.id);
@@ -125,7 +134,7 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
       }
       if (outcome === 'ran') {
         ranThisPass += 1;
-        if (isMessage(due.next.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);
+        if (isMessage(run.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);
       }
     }
     ran += ranThisPass;
@@ -148,23 +157,41 @@ async function readCampaign(store: Store, campaign: CampaignRecord, now: string,
 /** `taken`: another engine ran it, or the lead or campaign changed since the round read them. */
 type StepOutcome = 'ran' | 'taken';
 
+/** The step a due lead runs now, with the arm, the steps it follows and its channel. */
+interface StepToRun {
+  arm: Arm;
+  steps: SequenceStep[];
+  step: SequenceStep;
+  position: string;
+  channel: Channel;
+}
+
+/**
+ * A lead gets its arm when its first step is sent, and then takes that arm's first step (the
+ * queue shows a lead without an arm `variation_a`'s); null when the campaign has no sequence.
+ */
+function stepToRun(campaign: CampaignRecord, due: PendingStep): StepToRun | null {
+  const sequence = storedSequence(campaign.sequence);
+  if (!sequence) return null;
+  const arm = due.enrolment.variation ?? chooseArm(campaign, due.enrolment.id);
+  const { steps } = followedSteps(sequence, arm);
+  if (due.enrolment.variation !== null || due.next.position !== '0') {
+    return { arm, steps, step: due.next.step, position: due.next.position, channel: due.next.channel };
+  }
+  const step = steps[0] as SequenceStep;
+  return { arm, steps, step, position: '0', channel: stepChannel(step.type) };
+}
+
 async function runStep(
   runner: StepRunner,
   campaign: CampaignRecord,
   due: PendingStep,
+  { arm, steps, step, position, channel }: StepToRun,
   account: SenderAccountRecord,
   aiFields: readonly AiFieldRecord[],
   now: string,
 ): Promise<StepOutcome> {
   const { enrolment } = due;
-  const sequence = storedSequence(campaign.sequence);
-  if (!sequence) return 'taken';
-  // A lead gets its arm when its first step is sent, and then takes that arm's first step.
-  const arm = enrolment.variation ?? chooseArm(campaign, enrolment.id);
-  const { steps } = followedSteps(sequence, arm);
-  const first = enrolment.variation === null && due.next.position === '0';
-  const step = first ? (steps[0] as SequenceStep) : due.next.step;
-  const position = first ? '0' : due.next.position;
   const kind = runKind(step);
   try {
     const ran = await runner.store.transaction(async (tx) => {
@@ -189,7 +216,7 @@ async function runStep(
         variation: arm,
         step_id: step.id,
         account_id: account.id,
-        channel: due.next.channel,
+        channel,
         kind,
         occurred_at: now,
         data: { ...stepRunRecord(steps, position), ...(rendered ? { placeholders: rendered.placeholders } : {}) },
@@ -207,7 +234,7 @@ async function runStep(
             enrolment_id: enrolment.id,
             lead_id: enrolment.lead_id,
             step: message,
-            channel: due.next.channel,
+            channel,
             variation: arm,
             account_id: account.id,
             subject: rendered.subject,

@@ -212,6 +212,44 @@ describeBackends('campaign engine', (store) => {
     expect(new Set(sent.map((event) => event.enrolment_id)).size).toBe(4);
   });
 
+  it("sends a lead's first step of arm b from an account of that step's channel, and counts what it sent", async () => {
+    // The round chose the account (and the budget it counted) for variation_a's first step,
+    // which the queue shows for a lead without an arm: arm b's LinkedIn profile view went out
+    // through the email account, and counted as an email against its daily limit.
+    const ab = await createCampaign(h.api, {
+      name: 'Arms on two channels',
+      sequence: {
+        variation_a: [{ id: 1, type: 'email', subject: 'Hi', content: 'Hello {first_name}.', delay: 0 }],
+        variation_b: [
+          { id: 7, type: 'view_profile', delay: 0 },
+          { id: 8, type: 'email', subject: 'Hi', content: 'Hello {first_name}.', delay: 0 },
+        ],
+      },
+    });
+    const accounts = await demoAccounts(h.api);
+    await assignSenders(h.api, ab, [accounts.email.id, accounts.linkedin.id]);
+    await store().accounts.update(h.api.organizationId, accounts.email.id, { daily_limit: 1 });
+    const leads = [await enrolledLead(h.api, ab, {}), await enrolledLead(h.api, ab, {})];
+    const split = await h.api.call('POST', `/v1/campaigns/${ab}/ab-testing`, {
+      body: { enabled: true, traffic_split: 0 },
+    });
+    expect(split.status).toBe(200);
+    await activate(h.api, ab);
+    // Both profile views, then one email (the limit): three steps in the round.
+    expect((await h.engine.runDue()).steps_run).toBe(3);
+    const trails = await Promise.all(leads.map(async ({ enrolment }) => eventsOf(store(), enrolment.id)));
+    for (const trail of trails) {
+      expect(trail[0]).toMatchObject({
+        step_id: 7,
+        kind: 'profile_viewed',
+        channel: 'linkedin',
+        account_id: accounts.linkedin.id,
+      });
+    }
+    const emails = trails.flat().filter((event) => event.kind === 'email_sent');
+    expect(emails).toEqual([expect.objectContaining({ step_id: 8, channel: 'email', account_id: accounts.email.id })]);
+  });
+
   it('runs a step once when two engines race for it', async () => {
     for (let i = 0; i < 6; i += 1) await enrolledLead(h.api, campaignId, {});
     await activate(h.api, campaignId);
