@@ -57,6 +57,8 @@ class MessageTooLong extends Error {
 /** A lead's later steps can come due at once (delay 0): a campaign is walked again, this many times at most. */
 const maxPasses = 50;
 
+const dayMs = 86_400_000;
+
 /** Runs every step due at `now` in every active campaign; returns how many ran. */
 export async function runDueSteps(runner: StepRunner, now: Date): Promise<number> {
   let ran = 0;
@@ -83,16 +85,17 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   // Reading the campaign's leads and events is the cost of a round, and it grows with the
   // campaign. Every step waits for a connected sender with budget left today, so once no
   // assigned account has one (a large campaign's usual state: its senders' daily limits are
-  // spent in the first rounds of the day), nothing can run: the round reads only today's
-  // messages of the campaign.
-  if (!(await anySenderCanSend(runner.store, campaign, now))) return 0;
+  // spent in the first rounds of the day), nothing can run: the round reads only the
+  // senders and how many messages each sent today.
+  const senders = await runner.store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts);
+  if (!canSend(senders, await messagesSentToday(runner.store, senders, now))) return 0;
   let ran = 0;
   let aiFields: AiFieldRecord[] | null = null;
   /** Leads whose message renders too long: told once a round, not again at each pass. */
   const tooLong = new Set<string>();
   for (let pass = 0; pass < maxPasses; pass += 1) {
-    const { pending, accounts, events } = await readCampaign(runner.store, campaign, now, now);
-    const sentToday = messagesSentToday(events, now);
+    const { pending, accounts } = await readCampaign(runner.store, campaign, now, now);
+    const sentToday = await messagesSentToday(runner.store, accounts, now);
     const assigned = campaign.enabled_accounts.flatMap((id) => accounts.find((a) => a.id === id) ?? []);
     let ranThisPass = 0;
     for (const due of pending) {
@@ -288,33 +291,28 @@ function statusAfter(
   return events.some((e) => messageKinds.includes(e.kind)) ? 'active' : enrolment.status;
 }
 
-/** Whether an assigned account is connected and under its daily limit: else no step can run. */
-async function anySenderCanSend(store: Store, campaign: CampaignRecord, now: string): Promise<boolean> {
-  const accounts = await store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts);
-  if (!accounts.some((account) => account.status === 'connected')) return false;
-  const today = await store.activity.listForCampaign(campaign.id, {
-    from: `${now.slice(0, 10)}T00:00:00.000Z`,
-    kinds: [...messageKinds],
-  });
-  return canSend(accounts, messagesSentToday(today, now));
-}
-
+/** Whether an account is connected and under its daily limit: else no step can run. */
 function canSend(accounts: readonly SenderAccountRecord[], sentToday: ReadonlyMap<string, number>): boolean {
   return accounts.some(
     (account) => account.status === 'connected' && (sentToday.get(account.id) ?? 0) < account.daily_limit,
   );
 }
 
-/** Messages each account sent on `now`'s UTC day, which its `daily_limit` caps. */
-function messagesSentToday(events: readonly ActivityEventRecord[], now: string): Map<string, number> {
-  const day = now.slice(0, 10);
-  const counts = new Map<string, number>();
-  for (const event of events) {
-    if (event.account_id === null || !messageKinds.includes(event.kind)) continue;
-    if (new Date(event.occurred_at).toISOString().slice(0, 10) !== day) continue;
-    counts.set(event.account_id, (counts.get(event.account_id) ?? 0) + 1);
-  }
-  return counts;
+/**
+ * Messages each connected account sent on `now`'s UTC day, for any campaign: its
+ * `daily_limit` caps the account's messages, and an account can send for one campaign in the
+ * morning and another in the afternoon.
+ */
+async function messagesSentToday(
+  store: Store,
+  accounts: readonly SenderAccountRecord[],
+  now: string,
+): Promise<Map<string, number>> {
+  const connected = accounts.filter((account) => account.status === 'connected').map((account) => account.id);
+  if (connected.length === 0) return new Map();
+  const from = `${now.slice(0, 10)}T00:00:00.000Z`;
+  const to = new Date(Date.parse(from) + dayMs).toISOString();
+  return store.activity.countByAccount(connected, { kinds: [...messageKinds], from, to });
 }
 
 /** The message, or `MessageTooLong` naming the step (the one rendered: a first step's arm is drawn here). */

@@ -233,6 +233,15 @@ export interface ActivityStore {
     campaignId: string,
     filter?: { from?: string; kinds?: ActivityKind[] },
   ): Promise<ActivityEventRecord[]>;
+  /**
+   * How many events of `kinds` each of `accountIds` recorded at or after `from` and before
+   * `to`, whatever their campaign (an account absent from the map recorded none): a sender's
+   * daily limit is the account's, and an account moves between campaigns.
+   */
+  countByAccount(
+    accountIds: string[],
+    filter: { kinds: ActivityKind[]; from: string; to: string },
+  ): Promise<Map<string, number>>;
   /** One sequence lead's events, oldest first (`occurred_at`, ties by `id`). */
   listForEnrolment(enrolmentId: string, filter?: { kinds?: ActivityKind[] }): Promise<ActivityEventRecord[]>;
   /**

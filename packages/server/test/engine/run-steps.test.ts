@@ -7,7 +7,7 @@ import { findSandboxLead } from '../../src/engine/sandbox-lead.ts';
 import type { ActivityEventRecord } from '../../src/store/records.ts';
 import type { Store } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
-import { createCampaign, demoAccounts, interceptStore, q4Sequence } from '../support/campaign-setup.ts';
+import { createCampaign, demoAccounts, emailSequence, interceptStore, q4Sequence } from '../support/campaign-setup.ts';
 import {
   activate,
   assignSenders,
@@ -248,6 +248,26 @@ describeBackends('campaign engine', (store) => {
     }
     const emails = trails.flat().filter((event) => event.kind === 'email_sent');
     expect(emails).toEqual([expect.objectContaining({ step_id: 8, channel: 'email', account_id: accounts.email.id })]);
+  });
+
+  it("keeps to an account's daily limit across the campaigns it sent for that day", async () => {
+    // The limit is the account's (SenderAccount.daily_limit); the round counted the
+    // campaign's own messages, so an account moved to another campaign sent its limit again.
+    const accounts = await demoAccounts(h.api);
+    await store().accounts.update(h.api.organizationId, accounts.email.id, { daily_limit: 2 });
+    for (let i = 0; i < 2; i += 1) await enrolledLead(h.api, campaignId, {});
+    await activate(h.api, campaignId);
+    expect((await h.engine.runDue()).steps_run).toBe(2);
+    const off = await h.api.call('PATCH', `/v1/campaigns/${campaignId}`, { body: { is_active: false } });
+    expect(off.status).toBe(200);
+
+    const next = await createCampaign(h.api, { name: 'Afternoon', sequence: emailSequence(1) });
+    await assignSenders(h.api, next, [accounts.email.id]);
+    for (let i = 0; i < 2; i += 1) await enrolledLead(h.api, next, {});
+    await activate(h.api, next);
+    expect((await h.engine.runDue()).steps_run).toBe(0);
+    await h.engine.advanceTo(later(h.clock, days(1)));
+    expect(await store().activity.listForCampaign(next, { kinds: ['email_sent'] })).toHaveLength(2);
   });
 
   it('runs a step once when two engines race for it', async () => {

@@ -58,6 +58,33 @@ describeBackends('store contract: activity', (store) => {
     expect(await store().activity.listForCampaign(campaign.id, { kinds: [] })).toEqual([]);
   });
 
+  it('counts events of given kinds by account over a time range, across campaigns', async () => {
+    const b = await builderFor(store());
+    const [one, two] = [await b.enrol(await b.campaign()), await b.enrol(await b.campaign())];
+    await b.event(one, 'email_sent', nov(1, 23, 59), { account_id: 'acc_1' }); // the day before
+    await b.event(one, 'email_sent', nov(2, 0, 0), { account_id: 'acc_1' }); // the range's start
+    await b.event(two, 'email_sent', nov(2, 15), { account_id: 'acc_1' }); // another campaign
+    await b.event(one, 'email_opened', nov(2, 16), { account_id: 'acc_1' }); // another kind
+    await b.event(two, 'connection_requested', nov(2, 17), { account_id: 'acc_2' });
+    await b.event(two, 'linkedin_message_sent', nov(2, 18), { account_id: 'acc_2' });
+    await b.event(one, 'email_sent', nov(3, 0, 0), { account_id: 'acc_1' }); // the range's end
+    await b.event(one, 'email_sent', nov(2, 12), { account_id: 'acc_3' }); // not asked
+    const counts = await store().activity.countByAccount(['acc_1', 'acc_2', 'acc_4'], {
+      kinds: ['email_sent', 'connection_requested', 'linkedin_message_sent'],
+      from: '2026-11-02T00:00:00.000Z',
+      to: '2026-11-03T00:00:00.000Z',
+    });
+    expect(counts).toEqual(
+      new Map([
+        ['acc_1', 2],
+        ['acc_2', 2],
+      ]),
+    );
+    expect(await store().activity.countByAccount([], { kinds: ['email_sent'], from: nov(1), to: nov(9) })).toEqual(
+      new Map(),
+    );
+  });
+
   it('lists one sequence lead’s events, by kind when asked', async () => {
     const b = await builderFor(store());
     const campaign = await b.campaign();

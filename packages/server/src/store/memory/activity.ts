@@ -36,6 +36,25 @@ export function memoryActivity(state: MemoryState): ActivityStore {
         )
         .sort(oldestEventFirst);
     },
+    async countByAccount(accountIds, filter) {
+      const accounts = new Set(accountIds);
+      const kinds = new Set(filter.kinds);
+      const from = instant(filter.from);
+      const to = instant(filter.to);
+      const counts = new Map<string, number>();
+      for (const event of state.activity.where(
+        (e) =>
+          e.account_id !== null &&
+          accounts.has(e.account_id) &&
+          kinds.has(e.kind) &&
+          instant(e.occurred_at) >= from &&
+          instant(e.occurred_at) < to,
+      )) {
+        const account = event.account_id as string;
+        counts.set(account, (counts.get(account) ?? 0) + 1);
+      }
+      return counts;
+    },
     async listForEnrolment(enrolmentId, filter = {}) {
       const kinds = filter.kinds ? new Set(filter.kinds) : null;
       return state.activity

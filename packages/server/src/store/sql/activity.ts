@@ -25,6 +25,17 @@ export function sqlActivity(client: SqlClient): ActivityStore {
         [campaignId, filter.from ?? null, filter.kinds ?? null],
       );
     },
+    async countByAccount(accountIds, filter) {
+      if (accountIds.length === 0) return new Map();
+      const rows = await client.query<{ account_id: string; events: number }>(
+        `select account_id, count(*)::int as events from activity_events
+          where account_id = any($1::text[]) and kind = any($2::text[])
+            and occurred_at >= $3 and occurred_at < $4
+          group by account_id`,
+        [accountIds, filter.kinds, filter.from, filter.to],
+      );
+      return new Map(rows.map((row) => [row.account_id, row.events]));
+    },
     async listForEnrolment(enrolmentId, filter = {}) {
       return client.query<ActivityEventRecord>(
         `select * from activity_events

@@ -19,6 +19,7 @@ import { migration010 } from './010-campaign-lead-order.ts';
 import { migration011 } from './011-unlogged-rate-limits.ts';
 import { migration012 } from './012-lz4-stored-answers.ts';
 import { migration013 } from './013-no-statistics-of-personal-data.ts';
+import { migration014 } from './014-account-messages-by-day.ts';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];
