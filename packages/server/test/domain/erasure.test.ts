@@ -57,3 +57,24 @@ it("erases a deal's summary and a stored answer naming the lead", () => {
   expect(erased.campaign.name).toBe('[erased] Q4');
   expect(erasedAnswer('not json: Al', lead.id, values)).toBe('not json: [erased]');
 });
+
+it('leaves a stored answer that holds only the lead’s ID as it is, and still finds the lead’s values in any other', () => {
+  const values = personalValues(lead);
+  // An import's answer: the lead named by ID, nothing of its data.
+  const imported = JSON.stringify({
+    success: true,
+    results: [{ index: 0, status: 201, success: true, message: 'Lead created.', created: true, lead_id: lead.id }],
+  });
+  expect(erasedAnswer(imported, lead.id, values)).toBe(imported);
+  // A value as JSON writes it inside a string, in another case; and a value standing alone.
+  const quoted = { ...lead, last_name: 'O"Brien' };
+  const quotedValues = personalValues(quoted);
+  const note = JSON.stringify({ lead_id: lead.id, note: 'Call o"brien today' });
+  expect(JSON.parse(erasedAnswer(note, lead.id, quotedValues)).note).toBe('Call [erased] today');
+  const city = JSON.stringify({ lead_id: lead.id, note: 'Meet in LYON' });
+  expect(JSON.parse(erasedAnswer(city, lead.id, values)).note).toBe('Meet in [erased]');
+  // An object naming the lead with a personal field whose value is no longer the lead's (an
+  // older email) is erased through the field.
+  const older = JSON.stringify({ lead: { id: lead.id, email: 'old@elsewhere.example' } });
+  expect(JSON.parse(erasedAnswer(older, lead.id, values)).lead.email).toBeNull();
+});

@@ -94,9 +94,9 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
         (r) => r.organization_id === organizationId && r.response_body !== null && r.response_body.includes(leadId),
       );
       for (const record of named) {
-        patchRow(state.idempotency, keyOf(organizationId, record.key), {
-          response_body: anonymise(record.response_body ?? ''),
-        });
+        const erased = anonymise(record.response_body ?? '');
+        if (erased === record.response_body) continue;
+        patchRow(state.idempotency, keyOf(organizationId, record.key), { response_body: erased });
       }
     },
   };

@@ -143,10 +143,13 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
         [organizationId, leadId],
       );
       for (const row of rows) {
+        const erased = anonymise(row.response_body);
+        // An answer that holds only the lead's ID (an import's) is left as it is: no new row version.
+        if (erased === row.response_body) continue;
         await client.query('update idempotency_keys set response_body = $3 where organization_id = $1 and key = $2', [
           organizationId,
           row.key,
-          anonymise(row.response_body),
+          erased,
         ]);
       }
     },
