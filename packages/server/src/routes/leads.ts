@@ -2,6 +2,7 @@
  * Tag Leads: list, get and update (this file); create (leads-create.ts); remove from a
  * campaign and delete with erasure (leads-delete.ts).
  */
+import { groupBy } from '../domain/collections.ts';
 import { hasContact, leadDataFields, leadsOffset, pageOf, sameEmail } from '../domain/lead-rules.ts';
 import { type ApiError, validationError, type ValidationIssue } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
@@ -28,8 +29,13 @@ export const leadHandlers: PartialHandlers = {
       campaign_id: query.campaign_id,
       email: query.email,
     });
-    const enrolments = await store.enrolments.listForLeads(result.items.map((lead) => lead.id));
-    const leads = { ...result, items: result.items.map((lead) => leadView(lead, enrolments)) };
+    // Grouped once: each lead of the page looking through the page's every enrolment grew with
+    // the page times its enrolments (20 leads in 4,000 campaigns each: 1.6 million checks).
+    const enrolments = groupBy(
+      await store.enrolments.listForLeads(result.items.map((lead) => lead.id)),
+      (enrolment) => enrolment.lead_id,
+    );
+    const leads = { ...result, items: result.items.map((lead) => leadView(lead, enrolments.get(lead.id) ?? [])) };
     return {
       status: 200,
       body: { ...pageEnvelope('leads', leads, page, 'Leads retrieved'), page: pageOf(offset, limit) },
