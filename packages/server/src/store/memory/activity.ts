@@ -19,7 +19,7 @@ export function memoryActivity(state: MemoryState): ActivityStore {
   return {
     async insert(record) {
       if (record.step_id !== null) {
-        const ran = state.activity.where((e) => e.enrolment_id === record.enrolment_id && e.step_id === record.step_id);
+        const ran = state.activity.whereIndexed('enrolment', record.enrolment_id, (e) => e.step_id === record.step_id);
         if (ran.length > 0) throw new UniqueViolation(uniqueConstraints.stepRun);
       }
       state.activity.set(record.id, record);
@@ -28,11 +28,10 @@ export function memoryActivity(state: MemoryState): ActivityStore {
       const from = filter.from === undefined ? undefined : instant(filter.from);
       const kinds = filter.kinds ? new Set(filter.kinds) : null;
       return state.activity
-        .where(
-          (e) =>
-            e.campaign_id === campaignId &&
-            (from === undefined || instant(e.occurred_at) >= from) &&
-            (kinds === null || kinds.has(e.kind)),
+        .whereIndexed(
+          'campaign',
+          campaignId,
+          (e) => (from === undefined || instant(e.occurred_at) >= from) && (kinds === null || kinds.has(e.kind)),
         )
         .sort(oldestEventFirst);
     },
@@ -58,18 +57,20 @@ export function memoryActivity(state: MemoryState): ActivityStore {
     async listForEnrolment(enrolmentId, filter = {}) {
       const kinds = filter.kinds ? new Set(filter.kinds) : null;
       return state.activity
-        .where((e) => e.enrolment_id === enrolmentId && (kinds === null || kinds.has(e.kind)))
+        .whereIndexed('enrolment', enrolmentId, (e) => kinds === null || kinds.has(e.kind))
         .sort(oldestEventFirst);
     },
     async listEnrolments(campaignId) {
       return state.enrolments
-        .where((e) => e.campaign_id === campaignId)
+        .whereIndexed('campaign', campaignId)
         .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id))
         .map((e) => ({ ...e, lead_deleted_at: state.leads.get(e.lead_id)?.deleted_at ?? null }));
     },
     async eraseLead(organizationId, leadId) {
-      const replies = state.activity.where(
-        (e) => e.organization_id === organizationId && e.lead_id === leadId && e.data.message !== undefined,
+      const replies = state.activity.whereIndexed(
+        'lead',
+        leadId,
+        (e) => e.organization_id === organizationId && e.data.message !== undefined,
       );
       for (const event of replies) patchRow(state.activity, event.id, { data: { ...event.data, message: null } });
     },

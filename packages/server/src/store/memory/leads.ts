@@ -85,7 +85,7 @@ export function memoryLeads(state: MemoryState): LeadStore {
       const enrolled = filter.campaign_id
         ? new Set(
             state.enrolments
-              .where((e) => e.campaign_id === filter.campaign_id && e.removed_at === null)
+              .whereIndexed('campaign', filter.campaign_id, (e) => e.removed_at === null)
               .map((e) => e.lead_id),
           )
         : null;
@@ -121,8 +121,10 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
   return {
     async insert(record) {
       // The SQL unique index `enrolments_live`: one live enrolment per campaign and lead.
-      const live = state.enrolments.where(
-        (e) => e.campaign_id === record.campaign_id && e.lead_id === record.lead_id && e.removed_at === null,
+      const live = state.enrolments.whereIndexed(
+        'lead',
+        record.lead_id,
+        (e) => e.campaign_id === record.campaign_id && e.removed_at === null,
       );
       if (record.removed_at === null && live.length > 0) throw new UniqueViolation(uniqueConstraints.liveEnrolment);
       state.enrolments.set(record.id, record);
@@ -142,30 +144,33 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
     },
     async find(campaignId, leadId) {
       return (
-        state.enrolments.where(
-          (e) => e.campaign_id === campaignId && e.lead_id === leadId && e.removed_at === null,
+        state.enrolments.whereIndexed(
+          'lead',
+          leadId,
+          (e) => e.campaign_id === campaignId && e.removed_at === null,
         )[0] ?? null
       );
     },
     async listForLead(leadId) {
       return state.enrolments
-        .where((e) => e.lead_id === leadId && e.removed_at === null)
+        .whereIndexed('lead', leadId, (e) => e.removed_at === null)
         .sort((a, b) => compareText(a.enrolled_at, b.enrolled_at) || compareText(a.id, b.id));
     },
     async listForLeads(leadIds) {
-      const wanted = new Set(leadIds);
-      return state.enrolments
-        .where((e) => wanted.has(e.lead_id) && e.removed_at === null)
+      return [...new Set(leadIds)]
+        .flatMap((leadId) => state.enrolments.whereIndexed('lead', leadId, (e) => e.removed_at === null))
         .sort((a, b) => compareText(a.enrolled_at, b.enrolled_at) || compareText(a.id, b.id));
     },
     async countForCampaign(campaignId) {
-      return state.enrolments.where(
-        (e) => e.campaign_id === campaignId && e.removed_at === null && state.leads.get(e.lead_id)?.deleted_at === null,
+      return state.enrolments.whereIndexed(
+        'campaign',
+        campaignId,
+        (e) => e.removed_at === null && state.leads.get(e.lead_id)?.deleted_at === null,
       ).length;
     },
     async listLeadsForCampaign(campaignId) {
       return state.enrolments
-        .where((e) => e.campaign_id === campaignId && e.removed_at === null)
+        .whereIndexed('campaign', campaignId, (e) => e.removed_at === null)
         .sort((a, b) => compareText(a.enrolled_at, b.enrolled_at) || compareText(a.id, b.id))
         .flatMap((e) => {
           const lead = state.leads.get(e.lead_id);

@@ -41,13 +41,20 @@ export class MemoryState {
   readonly responders = new Table<ResponderSettingsRecord>(null, this.version);
   readonly webhooks = new Table<WebhookRecord>(null, this.version);
   readonly leads = new Table<LeadRecord>(null, this.version);
-  readonly enrolments = new Table<EnrolmentRecord>(null, this.version);
+  readonly enrolments = new Table<EnrolmentRecord>(null, this.version, {
+    lead: (e) => e.lead_id,
+    campaign: (e) => e.campaign_id,
+  });
   readonly pipelines = new Table<PipelineRecord>(null, this.version);
   readonly stages = new Table<StageRecord>(null, this.version);
   readonly deals = new Table<DealRecord>(null, this.version);
   readonly idempotency = new Table<IdempotencyRecord>(null, this.version);
   readonly rateLimits = new Table<{ count: number; window_start: string }>(null, this.version);
-  readonly activity = new Table<ActivityEventRecord>(null, this.version);
+  readonly activity = new Table<ActivityEventRecord>(null, this.version, {
+    enrolment: (e) => e.enrolment_id,
+    campaign: (e) => e.campaign_id,
+    lead: (e) => e.lead_id,
+  });
   readonly bookings = new Table<BookingRecord>(null, this.version);
   readonly messages = new Table<SandboxMessageRecord>(null, this.version);
   /** Sandbox mode's shared state, one row (`clock`). */

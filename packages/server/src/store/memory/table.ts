@@ -82,17 +82,100 @@ export function copyRecord<T>(value: T): T {
   return copy as T;
 }
 
+/**
+ * A table's secondary indexes, by name: each gives a row's value of one column (null: not
+ * indexed). The rows of one value are found without scanning the table, as an SQL index
+ * would: the engine's step-run check, one lead's events and one campaign's enrolments were
+ * each a scan of the whole table, which made the mock's engine and sandbox quadratic.
+ */
+export type IndexedColumns<T> = Record<string, (row: T) => string | null>;
+
+/** The rows and their indexes, shared by a table and its transaction views. */
+class TableData<T> {
+  readonly rows = new Map<string, T>();
+  private readonly indexes: Array<{ name: string; column: (row: T) => string | null; keys: Map<string, Set<string>> }>;
+
+  constructor(columns: IndexedColumns<T>) {
+    this.indexes = Object.entries(columns).map(([name, column]) => ({ name, column, keys: new Map() }));
+  }
+
+  /** Stores `row` at `key`; a row already there keeps its place in the insertion order. */
+  put(key: string, row: T): void {
+    const previous = this.rows.get(key);
+    this.rows.set(key, row);
+    for (const index of this.indexes) {
+      const before = previous === undefined ? null : index.column(previous);
+      const after = index.column(row);
+      if (before === after && previous !== undefined) continue;
+      if (before !== null) this.unindex(index.keys, before, key);
+      if (after === null) continue;
+      const keys = index.keys.get(after);
+      if (keys) keys.add(key);
+      else index.keys.set(after, new Set([key]));
+    }
+  }
+
+  remove(key: string): void {
+    const row = this.rows.get(key);
+    if (row === undefined) return;
+    this.rows.delete(key);
+    for (const index of this.indexes) {
+      const value = index.column(row);
+      if (value !== null) this.unindex(index.keys, value, key);
+    }
+  }
+
+  private unindex(keys: Map<string, Set<string>>, value: string, key: string): void {
+    const set = keys.get(value);
+    set?.delete(key);
+    if (set?.size === 0) keys.delete(value);
+  }
+
+  clear(): void {
+    this.rows.clear();
+    for (const index of this.indexes) index.keys.clear();
+  }
+
+  /** The stored rows whose `index` value is `value` (in the order they took it). */
+  indexed(index: string, value: string): T[] {
+    const found = this.indexes.find((candidate) => candidate.name === index);
+    if (!found) throw new Error(`no index ${index}`);
+    const keys = found.keys.get(value);
+    if (!keys) return [];
+    const rows: T[] = [];
+    for (const key of keys) rows.push(this.rows.get(key) as T);
+    return rows;
+  }
+}
+
 export class Table<T> {
+  private readonly data: TableData<T>;
+  private readonly rows: Map<string, T>;
+
   constructor(
     private readonly journal: Journal | null,
     /** Shared by the tables of a store and their transaction views. */
     private readonly version: DataVersion = new DataVersion(),
-    private readonly rows = new Map<string, T>(),
-  ) {}
+    indexes: IndexedColumns<T> | TableData<T> = {},
+  ) {
+    this.data = indexes instanceof TableData ? indexes : new TableData(indexes);
+    this.rows = this.data.rows;
+  }
 
   /** The same rows, with writes recorded in `journal` (a transaction's view). */
   withJournal(journal: Journal): Table<T> {
-    return new Table(journal, this.version, this.rows);
+    return new Table(journal, this.version, this.data);
+  }
+
+  /**
+   * Rows whose indexed column `index` is `value` and that match `predicate`, copied: what
+   * `where` gives, without visiting the other rows. Sort them where order matters (a row
+   * whose indexed value changed comes after the others).
+   */
+  whereIndexed(index: string, value: string, predicate: (row: T) => boolean = () => true): T[] {
+    const result: T[] = [];
+    for (const row of this.data.indexed(index, value)) if (predicate(row)) result.push(copyRecord(row));
+    return result;
   }
 
   get(key: string): T | undefined {
@@ -145,11 +228,11 @@ export class Table<T> {
   set(key: string, row: T): void {
     const previous = this.rows.get(key);
     this.journal?.record(() => {
-      if (previous === undefined) this.rows.delete(key);
-      else this.rows.set(key, previous);
+      if (previous === undefined) this.data.remove(key);
+      else this.data.put(key, previous);
       this.version.bump();
     });
-    this.rows.set(key, copyRecord(row));
+    this.data.put(key, copyRecord(row));
     this.version.bump();
   }
 
@@ -157,15 +240,15 @@ export class Table<T> {
     const previous = this.rows.get(key);
     if (previous === undefined) return;
     this.journal?.record(() => {
-      this.rows.set(key, previous);
+      this.data.put(key, previous);
       this.version.bump();
     });
-    this.rows.delete(key);
+    this.data.remove(key);
     this.version.bump();
   }
 
   clear(): void {
-    this.rows.clear();
+    this.data.clear();
     this.version.bump();
   }
 
@@ -180,8 +263,8 @@ export class Table<T> {
 
   /** Puts back the rows of a snapshot, in the same map (transaction views share it). */
   restore(rows: ReadonlyMap<string, T>): void {
-    this.rows.clear();
-    for (const [key, row] of rows) this.rows.set(key, row);
+    this.data.clear();
+    for (const [key, row] of rows) this.data.put(key, row);
     this.version.bump();
   }
 
