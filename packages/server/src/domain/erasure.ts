@@ -107,16 +107,23 @@ const erasedFieldKeys = Object.keys(erasedLeadFields).map((field) => `"${field}"
 /**
  * False only when `erasedAnswer` would change nothing: the text has no key of a lead's
  * personal field (whatever object holds it) and none of the values, case-insensitively, as
- * written or as JSON writes them inside a string (`O"Brien` is `O\"Brien` there). A match
- * where `scrubText` would not replace (a value glued to a letter) only costs the walk.
+ * written or as JSON writes them inside a string (`O"Brien` is `O\"Brien` there). A value
+ * with half a surrogate pair is always walked: JSON escapes it alone but not inside the pair
+ * it may match. A match where `scrubText` would not replace (a value glued to a letter) only
+ * costs the walk.
  */
 function mayHoldPersonalData(body: string, values: readonly string[]): boolean {
   if (erasedFieldKeys.some((key) => body.includes(key))) return true;
   const text = foldCase(body);
   return values.some(
-    (value) => text.includes(foldCase(value)) || text.includes(foldCase(JSON.stringify(value).slice(1, -1))),
+    (value) =>
+      loneSurrogate.test(value) ||
+      text.includes(foldCase(value)) ||
+      text.includes(foldCase(JSON.stringify(value).slice(1, -1))),
   );
 }
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether a JSON object is the lead `leadId` (`id`) or names it (`lead_id`). */
 export function namesLead(leadId: string): (object: Record<string, unknown>) => boolean {

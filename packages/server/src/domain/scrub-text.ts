@@ -19,16 +19,22 @@ const letterOrDigitAtStart = /^[\p{L}\p{N}]/u;
  * copy is a match at the same place in the text): upper then lower case, as a case-insensitive
  * expression compares (`ſ` and `s`, `K` (Kelvin) and `k`), except for the rare characters
  * whose folding changes their length (`İ`, `ß`), which are left as they are.
+ *
+ * The same character folds the same way wherever it stands: lower-casing a whole string
+ * turns a capital sigma at the end of a word into `ς` and elsewhere into `σ` (the only
+ * context the language-neutral mapping has), while a character alone always gives `σ`. A text
+ * holding an `ß` (folded a character at a time) then never matched a value ending in `ς`
+ * (folded whole), and a Greek name next to a German street was not erased. Both become `σ`.
  */
 export function foldCase(text: string): string {
   const folded = text.toUpperCase().toLowerCase();
-  if (folded.length === text.length) return folded;
+  if (folded.length === text.length) return folded.replaceAll('ς', 'σ');
   let out = '';
   for (const char of text) {
     const one = char.toUpperCase().toLowerCase();
     out += one.length === char.length ? one : char;
   }
-  return out;
+  return out.replaceAll('ς', 'σ');
 }
 
 export function replaceValues(text: string, values: readonly string[], replacement: string): string {

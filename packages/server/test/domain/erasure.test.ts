@@ -77,4 +77,15 @@ it('leaves a stored answer that holds only the lead’s ID as it is, and still f
   // older email) is erased through the field.
   const older = JSON.stringify({ lead: { id: lead.id, email: 'old@elsewhere.example' } });
   expect(JSON.parse(erasedAnswer(older, lead.id, values)).lead.email).toBeNull();
+  // A Greek name in an answer with an ß, and after an escape (found by a review against the
+  // walk without this check, with fast-check).
+  const greek = personalValues({ ...lead, last_name: 'Παπαδόπουλος', custom_fields: { code: 'Σ-Α' } });
+  const german = JSON.stringify({ lead_id: lead.id, note: 'Grüße aus Athen: call Νίκος Παπαδόπουλος' });
+  expect(JSON.parse(erasedAnswer(german, lead.id, greek)).note).toBe('Grüße aus Athen: call Νίκος [erased]');
+  const escaped = JSON.stringify({ lead_id: lead.id, note: 'line\nΣ-Α' });
+  expect(JSON.parse(erasedAnswer(escaped, lead.id, greek)).note).toBe('line\n[erased]');
+  // Half a surrogate pair: JSON escapes it alone, not inside the pair it matches.
+  const half = personalValues({ ...lead, custom_fields: { mark: '\u0001\ud83d' } });
+  const pair = JSON.stringify({ lead_id: lead.id, note: 'x\u0001😀 y' });
+  expect(erasedAnswer(pair, lead.id, half)).not.toBe(pair);
 });
