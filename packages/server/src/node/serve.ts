@@ -15,6 +15,7 @@ import { serverDocs } from './docs-renderer.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
 import { keepStatistics, type StatisticsKeeper, type StatisticsKeeperTimes } from './statistics-keeper.ts';
+import { type ExpiredAnswersPurge, type ExpiredAnswersTimes, purgeExpiredAnswers } from './expired-answers.ts';
 import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
 import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
@@ -40,6 +41,8 @@ export interface ServeOptions {
   cors?: CorsPolicy;
   /** When the planner's statistics are checked: after listening, then how often, and after a bulk write (default 1 s, 30 s, 1 s). */
   statistics?: StatisticsKeeperTimes;
+  /** When stored answers past their 24 hours are deleted: after listening, then how often (default 5 s, 10 minutes). */
+  expiredAnswers?: ExpiredAnswersTimes;
 }
 
 export interface RunningServer {
@@ -72,6 +75,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const insecure = options.config?.allowInsecureWebhooks === true;
   const webhookTransport = createNodeWebhookTransport({ allowInsecure: insecure });
   let statistics: StatisticsKeeper | undefined;
+  let expiredAnswers: ExpiredAnswersPurge | undefined;
   const app = createApp({
     store: options.store,
     logger,
@@ -114,6 +118,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       server.off('error', failed);
       // SQL stores: statistics for the planner where nothing else gathers them (autovacuum off, PGlite).
       statistics = keepStatistics(options.store, logger, options.statistics);
+      expiredAnswers = purgeExpiredAnswers(options.store, logger, options.expiredAnswers);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : options.port;
       // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
@@ -147,8 +152,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
             await app.engine.stop({ abandon: graceOver.signal });
           } finally {
             clearTimeout(grace);
-            // A check under way ends before the store closes.
+            // A check or purge under way ends before the store closes.
             await statistics?.stop();
+            await expiredAnswers?.stop();
           }
           webhookTransport.close();
           logger.log({ level: 'info', message: 'stopped', url: `${url}/v1` });

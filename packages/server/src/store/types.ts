@@ -452,6 +452,12 @@ export interface IdempotencyStore {
    * the request again.
    */
   eraseLead(organizationId: string, leadId: string, anonymise: (body: string) => string): Promise<void>;
+  /**
+   * Deletes the records whose time ran out (`expires_at` at or before `now`), and returns how
+   * many: no replay returns them, a new claim of their key replaces them, and their answers
+   * hold what the requests answered (leads' data among it) for no one.
+   */
+  purgeExpired(now: string): Promise<number>;
 }
 
 export interface RateLimitStore {

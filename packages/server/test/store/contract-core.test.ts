@@ -145,6 +145,37 @@ describeBackends('store contract: core', (store, backend) => {
     expect(await store().campaigns.findActiveUsingAccounts(organization.id, ['acc_a'], holder.id)).toEqual([]);
   });
 
+  it('deletes the idempotency records whose time ran out, and only those', async () => {
+    const { organization } = await organizationWithOwner(store());
+    const other = await createOrganization(store(), {
+      name: 'Other Org',
+      members: [{ id: crypto.randomUUID(), email: 'p@example.com', name: 'Other', role: 'owner' }],
+    });
+    const claim = (organizationId: string, key: string, expires: number) =>
+      store().idempotency.claim(
+        idempotencyClaim(organizationId, { key, expires_at: at(expires), locked_until: at(expires) }),
+        at(0),
+      );
+    await claim(organization.id, 'done', 10);
+    await claim(organization.id, 'at-the-minute', 20);
+    await claim(other.id, 'elsewhere', 15);
+    await claim(organization.id, 'live', 40);
+    expect(
+      await store().idempotency.complete(
+        idempotencyClaim(organization.id, { key: 'done', locked_until: at(10) }),
+        201,
+        '{"lead":{}}',
+      ),
+    ).toBe(true);
+    expect(await store().idempotency.purgeExpired(at(20))).toBe(3);
+    expect(await store().idempotency.purgeExpired(at(20))).toBe(0);
+    // The live one is still claimed; a purged key is new again.
+    const live = await store().idempotency.claim(idempotencyClaim(organization.id, { key: 'live' }), at(21));
+    expect(live).toMatchObject({ outcome: 'existing' });
+    const done = await store().idempotency.claim(idempotencyClaim(organization.id, { key: 'done' }), at(21));
+    expect(done).toEqual({ outcome: 'claimed' });
+  });
+
   it('claims an idempotency key once, and lets an expired or abandoned claim be taken over', async () => {
     const { organization } = await organizationWithOwner(store());
     const claim = (overrides: Partial<IdempotencyRecord> = {}) => idempotencyClaim(organization.id, overrides);

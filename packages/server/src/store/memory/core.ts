@@ -89,6 +89,11 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
       const id = keyOf(claim.organization_id, claim.key);
       if (holds(state.idempotency.get(id), claim)) state.idempotency.delete(id);
     },
+    async purgeExpired(now) {
+      const expired = state.idempotency.where((r) => Date.parse(r.expires_at) <= Date.parse(now));
+      for (const record of expired) state.idempotency.delete(keyOf(record.organization_id, record.key));
+      return expired.length;
+    },
     async eraseLead(organizationId, leadId, anonymise) {
       const named = state.idempotency.where(
         (r) => r.organization_id === organizationId && r.response_body !== null && r.response_body.includes(leadId),

@@ -134,6 +134,10 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
         [claim.organization_id, claim.key, claim.locked_until],
       );
     },
+    async purgeExpired(now) {
+      const purged = await client.query('delete from idempotency_keys where expires_at <= $1 returning 1', [now]);
+      return purged.length;
+    },
     async eraseLead(organizationId, leadId, anonymise) {
       // Every representation of a lead carries its ID: a stored answer without it holds none.
       const rows = await client.query<{ key: string; response_body: string }>(
