@@ -40,6 +40,15 @@ export function senderFor(
   return previous?.account_id ?? candidates[0] ?? null;
 }
 
+/** The campaign's assigned accounts among `accounts`, in the campaign's order (`senderFor`'s candidates). */
+export function assignedAccounts<A extends Pick<SenderAccountRecord, 'id'>>(
+  campaign: Pick<QueueCampaign, 'enabled_accounts'>,
+  accounts: readonly A[],
+): A[] {
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  return campaign.enabled_accounts.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** When a lead's sequence starts: the later of its enrolment and the campaign's activation. */
 export function sequenceStart(enrolledAt: string, activatedAt: string | null): string {
   if (activatedAt === null || instant(enrolledAt) >= instant(activatedAt)) return enrolledAt;
@@ -89,8 +98,7 @@ export function pendingSteps(input: PendingStepsInput): PendingStep[] {
   const { campaign } = input;
   // A draft or deactivated campaign sends nothing.
   if (!campaign.is_active) return [];
-  const byId = new Map(input.accounts.map((account) => [account.id, account]));
-  const assigned = campaign.enabled_accounts.flatMap((id) => byId.get(id) ?? []);
+  const assigned = assignedAccounts(campaign, input.accounts);
   const eventsByEnrolment = groupBy(input.events, (e) => e.enrolment_id);
   const before = input.before === undefined ? Number.POSITIVE_INFINITY : instant(input.before);
   const pending: Array<PendingStep & { due: number }> = [];

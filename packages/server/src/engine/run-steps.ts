@@ -9,7 +9,7 @@
  * transaction fails and that engine moves on: a step runs, and its message goes out, once.
  */
 import { type Arm, messageKinds } from '../domain/activity.ts';
-import { leadProgress, pendingSteps, senderFor, type PendingStep } from '../domain/campaign-queue.ts';
+import { assignedAccounts, leadProgress, pendingSteps, senderFor, type PendingStep } from '../domain/campaign-queue.ts';
 import { type Channel, stepChannel } from '../domain/channels.ts';
 import { newId } from '../domain/ids.ts';
 import { followedSteps, stepRunRecord } from '../domain/sequence-progress.ts';
@@ -88,15 +88,17 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   // spent in the first rounds of the day), nothing can run: the round reads only the
   // senders and how many messages each sent today.
   const senders = await runner.store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts);
-  if (!canSend(senders, await messagesSentToday(runner.store, senders, now))) return 0;
+  let sentToday = await messagesSentToday(runner.store, senders, now);
+  if (!canSend(senders, sentToday)) return 0;
   let ran = 0;
   let aiFields: AiFieldRecord[] | null = null;
   /** Leads whose message renders too long: told once a round, not again at each pass. */
   const tooLong = new Set<string>();
   for (let pass = 0; pass < maxPasses; pass += 1) {
     const { pending, accounts } = await readCampaign(runner.store, campaign, now, now);
-    const sentToday = await messagesSentToday(runner.store, accounts, now);
-    const assigned = campaign.enabled_accounts.flatMap((id) => accounts.find((a) => a.id === id) ?? []);
+    // Counted again for each later pass: another engine may have sent meanwhile.
+    if (pass > 0) sentToday = await messagesSentToday(runner.store, accounts, now);
+    const assigned = assignedAccounts(campaign, accounts);
     let ranThisPass = 0;
     for (const due of pending) {
       if (tooLong.has(due.enrolment.id)) continue;
