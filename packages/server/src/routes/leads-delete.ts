@@ -44,9 +44,10 @@ export const leadDeleteHandlers: PartialHandlers = {
       if (!(await eraseLeadEverywhere(tx, organizationId, path.lead_id, at))) throw leadNotFound(path.lead_id);
     });
     // The replaced row versions still hold the values until vacuumed (autovacuum may be off):
-    // removed now. The erasure has committed either way; a failure here is only logged.
+    // removed now, or once transactions older than the erasure have ended. The erasure has
+    // committed either way; a failure here is only logged.
     await store
-      .reclaimErased()
+      .reclaimErased((entry) => logger.log(entry))
       .catch((error: unknown) =>
         logger.log({ level: 'error', message: 'vacuum after erasure failed', error: String(error) }),
       );

@@ -468,6 +468,9 @@ export interface RateLimitStore {
   hit(apiKeyId: string, buckets: string[], windowStart: string): Promise<number[]>;
 }
 
+/** Where a store says what it did in the background (`reclaimErased`): the route's logger. */
+export type ReclaimLog = (entry: { level: 'info' | 'warn'; message: string; [field: string]: unknown }) => void;
+
 export interface Store {
   readonly kind: 'memory' | 'pglite' | 'postgres';
   organizations: OrganizationStore;
@@ -491,9 +494,11 @@ export interface Store {
   /**
    * After an erasure has committed: removes the dead row versions it left in the tables that
    * hold lead data (SQL: `VACUUM`; see docs/decisions/0003-erasure.md for what it does and
-   * does not reach). Outside any transaction; nothing to do in memory.
+   * does not reach). When a transaction older than the erasure keeps them, vacuums again
+   * once none is left, in the background, saying so through `log`. Outside any transaction;
+   * nothing to do in memory.
    */
-  reclaimErased(): Promise<void>;
+  reclaimErased(log?: ReclaimLog): Promise<void>;
   /**
    * Gathers the query planner's statistics of the tables whose statistics are missing or
    * stale (SQL: `ANALYZE`, see store/sql/planner-statistics.ts); the tables analyzed.

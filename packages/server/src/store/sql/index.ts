@@ -12,6 +12,7 @@ import type { SqlClient } from './client.ts';
 import { sqlApiKeys, sqlIdempotency, sqlOrganizations } from './core.ts';
 import { sqlDeals, sqlPipelines } from './crm.ts';
 import { sqlAccounts, sqlEnrolments, sqlLeads } from './leads.ts';
+import { erasureReclaimer } from './erasure-reclaim.ts';
 import { migrate } from './migrate.ts';
 import { gatherStaleStatistics } from './planner-statistics.ts';
 import { sqlRateLimits } from './rate-limit-counters.ts';
@@ -29,6 +30,9 @@ export interface SqlStore extends Store {
  */
 export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): SqlStore {
   const shared = !inTransaction;
+  // One per store: it remembers an erasure whose vacuum must run again (`VACUUM` cannot run
+  // in a transaction, so a transaction's stores have none).
+  const reclaimer = inTransaction ? undefined : erasureReclaimer(client, erasedTables);
   return {
     kind: client.kind,
     client,
@@ -50,10 +54,14 @@ export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): S
     messages: sqlMessages(client),
     sandbox: sqlSandbox(client),
     deliveries: sqlDeliveries(client),
-    reclaimErased: () => vacuumErased(client),
+    reclaimErased: (log) =>
+      reclaimer ? reclaimer.reclaim(log) : Promise.reject(new Error('reclaimErased runs outside a transaction')),
     refreshStatistics: () => gatherStaleStatistics(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx, { inTransaction: true }))),
-    close: () => client.close(),
+    async close() {
+      await reclaimer?.close();
+      await client.close();
+    },
   };
 }
 
@@ -107,16 +115,3 @@ export const erasedTables = [
   'deals',
   'idempotency_keys',
 ] as const;
-
-/**
- * `VACUUM` of the tables an erasure wrote: the row versions it replaced (which hold the
- * erased values) are removed from the tables and their indexes, so no query, index scan or
- * `pageinspect` of a live page finds them. `INDEX_CLEANUP ON`: by default (`auto`, since
- * PostgreSQL 14) a vacuum that finds dead rows on under 2 % of a table's pages leaves their
- * index entries in place, and one erasure among thousands of leads left `lower(email)` in
- * `leads_email` (decision 0003, "Index entries"). Not `VACUUM FULL` (it locks the tables out
- * for the whole rewrite). What this does not reach (WAL, freed bytes): decision 0003.
- */
-async function vacuumErased(client: SqlClient): Promise<void> {
-  await client.query(`vacuum (index_cleanup on) ${erasedTables.join(', ')}`);
-}
