@@ -20,6 +20,7 @@ import { migration011 } from './011-unlogged-rate-limits.ts';
 import { migration012 } from './012-lz4-stored-answers.ts';
 import { migration013 } from './013-no-statistics-of-personal-data.ts';
 import { migration014 } from './014-account-messages-by-day.ts';
+import { migration015 } from './015-lead-copies-by-lead.ts';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
