@@ -920,8 +920,9 @@ export interface paths {
          *
          *     A lead gets its A/B arm only when its first step is sent (the rule of
          *     `LeadEnrolment.variation`). Until then its item has `variation` null and shows the first
-         *     step of `variation_a`; when the step is sent, a lead drawn into arm `b` is sent the first
-         *     step of `variation_b` instead.
+         *     step of the arm it will be drawn into (the draw is a hash of `sequence_lead_id` against
+         *     `traffic_split`, so it is known ahead), with the account of that step's channel: the item
+         *     is what will be sent, as long as the campaign's A/B settings stay as they are.
          *
          *     Query: `limit` (1 to 500, default 100) caps the number of items; `before` (an ISO 8601
          *     date-time) keeps only items due at or before it. Out-of-range `limit` or a `before`

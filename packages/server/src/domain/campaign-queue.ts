@@ -1,9 +1,10 @@
 /**
  * What a campaign sends next: each running lead's pending step from its sequence progress,
  * with the account that will send it, soonest first. The engine (issue 5) sends exactly
- * these, so the queue and the engine share `senderFor`.
+ * these, so the queue and the engine share `senderFor` and the arm a lead is drawn into.
  */
 import { type ActivityEvent, type Arm, instant, messageKinds } from './activity.ts';
+import { chooseArm } from './arm.ts';
 import type { Channel } from './channels.ts';
 import { type NextStep, type Progress, sequenceProgress } from './sequence-progress.ts';
 import type { EnrolmentWithLeadRecord, Sequence, SenderAccountRecord } from '../store/records.ts';
@@ -17,6 +18,9 @@ export interface QueueCampaign {
   is_active: boolean;
   sequence: Sequence | [];
   ab_winner: Arm | null;
+  /** With `traffic_split`, the arm a lead without one is drawn into (`chooseArm`). */
+  ab_testing_enabled: boolean;
+  traffic_split: number;
   activated_at: string | null;
   /** Assigned accounts, in the campaign's order. */
   enabled_accounts: string[];
@@ -55,16 +59,31 @@ export function sequenceStart(enrolledAt: string, activatedAt: string | null): s
   return activatedAt;
 }
 
-/** Where a sequence lead of `campaign` is at `now`, from its events. */
+/**
+ * A lead's arm: the one it was given with its first step, or, before that, the one it will be
+ * drawn into then (a hash of its ID: the same at every round while the campaign's split stays).
+ */
+export function leadArm(
+  campaign: Pick<QueueCampaign, 'sequence' | 'ab_testing_enabled' | 'traffic_split'>,
+  enrolment: Pick<EnrolmentWithLeadRecord, 'id' | 'variation'>,
+): Arm {
+  return enrolment.variation ?? chooseArm(campaign, enrolment.id);
+}
+
+/**
+ * Where a sequence lead of `campaign` is at `now`, from its events. A lead without an arm yet
+ * is walked through the steps of the arm it will be drawn into, so that its first step is
+ * the one the engine sends.
+ */
 export function leadProgress(
-  campaign: Pick<QueueCampaign, 'sequence' | 'ab_winner' | 'activated_at'>,
-  enrolment: Pick<EnrolmentWithLeadRecord, 'variation' | 'enrolled_at'>,
+  campaign: Pick<QueueCampaign, 'sequence' | 'ab_winner' | 'activated_at' | 'ab_testing_enabled' | 'traffic_split'>,
+  enrolment: Pick<EnrolmentWithLeadRecord, 'id' | 'variation' | 'enrolled_at'>,
   events: readonly ActivityEvent[],
   now: string,
 ): Progress {
   return sequenceProgress({
     sequence: campaign.sequence,
-    arm: enrolment.variation,
+    arm: leadArm(campaign, enrolment),
     winner: campaign.ab_winner,
     start: sequenceStart(enrolment.enrolled_at, campaign.activated_at),
     events,
@@ -75,6 +94,8 @@ export function leadProgress(
 /** A running lead's pending step: what the queue shows and the engine runs when it is due. */
 export interface PendingStep {
   enrolment: EnrolmentWithLeadRecord;
+  /** The lead's arm, or the one it is drawn into when this (its first) step is sent. */
+  arm: Arm;
   next: NextStep;
   /** The lead's events, oldest first. */
   events: readonly ActivityEvent[];
@@ -112,7 +133,7 @@ export function pendingSteps(input: PendingStepsInput): PendingStep[] {
     const due = instant(progress.next.due_at);
     if (due > before) continue;
     const sender_account_id = senderFor(progress.next.channel, assigned, events);
-    pending.push({ due, enrolment, next: progress.next, events, sender_account_id });
+    pending.push({ due, enrolment, arm: leadArm(campaign, enrolment), next: progress.next, events, sender_account_id });
   }
   pending.sort((a, b) => a.due - b.due || compareText(a.enrolment.id, b.enrolment.id));
   return pending;

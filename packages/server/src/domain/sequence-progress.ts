@@ -7,7 +7,8 @@
  *
  * The rules:
  * - The lead follows `variation_b` when its arm is `b` and the sequence still has one,
- *   otherwise `variation_a` (a lead without an arm yet is shown `variation_a`'s first step).
+ *   otherwise `variation_a`. A lead without an arm yet is walked with the arm it will be
+ *   drawn into (`leadArm` in campaign-queue.ts); the analytics walk it as `variation_a`.
  * - The first step is due at `start` (the later of the enrolment and the campaign's
  *   activation); every later step at the previous step's run plus its own `delay` in days.
  * - A step ran when an event of its kind names its `step_id` (`runKinds`). A conditional

@@ -9,8 +9,8 @@
  * transaction fails and that engine moves on: a step runs, and its message goes out, once.
  */
 import { type Arm, messageKinds } from '../domain/activity.ts';
-import { assignedAccounts, leadProgress, pendingSteps, senderFor, type PendingStep } from '../domain/campaign-queue.ts';
-import { type Channel, stepChannel } from '../domain/channels.ts';
+import { leadProgress, pendingSteps, type PendingStep } from '../domain/campaign-queue.ts';
+import type { Channel } from '../domain/channels.ts';
 import { newId } from '../domain/ids.ts';
 import { followedSteps, stepRunRecord } from '../domain/sequence-progress.ts';
 import { storedSequence } from '../domain/sequence-steps.ts';
@@ -26,7 +26,6 @@ import type {
   SequenceStep,
 } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { chooseArm } from './arm.ts';
 import type { OutboundChannel } from './channel.ts';
 import { renderMessage } from './render-message.ts';
 import { RenderedTooLong } from '../domain/placeholders.ts';
@@ -98,17 +97,13 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
     const { pending, accounts } = await readCampaign(runner.store, campaign, now, now);
     // Counted again for each later pass: another engine may have sent meanwhile.
     if (pass > 0) sentToday = await messagesSentToday(runner.store, accounts, now);
-    const assigned = assignedAccounts(campaign, accounts);
     let ranThisPass = 0;
     for (const due of pending) {
       if (tooLong.has(due.enrolment.id)) continue;
       const run = stepToRun(campaign, due);
       if (!run) continue;
-      // The queue's account is for the step it shows; a lead's first step may be its arm's
-      // other first step, on another channel.
-      const accountId =
-        run.channel === due.next.channel ? due.sender_account_id : senderFor(run.channel, assigned, due.events);
-      const account = accounts.find((a) => a.id === accountId);
+      // The queue's account: the step it shows is the step that runs (of the lead's arm to be).
+      const account = accounts.find((a) => a.id === due.sender_account_id);
       // No account of the step's platform is assigned, or it is disconnected or at its daily
       // limit: the step stays due (the queue shows it) until one can send it.
       if (!account || account.status !== 'connected') continue;
@@ -172,19 +167,14 @@ interface StepToRun {
 }
 
 /**
- * A lead gets its arm when its first step is sent, and then takes that arm's first step (the
- * queue shows a lead without an arm `variation_a`'s); null when the campaign has no sequence.
+ * The step a due lead runs: its pending step, of its arm (a lead without one yet is given the
+ * arm its pending first step was chosen from, `leadArm`); null when the campaign has no sequence.
  */
 function stepToRun(campaign: CampaignRecord, due: PendingStep): StepToRun | null {
   const sequence = storedSequence(campaign.sequence);
   if (!sequence) return null;
-  const arm = due.enrolment.variation ?? chooseArm(campaign, due.enrolment.id);
-  const { steps } = followedSteps(sequence, arm);
-  if (due.enrolment.variation !== null || due.next.position !== '0') {
-    return { arm, steps, step: due.next.step, position: due.next.position, channel: due.next.channel };
-  }
-  const step = steps[0] as SequenceStep;
-  return { arm, steps, step, position: '0', channel: stepChannel(step.type) };
+  const { steps } = followedSteps(sequence, due.arm);
+  return { arm: due.arm, steps, step: due.next.step, position: due.next.position, channel: due.next.channel };
 }
 
 async function runStep(

@@ -1,6 +1,7 @@
 /** The queue: each running lead's next step, its sender, soonest first. */
 import { describe, expect, it } from 'vitest';
 import type { ActivityEvent } from '../../src/domain/activity.ts';
+import { bucket } from '../../src/domain/arm.ts';
 import { campaignQueue, type QueueCampaign, senderFor, sequenceStart } from '../../src/domain/campaign-queue.ts';
 import type { ActivityKind, EnrolmentWithLeadRecord } from '../../src/store/records.ts';
 import { q4Sequence } from '../support/activity.ts';
@@ -87,6 +88,8 @@ describe('campaignQueue', () => {
     is_active: true,
     sequence: q4Sequence(),
     ab_winner: null,
+    ab_testing_enabled: false,
+    traffic_split: 50,
     activated_at: at(2),
     enabled_accounts: ['acc_li_1', 'acc_em_1'],
   };
@@ -157,5 +160,41 @@ describe('campaignQueue', () => {
   it('leaves no sender when none is assigned for the channel', () => {
     const [first] = queue({ campaign: { ...campaign, enabled_accounts: ['acc_li_1'] } });
     expect(first).toMatchObject({ sequence_lead_id: 'e2', sender_account_id: null });
+  });
+
+  it("shows a lead without an arm the first step of the arm it will be drawn into, from that channel's account", () => {
+    // Arm b opens on LinkedIn, arm a by email; with a 50 % split, a lead's bucket decides.
+    const sequence = q4Sequence();
+    const split: QueueCampaign = {
+      ...campaign,
+      ab_testing_enabled: true,
+      sequence: { ...sequence, variation_b: [{ id: 20, type: 'view_profile' }, ...(sequence.variation_b ?? [])] },
+    };
+    const idIn = (inA: boolean) => {
+      for (let n = 0; ; n += 1) if (bucket(`lead-${n}`) < 50 === inA) return `lead-${n}`;
+    };
+    const [a, b] = [idIn(true), idIn(false)];
+    const items = campaignQueue({
+      campaign: split,
+      accounts,
+      enrolments: [enrolment(a), enrolment(b)],
+      events: [],
+      now: at(2, 12),
+      limit: 100,
+    });
+    expect(
+      items.map(({ sequence_lead_id, step_id, variation, channel, sender_account_id }) => ({
+        sequence_lead_id,
+        step_id,
+        variation,
+        channel,
+        sender_account_id,
+      })),
+    ).toEqual(
+      [
+        { sequence_lead_id: a, step_id: 1, variation: null, channel: 'email', sender_account_id: 'acc_em_1' },
+        { sequence_lead_id: b, step_id: 20, variation: null, channel: 'linkedin', sender_account_id: 'acc_li_1' },
+      ].sort((x, y) => (x.sequence_lead_id < y.sequence_lead_id ? -1 : 1)),
+    );
   });
 });

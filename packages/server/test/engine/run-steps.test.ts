@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
-import { bucket } from '../../src/engine/arm.ts';
+import { bucket } from '../../src/domain/arm.ts';
 import { sandboxChannel } from '../../src/engine/channel.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { recordEngagement } from '../../src/engine/engagement.ts';

@@ -7,8 +7,8 @@
  * the same arm (a retried round cannot flip it), runs repeat exactly, and no counter has to
  * be shared between engines. FNV-1a spreads UUIDs evenly over the 100 buckets.
  */
-import type { Arm } from '../domain/activity.ts';
-import { hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
+import type { Arm } from './activity.ts';
+import { hasVariationB, storedSequence } from './sequence-steps.ts';
 import type { CampaignRecord } from '../store/records.ts';
 
 export function chooseArm(
