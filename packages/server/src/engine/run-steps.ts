@@ -94,7 +94,14 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   /** Leads whose message renders too long: told once a round, not again at each pass. */
   const tooLong = new Set<string>();
   for (let pass = 0; pass < maxPasses; pass += 1) {
-    const { pending, accounts } = await readCampaign(runner.store, campaign, now, now);
+    // The first pass uses the senders just read; a later one reads them again with the leads.
+    const { pending, accounts } = await readCampaign(
+      runner.store,
+      campaign,
+      now,
+      now,
+      pass === 0 ? senders : undefined,
+    );
     // Counted again for each later pass: another engine may have sent meanwhile.
     if (pass > 0) sentToday = await messagesSentToday(runner.store, accounts, now);
     let ranThisPass = 0;
@@ -144,11 +151,17 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   return ran;
 }
 
-async function readCampaign(store: Store, campaign: CampaignRecord, now: string, before?: string) {
+async function readCampaign(
+  store: Store,
+  campaign: CampaignRecord,
+  now: string,
+  before?: string,
+  senders?: SenderAccountRecord[],
+) {
   const [enrolments, events, accounts] = await Promise.all([
     store.activity.listEnrolments(campaign.id),
     store.activity.listForCampaign(campaign.id),
-    store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
+    senders ?? store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
   ]);
   const pending = pendingSteps({ campaign, accounts, enrolments, events, now, before });
   return { pending, accounts, events };

@@ -190,6 +190,7 @@ describeBackends('campaign engine', (store) => {
     await activate(h.api, campaignId);
     await store().accounts.update(h.api.organizationId, accounts.linkedin.id, { status: 'disconnected' });
     let reads = 0;
+    let senderReads = 0;
     const counted = interceptStore(store(), {
       activity: (real) => ({
         listEnrolments: (id) => {
@@ -197,11 +198,19 @@ describeBackends('campaign engine', (store) => {
           return real.listEnrolments(id);
         },
       }),
+      accounts: (real) => ({
+        getMany: (organizationId, ids) => {
+          senderReads += 1;
+          return real.getMany(organizationId, ids);
+        },
+      }),
     });
     const engine = createEngine({ store: counted, clock: h.clock, channel: sandboxChannel, deliveries: noDeliveries });
     expect((await engine.runDue()).steps_run).toBe(2);
-    // One pass: with the budget spent, no second pass reads the campaign again.
+    // One pass: with the budget spent, no second pass reads the campaign again; its senders
+    // are read once, before the leads.
     expect(reads).toBe(1);
+    expect(senderReads).toBe(1);
     expect((await engine.runDue()).steps_run).toBe(0);
     expect(reads).toBe(1);
     // The next day the budget is back, and the two other leads get their first step.
