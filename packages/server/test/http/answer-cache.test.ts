@@ -96,6 +96,8 @@ describe('a kept page is never served after a change', () => {
   it('a page read across a write is not kept', async () => {
     const store = createMemoryStore();
     let pause: Promise<void> | undefined;
+    let reached: () => void = () => undefined;
+    const heldThere = new Promise<void>((resolve) => (reached = resolve));
     // The first list waits after reading the leads, before its enrolments are read.
     const paused: MemoryStore = {
       ...store,
@@ -103,7 +105,10 @@ describe('a kept page is never served after a change', () => {
         ...store.leads,
         async list(...args) {
           const result = await store.leads.list(...args);
-          if (pause) await pause;
+          if (pause) {
+            reached();
+            await pause;
+          }
           return result;
         },
       },
@@ -112,7 +117,8 @@ describe('a kept page is never served after a change', () => {
     let resume: () => void = () => undefined;
     pause = new Promise<void>((resolve) => (resume = resolve));
     const slow = page(api);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Held once it has read the leads (however long a loaded machine takes to get there).
+    await heldThere;
     pause = undefined;
     await store.leads.insert(leadRecord(api, 'meanwhile@example.com'));
     // A request that starts and ends while the first is held: it sees the new lead.
