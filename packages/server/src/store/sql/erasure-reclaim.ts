@@ -40,14 +40,15 @@ const markerSql = 'select pg_snapshot_xmax(pg_current_snapshot())::text as marke
  * PostgreSQL's own horizon is made of (for a table that is not a catalog), each compared by
  * age, since 32-bit transaction IDs wrap around. A backend's `backend_xid` (its transaction)
  * and `backend_xmin` (its snapshot's oldest transaction), readable by any role; a prepared
- * transaction; a replication slot's `xmin` (a standby's `hot_standby_feedback`). A backend of
- * another database does not hold this one's tables.
+ * transaction; a replication slot's `xmin` (a standby's `hot_standby_feedback`), and a
+ * walsender's own `backend_xmin` (the same feedback without a slot: its row names no database,
+ * and it holds every database's tables). A backend of another database does not hold this one's.
  */
 const olderHolderSql = `
   with erasure as (select age(xid($1::xid8)) as age)
   select exists (
            select 1 from pg_stat_activity, erasure
-            where datname = current_database() and pid <> pg_backend_pid()
+            where (datname = current_database() or datid is null) and pid <> pg_backend_pid()
               and (age(backend_xid) > erasure.age or age(backend_xmin) > erasure.age))
       or exists (
            select 1 from pg_prepared_xacts, erasure
@@ -76,31 +77,42 @@ export function erasureReclaimer(
   let running: Promise<void> | undefined;
   let closed = false;
 
+  /** One retry at a time: a retry under way schedules the next itself when it ends. */
   const schedule = () => {
-    if (closed || timer !== undefined) return;
-    // Never what keeps the process alive.
+    if (closed || timer !== undefined || running !== undefined) return;
     timer = setTimeout(() => {
       timer = undefined;
-      running = retry().finally(() => (running = undefined));
-    }, delay).unref();
+      running = retry().finally(() => {
+        running = undefined;
+        if (pending !== undefined) schedule();
+      });
+    }, delay);
+    // Never what keeps the process alive (Node's timers; elsewhere a number, nothing to do).
+    (timer as { unref?: () => void }).unref?.();
     delay = Math.min(delay * 2, maxRetryMs);
   };
 
+  /** Vacuums once nothing older than the pending erasure holds its versions; else tried later. */
   const retry = async () => {
     const marker = pending;
     if (marker === undefined) return;
     try {
-      if (await held(marker)) return schedule();
+      if (await held(marker)) return;
       await vacuum();
-      // A later erasure held by a newer transaction waits on.
-      if (pending !== marker) return schedule();
+      // A later erasure held by a newer transaction waits on (its marker replaced this one).
+      if (pending !== marker) return;
       pending = undefined;
       delay = firstRetryMs;
       log?.({ level: 'info', message: 'vacuum after erasure done once older transactions ended' });
     } catch (error) {
       log?.({ level: 'warn', message: 'vacuum after erasure failed; tried again later', error: String(error) });
-      schedule();
     }
+  };
+
+  /** Vacuums again later, once nothing older than `marker` is left. */
+  const waitFor = (marker: bigint) => {
+    if (pending === undefined || marker > pending) pending = marker;
+    schedule();
   };
 
   return {
@@ -110,17 +122,32 @@ export function erasureReclaimer(
         return;
       }
       log = logTo ?? log;
-      const [row] = await client.query<{ marker: string }>(markerSql);
-      const marker = BigInt(row?.marker ?? '0');
-      const heldNow = await held(marker);
-      await vacuum();
-      if (!heldNow) return;
-      if (pending === undefined || marker > pending) pending = marker;
-      log?.({
-        level: 'info',
-        message: 'vacuum after erasure runs again when older transactions end: they may still read the erased rows',
-      });
-      schedule();
+      // Whatever the check says or does, the vacuum runs: what is removable now goes now.
+      let marker: bigint | undefined;
+      try {
+        const [row] = await client.query<{ marker: string }>(markerSql);
+        marker = BigInt(row?.marker ?? '0');
+        if (await held(marker)) {
+          log?.({
+            level: 'info',
+            message: 'vacuum after erasure runs again when older transactions end: they may still read the erased rows',
+          });
+          waitFor(marker);
+        }
+      } catch (error) {
+        log?.({
+          level: 'warn',
+          message: 'could not check for transactions older than the erasure; vacuumed once',
+          error: String(error),
+        });
+      }
+      try {
+        await vacuum();
+      } catch (error) {
+        // Tried again later, as a held one is; the caller logs this failure.
+        if (marker !== undefined) waitFor(marker);
+        throw error;
+      }
     },
     async close() {
       closed = true;

@@ -55,7 +55,7 @@ export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): S
     sandbox: sqlSandbox(client),
     deliveries: sqlDeliveries(client),
     reclaimErased: (log) =>
-      reclaimer ? reclaimer.reclaim(log) : Promise.reject(new Error('reclaimErased runs outside a transaction')),
+      reclaimer ? reclaimer.reclaim(log) : Promise.reject(new Error('reclaimErased must run outside a transaction')),
     refreshStatistics: () => gatherStaleStatistics(client),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx, { inTransaction: true }))),
     async close() {
