@@ -12,7 +12,7 @@ import { type Arm, messageKinds } from '../domain/activity.ts';
 import { leadProgress, pendingSteps, type PendingStep } from '../domain/campaign-queue.ts';
 import type { Channel } from '../domain/channels.ts';
 import { newId } from '../domain/ids.ts';
-import { followedSteps, stepRunRecord } from '../domain/sequence-progress.ts';
+import { followedSteps, type Progress, stepRunRecord } from '../domain/sequence-progress.ts';
 import { storedSequence } from '../domain/sequence-steps.ts';
 import { UniqueViolation, uniqueConstraints } from '../store/errors.ts';
 import type {
@@ -25,7 +25,7 @@ import type {
   SenderAccountRecord,
   SequenceStep,
 } from '../store/records.ts';
-import type { Store } from '../store/types.ts';
+import type { DueEntry, Store } from '../store/types.ts';
 import type { OutboundChannel } from './channel.ts';
 import { renderMessage } from './render-message.ts';
 import { RenderedTooLong } from '../domain/placeholders.ts';
@@ -67,26 +67,37 @@ export async function runDueSteps(runner: StepRunner, now: Date): Promise<number
   return ran;
 }
 
-/** The earliest time after `now` at which a step of an active campaign comes due, or null. */
+/**
+ * The earliest time after `now` at which a step of an active campaign comes due, or null: the
+ * schedule's earliest bound after `now`, once the bounds at or before it (leads not known, or
+ * due by then) have been worked out and written (decision 0002, "Due times").
+ */
 export async function nextStepDueAfter(store: Store, now: Date): Promise<Date | null> {
+  const at = now.toISOString();
   let earliest: number | null = null;
+  const consider = (due: string | null) => {
+    const time = due === null ? null : Date.parse(due);
+    if (time !== null && time > now.getTime() && (earliest === null || time < earliest)) earliest = time;
+  };
   for (const campaign of await store.campaigns.listAllActive()) {
-    const { pending } = await readCampaign(store, campaign, now.toISOString());
-    for (const { next } of pending) {
-      const due = Date.parse(next.due_at);
-      if (due > now.getTime() && (earliest === null || due < earliest)) earliest = due;
+    // Until every bound at or before now was written: one a writer's mark kept unwritten (a
+    // sequence edit meanwhile) is read and worked out again, not taken as it was computed.
+    for (let attempt = 0; attempt < maxPasses; attempt += 1) {
+      const read = await readDue(store, campaign, at);
+      if (!read || (await store.enrolments.setDue(read.bounds)) === read.bounds.length) break;
     }
+    consider(await store.enrolments.earliestDueAfter(campaign.id, at));
   }
   return earliest === null ? null : new Date(earliest);
 }
 
-async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: string): Promise<number> {
+async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: string): Promise<number> {
   // Reading the campaign's leads and events is the cost of a round, and it grows with the
   // campaign. Every step waits for a connected sender with budget left today, so once no
   // assigned account has one (a large campaign's usual state: its senders' daily limits are
   // spent in the first rounds of the day), nothing can run: the round reads only the
   // senders and how many messages each sent today.
-  const senders = await runner.store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts);
+  const senders = await runner.store.accounts.getMany(listed.organization_id, listed.enabled_accounts);
   let sentToday = await messagesSentToday(runner.store, senders, now);
   if (!canSend(senders, sentToday)) return 0;
   let ran = 0;
@@ -95,13 +106,13 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   const tooLong = new Set<string>();
   for (let pass = 0; pass < maxPasses; pass += 1) {
     // The first pass uses the senders just read; a later one reads them again with the leads.
-    const { pending, accounts } = await readCampaign(
-      runner.store,
-      campaign,
-      now,
-      now,
-      pass === 0 ? senders : undefined,
-    );
+    const read = await readDue(runner.store, listed, now, pass === 0 ? senders : undefined);
+    // Deactivated since the round listed it: nothing runs.
+    if (!read) break;
+    const { campaign, pending, accounts, bounds, marks } = read;
+    // The leads read that are not due now: their bounds, worked out, are written (so that the
+    // next rounds skip them); the ones due now keep theirs until they run.
+    await runner.store.enrolments.setDue(bounds);
     // Counted again for each later pass: another engine may have sent meanwhile.
     if (pass > 0) sentToday = await messagesSentToday(runner.store, accounts, now);
     let ranThisPass = 0;
@@ -118,7 +129,7 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
       aiFields ??= await runner.store.aiFields.list(campaign.id);
       let outcome: StepOutcome;
       try {
-        outcome = await runStep(runner, campaign, due, run, account, aiFields, now);
+        outcome = await runStep(runner, campaign, due, run, account, aiFields, now, marks.get(due.enrolment.id) ?? 0);
       } catch (error) {
         if (!(error instanceof MessageTooLong)) throw error;
         tooLong.add(due.enrolment.id);
@@ -151,20 +162,34 @@ async function runCampaign(runner: StepRunner, campaign: CampaignRecord, now: st
   return ran;
 }
 
-async function readCampaign(
-  store: Store,
-  campaign: CampaignRecord,
-  now: string,
-  before?: string,
-  senders?: SenderAccountRecord[],
-) {
-  const [enrolments, events, accounts] = await Promise.all([
-    store.activity.listEnrolments(campaign.id),
-    store.activity.listForCampaign(campaign.id),
+/**
+ * What a round reads of a campaign: its enrolments whose bound is at or before `now` (not
+ * known, or due) with their events, not the whole campaign. `pending`: the steps due now, in
+ * due order; `bounds`: for every other lead read, its next due time or null, to be written
+ * where its mark is still `marks`' (decision 0002, "Due times").
+ */
+async function readDue(store: Store, listed: CampaignRecord, now: string, senders?: SenderAccountRecord[]) {
+  const enrolments = await store.enrolments.listDue(listed.id, now);
+  // The campaign as it is now, read after the marks: a sequence edit moves the marks in its own
+  // statement, so either the marks read predate it (and the bounds worked out here from an
+  // older sequence are not written) or this read sees the new sequence.
+  const campaign = await store.campaigns.get(listed.organization_id, listed.id);
+  if (!campaign?.is_active) return null;
+  const [events, accounts] = await Promise.all([
+    store.activity.listForEnrolments(enrolments.map((e) => e.id)),
     senders ?? store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
   ]);
-  const pending = pendingSteps({ campaign, accounts, enrolments, events, now, before });
-  return { pending, accounts, events };
+  const marks = new Map(enrolments.map((e) => [e.id, e.due_mark]));
+  const all = pendingSteps({ campaign, accounts, enrolments, events, now });
+  const byId = new Map(all.map((step) => [step.enrolment.id, step]));
+  const nowMs = Date.parse(now);
+  const pending = all.filter((step) => Date.parse(step.next.due_at) <= nowMs);
+  const bounds: DueEntry[] = enrolments.flatMap((e) => {
+    const next = byId.get(e.id)?.next ?? null;
+    if (next !== null && Date.parse(next.due_at) <= nowMs) return [];
+    return [{ id: e.id, due_at: next?.due_at ?? null, mark: e.due_mark }];
+  });
+  return { campaign, pending, accounts, bounds, marks };
 }
 
 /** `taken`: another engine ran it, or the lead or campaign changed since the round read them. */
@@ -198,6 +223,7 @@ async function runStep(
   account: SenderAccountRecord,
   aiFields: readonly AiFieldRecord[],
   now: string,
+  dueMark: number,
 ): Promise<StepOutcome> {
   const { enrolment } = due;
   const kind = runKind(step);
@@ -230,10 +256,14 @@ async function runStep(
         data: { ...stepRunRecord(steps, position), ...(rendered ? { placeholders: rendered.placeholders } : {}) },
       };
       await tx.activity.insert(event);
-      await tx.enrolments.update(enrolment.id, {
-        variation: arm,
-        status: statusAfter(campaign, { ...enrolment, variation: arm }, [...due.events, event], now),
-      });
+      const events = [...due.events, event];
+      const after = leadProgress(campaign, { ...enrolment, variation: arm }, events, now);
+      // With its next step's due time, where no change since the round's read moved its mark.
+      await tx.enrolments.update(
+        enrolment.id,
+        { variation: arm, status: statusAfter(enrolment, after, events) },
+        { due_at: after.state === 'pending' ? after.next.due_at : null, mark: dueMark },
+      );
       if (message && rendered) {
         await runner.channel.send(
           {
@@ -286,12 +316,10 @@ function isMessage(step: SequenceStep): step is SequenceStep & { type: MessageSt
  * until then it stays `not_contacted` (a profile view contacts nobody).
  */
 function statusAfter(
-  campaign: CampaignRecord,
   enrolment: PendingStep['enrolment'],
+  progress: Progress,
   events: PendingStep['events'],
-  now: string,
 ): EnrolmentStatus {
-  const progress = leadProgress(campaign, enrolment, events, now);
   if (progress.state === 'completed') return 'completed';
   return events.some((e) => messageKinds.includes(e.kind)) ? 'active' : enrolment.status;
 }

@@ -3,6 +3,7 @@
  * inserts and updates records, scoped to an organization where the records belong to one.
  * Two implementations pass one contract suite: SQL (PGlite or PostgreSQL) and memory.
  */
+import { connectionKinds } from '../domain/activity.ts';
 import type {
   ActivityEventRecord,
   ActivityKind,
@@ -96,6 +97,18 @@ export interface SenderAccountStore {
 export type CampaignPatch = Partial<
   Omit<CampaignRecord, 'id' | 'organization_id' | 'created_at' | 'sequence' | 'sequence_version'>
 >;
+
+/**
+ * Whether a campaign's update may bring its leads' steps earlier, so that the engine's
+ * schedule must be worked out again (`EnrolmentStore.markCampaignDue`; a new sequence always
+ * does). A promoted arm changes which steps a lead of the other arm follows; the A/B settings
+ * change the arm a lead without one is drawn into, whose first steps may come due at other
+ * times (a conditional first). An activation only ever moves the start later, which the
+ * schedule's lower bounds already allow for.
+ */
+export function movesDueTimes(patch: CampaignPatch): boolean {
+  return patch.ab_winner !== undefined || patch.ab_testing_enabled !== undefined || patch.traffic_split !== undefined;
+}
 
 export interface CampaignStore {
   insert(record: CampaignRecord): Promise<void>;
@@ -216,13 +229,59 @@ export interface EnrolmentStore {
   countForCampaign(campaignId: string): Promise<number>;
   /** The leads of the campaign's live enrolments that are not deleted, by `enrolled_at`, ties by enrolment `id`. */
   listLeadsForCampaign(campaignId: string): Promise<LeadRecord[]>;
-  update(id: string, patch: Partial<Pick<EnrolmentRecord, 'status' | 'variation' | 'removed_at'>>): Promise<void>;
+  /**
+   * With `due`, also writes the enrolment's bound as `setDue` does (where its mark is still
+   * `due.mark`), in the same statement: what a step's run writes.
+   */
+  update(
+    id: string,
+    patch: Partial<Pick<EnrolmentRecord, 'status' | 'variation' | 'removed_at'>>,
+    due?: Omit<DueEntry, 'id'>,
+  ): Promise<void>;
+  /**
+   * The engine's schedule (decision 0002, "Due times"). Each enrolment holds a lower bound of
+   * when its next step comes due: not known (a new enrolment, or one `markDue` reached: due
+   * now), a time, or nothing pending. The enrolments of the campaign whose bound is at or
+   * before `at` (not known included), as `listEnrolments` gives them, with their marks.
+   */
+  listDue(campaignId: string, at: string): Promise<DueEnrolment[]>;
+  /** The earliest bound after `at` among the campaign's enrolments, or null. */
+  earliestDueAfter(campaignId: string, at: string): Promise<string | null>;
+  /**
+   * Writes each entry's bound (`due_at` null: nothing pending) where the enrolment's mark is
+   * still `mark` (what `listDue` read), and moves the mark on; the others are left as they are.
+   * Returns how many were written.
+   */
+  setDue(entries: readonly DueEntry[]): Promise<number>;
+  /**
+   * Makes the bound of every enrolment of the campaign not known (a change that may bring
+   * steps earlier: a sequence edit, a promoted arm, other A/B settings), and moves their marks on.
+   */
+  markCampaignDue(campaignId: string): Promise<void>;
+}
+
+/** Whether an event changes its lead's path through the sequence (`ActivityStore.insert`). */
+export function decidesPath(record: Pick<ActivityEventRecord, 'kind' | 'step_id'>): boolean {
+  return record.step_id === null && connectionKinds.includes(record.kind);
+}
+
+/** An enrolment as the engine's schedule reads it (`EnrolmentStore.listDue`). */
+export type DueEnrolment = EnrolmentWithLeadRecord & { due_mark: number };
+
+/** A bound the engine worked out (`EnrolmentStore.setDue`). */
+export interface DueEntry {
+  id: string;
+  due_at: string | null;
+  mark: number;
 }
 
 export interface ActivityStore {
   /**
    * Throws `UniqueViolation` (`activity_events_step_run`) for a second event naming the same
-   * step of the same sequence lead: a step runs once per lead, however many engines run.
+   * step of the same sequence lead: a step runs once per lead, however many engines run. An
+   * event that decides a conditional without being a step's run (`decidesPath`) also makes its
+   * enrolment's bound not known (`EnrolmentStore.listDue`): a round may have read the lead's
+   * events before it and worked out the other branch's time.
    */
   insert(record: ActivityEventRecord): Promise<void>;
   /**
@@ -244,6 +303,8 @@ export interface ActivityStore {
   ): Promise<Map<string, number>>;
   /** One sequence lead's events, oldest first (`occurred_at`, ties by `id`). */
   listForEnrolment(enrolmentId: string, filter?: { kinds?: ActivityKind[] }): Promise<ActivityEventRecord[]>;
+  /** The events of these sequence leads, oldest first (`occurred_at`, ties by `id`). */
+  listForEnrolments(enrolmentIds: readonly string[]): Promise<ActivityEventRecord[]>;
   /**
    * Every enrolment of a campaign, removed ones included, with its lead's `deleted_at`:
    * by `enrolled_at`, ties by `id`.

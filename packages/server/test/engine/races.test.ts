@@ -50,12 +50,12 @@ describeBackends('one lead, two things at once', (store) => {
   });
 
   it('sends no step after a reply that came while the round was deciding', async () => {
-    // The engine reads the campaign's leads; the reply commits right after that read.
+    // The engine reads the campaign's leads due now; the reply commits right after that read.
     let replied = false;
     const racing = interceptStore(store(), {
-      activity: (inner) => ({
-        async listEnrolments(id) {
-          const rows = await inner.listEnrolments(id);
+      enrolments: (inner) => ({
+        async listDue(id, at) {
+          const rows = await inner.listDue(id, at);
           if (!replied) {
             replied = true;
             expect((await reply('Please stop emailing me.')).status).toBe(201);

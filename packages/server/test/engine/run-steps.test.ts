@@ -192,10 +192,10 @@ describeBackends('campaign engine', (store) => {
     let reads = 0;
     let senderReads = 0;
     const counted = interceptStore(store(), {
-      activity: (real) => ({
-        listEnrolments: (id) => {
+      enrolments: (real) => ({
+        listDue: (id, at) => {
           reads += 1;
-          return real.listEnrolments(id);
+          return real.listDue(id, at);
         },
       }),
       accounts: (real) => ({

@@ -1,6 +1,7 @@
 /** Memory implementations of the activity and booking stores. */
 import type { ActivityEventRecord, BookingRecord } from '../records.ts';
-import type { ActivityStore, BookingStore } from '../types.ts';
+import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
+import { markNotKnown } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
@@ -23,6 +24,7 @@ export function memoryActivity(state: MemoryState): ActivityStore {
         if (ran.length > 0) throw new UniqueViolation(uniqueConstraints.stepRun);
       }
       state.activity.set(record.id, record);
+      if (decidesPath(record) && state.enrolments.has(record.enrolment_id)) markNotKnown(state, record.enrolment_id);
     },
     async listForCampaign(campaignId, filter = {}) {
       const from = filter.from === undefined ? undefined : instant(filter.from);
@@ -58,6 +60,11 @@ export function memoryActivity(state: MemoryState): ActivityStore {
       const kinds = filter.kinds ? new Set(filter.kinds) : null;
       return state.activity
         .whereIndexed('enrolment', enrolmentId, (e) => kinds === null || kinds.has(e.kind))
+        .sort(oldestEventFirst);
+    },
+    async listForEnrolments(enrolmentIds) {
+      return [...new Set(enrolmentIds)]
+        .flatMap((enrolmentId) => state.activity.whereIndexed('enrolment', enrolmentId))
         .sort(oldestEventFirst);
     },
     async listEnrolments(campaignId) {

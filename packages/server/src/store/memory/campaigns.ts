@@ -1,7 +1,14 @@
 /** Memory implementations of the campaign, AI field, responder and webhook stores. */
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { WebhookRecord } from '../records.ts';
-import type { AiFieldStore, CampaignStore, ResponderStore, WebhookStore } from '../types.ts';
+import {
+  type AiFieldStore,
+  type CampaignStore,
+  movesDueTimes,
+  type ResponderStore,
+  type WebhookStore,
+} from '../types.ts';
+import { markCampaignDue } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, newestFirst, oldestFirst, paginate, patchRow, stripUndefined } from './table.ts';
 
@@ -26,7 +33,10 @@ export function memoryCampaigns(state: MemoryState): CampaignStore {
       );
     },
     async update(organizationId, id, patch) {
-      return owned(organizationId, id) ? patchRow(state.campaigns, id, patch) : null;
+      if (!owned(organizationId, id)) return null;
+      const saved = patchRow(state.campaigns, id, patch);
+      if (saved && movesDueTimes(patch)) markCampaignDue(state, id);
+      return saved;
     },
     async replaceSequence(organizationId, id, sequence, expectedVersion, updatedAt) {
       const campaign = owned(organizationId, id);
@@ -37,6 +47,7 @@ export function memoryCampaigns(state: MemoryState): CampaignStore {
         sequence_version: expectedVersion + 1,
         updated_at: updatedAt,
       });
+      if (saved) markCampaignDue(state, id);
       return saved ? { outcome: 'saved', campaign: saved } : { outcome: 'not_found' };
     },
     async listAllActive() {

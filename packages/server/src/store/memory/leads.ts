@@ -1,8 +1,8 @@
 /** Memory implementations of the lead, enrolment and sender account stores. */
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { LeadRecord } from '../records.ts';
-import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
-import type { MemoryState } from './state.ts';
+import type { DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
+import type { EnrolmentDue, MemoryState } from './state.ts';
 import { compareText, copyRecord, newestFirst, oldestFirst, patchRow } from './table.ts';
 
 /** The personal and company fields that deletion overwrites. */
@@ -177,10 +177,66 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
           return lead && lead.deleted_at === null ? [lead] : [];
         });
     },
-    async update(id, patch) {
+    async update(id, patch, due) {
       patchRow(state.enrolments, id, patch);
+      if (due) writeDue(state, { id, ...due });
+    },
+    async listDue(campaignId, at) {
+      const by = Date.parse(at);
+      return state.enrolments
+        .whereIndexed('campaign', campaignId, (e) => {
+          const due = dueOf(state, e.id);
+          return due.due_ms !== null && due.due_ms <= by;
+        })
+        .sort((a, b) => Date.parse(a.enrolled_at) - Date.parse(b.enrolled_at) || compareText(a.id, b.id))
+        .map((e) => ({
+          ...e,
+          lead_deleted_at: state.leads.get(e.lead_id)?.deleted_at ?? null,
+          due_mark: dueOf(state, e.id).mark,
+        }));
+    },
+    async earliestDueAfter(campaignId, at) {
+      const after = Date.parse(at);
+      let earliest: EnrolmentDue | null = null;
+      for (const e of state.enrolments.whereIndexed('campaign', campaignId)) {
+        const due = dueOf(state, e.id);
+        if (due.due_ms === null || due.due_ms <= after) continue;
+        if (earliest === null || due.due_ms < (earliest.due_ms as number)) earliest = due;
+      }
+      return earliest?.due_at ?? null;
+    },
+    async setDue(entries) {
+      return entries.filter((entry) => writeDue(state, entry)).length;
+    },
+    async markCampaignDue(campaignId) {
+      markCampaignDue(state, campaignId);
     },
   };
+}
+
+/** `setDue` of one entry: whether it was written (the enrolment's mark was still `mark`). */
+function writeDue(state: MemoryState, { id, due_at, mark }: DueEntry): boolean {
+  if (!state.enrolments.has(id) || dueOf(state, id).mark !== mark) return false;
+  state.enrolmentDue.set(id, { due_at, due_ms: due_at === null ? null : Date.parse(due_at), mark: mark + 1 });
+  return true;
+}
+
+/** An enrolment's row of the schedule; none yet: not known, mark 0. */
+function dueOf(state: MemoryState, enrolmentId: string): EnrolmentDue {
+  return state.enrolmentDue.get(enrolmentId) ?? { due_at: null, due_ms: Number.NEGATIVE_INFINITY, mark: 0 };
+}
+
+/** `EnrolmentStore.markCampaignDue`; also what a campaign's update runs when it may move due times. */
+export function markCampaignDue(state: MemoryState, campaignId: string): void {
+  for (const e of state.enrolments.whereIndexed('campaign', campaignId, (row) => row.removed_at === null)) {
+    markNotKnown(state, e.id);
+  }
+}
+
+/** Makes one enrolment's bound not known (`ActivityStore.insert` of an event that `decidesPath`). */
+export function markNotKnown(state: MemoryState, enrolmentId: string): void {
+  const { mark } = dueOf(state, enrolmentId);
+  state.enrolmentDue.set(enrolmentId, { due_at: null, due_ms: Number.NEGATIVE_INFINITY, mark: mark + 1 });
 }
 
 export function memoryAccounts(state: MemoryState): SenderAccountStore {

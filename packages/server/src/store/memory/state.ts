@@ -23,6 +23,13 @@ import type { DeliveryWithAttempts } from '../types.ts';
 import type { Journal } from './table.ts';
 import { DataVersion, Table } from './table.ts';
 
+/** A row of `MemoryState.enrolmentDue`: `due_ms` -Infinity when not known, null when nothing is pending. */
+export interface EnrolmentDue {
+  due_at: string | null;
+  due_ms: number | null;
+  mark: number;
+}
+
 export class MemoryState {
   /** `journal` is null for the store's own view (no transaction) and set for a transaction's. */
   constructor(readonly journal: Journal | null = null) {}
@@ -45,6 +52,11 @@ export class MemoryState {
     lead: (e) => e.lead_id,
     campaign: (e) => e.campaign_id,
   });
+  /**
+   * The engine's schedule, by enrolment ID (`EnrolmentStore.listDue`): a lower bound of the
+   * next step's due time, null when nothing is pending. No row: not known (due now), mark 0.
+   */
+  readonly enrolmentDue = new Table<EnrolmentDue>(null, this.version);
   readonly pipelines = new Table<PipelineRecord>(null, this.version);
   readonly stages = new Table<StageRecord>(null, this.version);
   readonly deals = new Table<DealRecord>(null, this.version);

@@ -1,9 +1,9 @@
 /** SQL implementations of the activity and booking stores. */
 import type { ActivityEventRecord, BookingRecord, EnrolmentWithLeadRecord } from '../records.ts';
-import type { ActivityStore, BookingStore } from '../types.ts';
+import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
-import { enrolmentColumnsOf } from './leads.ts';
+import { dueNotKnown, enrolmentColumnsOf } from './leads.ts';
 import { insertRow, updateRow } from './rows.ts';
 
 const enrolmentColumnsOfE = enrolmentColumnsOf('e');
@@ -14,6 +14,8 @@ export function sqlActivity(client: SqlClient): ActivityStore {
   return {
     async insert(record) {
       await reportingUniqueViolations(() => insertRow(client, 'activity_events', record, activityJson));
+      if (decidesPath(record))
+        await client.query(`update enrolments set ${dueNotKnown} where id = $1`, [record.enrolment_id]);
     },
     async listForCampaign(campaignId, filter = {}) {
       return client.query<ActivityEventRecord>(
@@ -42,6 +44,13 @@ export function sqlActivity(client: SqlClient): ActivityStore {
           where enrolment_id = $1 and ($2::text[] is null or kind = any($2))
           order by occurred_at, id`,
         [enrolmentId, filter.kinds ?? null],
+      );
+    },
+    async listForEnrolments(enrolmentIds) {
+      if (enrolmentIds.length === 0) return [];
+      return client.query<ActivityEventRecord>(
+        'select * from activity_events where enrolment_id = any($1::uuid[]) order by occurred_at, id',
+        [enrolmentIds],
       );
     },
     async listEnrolments(campaignId) {

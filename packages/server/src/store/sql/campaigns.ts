@@ -4,7 +4,9 @@ import type { AiFieldStore, CampaignStore, ResponderStore, WebhookStore } from '
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { readsById } from './reads-by-id.ts';
+import { dueNotKnown, markCampaignDue } from './leads.ts';
 import { insertRow, selectPage, updateRow } from './rows.ts';
+import { movesDueTimes } from '../types.ts';
 
 const campaignJson = new Set([
   'custom_fields',
@@ -39,19 +41,29 @@ export function sqlCampaigns(client: SqlClient, shared = false): CampaignStore {
       return selectPage<CampaignRecord>(client, 'campaigns', where, params, 'created_at desc, id desc', filter);
     },
     async update(organizationId, id, patch) {
-      return updateRow<CampaignRecord>(
-        client,
-        'campaigns',
-        { organization_id: organizationId, id },
-        patch,
-        campaignJson,
-      );
+      const save = (on: SqlClient) =>
+        updateRow<CampaignRecord>(on, 'campaigns', { organization_id: organizationId, id }, patch, campaignJson);
+      if (!movesDueTimes(patch)) return save(client);
+      // With the schedule's bounds, all or nothing (a savepoint inside a caller's transaction).
+      return client.transaction(async (tx) => {
+        const saved = await save(tx);
+        if (saved) await markCampaignDue(tx, id);
+        return saved;
+      });
     },
     async replaceSequence(organizationId, id, sequence, expectedVersion, updatedAt) {
+      // One statement: the new sequence and its leads' bounds made not known (they may now be
+      // due earlier: EnrolmentStore.markCampaignDue) commit together.
       const [saved] = await client.query<CampaignRecord>(
-        `update campaigns set sequence = $3::jsonb, sequence_version = sequence_version + 1, updated_at = $5
-          where organization_id = $1 and id = $2 and sequence_version = $4
-          returning *`,
+        `with saved as (
+           update campaigns set sequence = $3::jsonb, sequence_version = sequence_version + 1, updated_at = $5
+            where organization_id = $1 and id = $2 and sequence_version = $4
+            returning *
+         ), marked as (
+           update enrolments set ${dueNotKnown}
+            where campaign_id = (select id from saved) and removed_at is null
+         )
+         select * from saved`,
         [organizationId, id, JSON.stringify(sequence), expectedVersion, updatedAt],
       );
       if (saved) return { outcome: 'saved', campaign: saved };

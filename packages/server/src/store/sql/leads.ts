@@ -1,7 +1,7 @@
 /** SQL implementations of the lead, enrolment and sender account stores. */
 import { erasedLeadFields } from '../memory/leads.ts';
 import type { ConnectLinkRecord, EnrolmentRecord, LeadRecord, SenderAccountRecord } from '../records.ts';
-import type { EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
+import type { DueEnrolment, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, pageWithTotal, selectPage, updateRow } from './rows.ts';
@@ -397,10 +397,62 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
         [campaignId],
       );
     },
-    async update(id, patch) {
-      await updateRow(client, 'enrolments', { id }, patch);
+    async update(id, patch, due) {
+      if (!due) {
+        await updateRow(client, 'enrolments', { id }, patch);
+        return;
+      }
+      const sets = Object.entries(patch).filter(([, value]) => value !== undefined);
+      // Both cases read the row as it was: the bound and its mark move together, or neither.
+      await client.query(
+        `update enrolments set ${sets.map(([column], i) => `${column} = $${i + 4}`).join(', ')}${sets.length > 0 ? ',' : ''}
+                due_at = case when due_mark = $3 then $2::timestamptz else due_at end,
+                due_mark = case when due_mark = $3 then due_mark + 1 else due_mark end
+          where id = $1`,
+        [id, due.due_at, due.mark, ...sets.map(([, value]) => value)],
+      );
     },
+    async listDue(campaignId, at) {
+      // Through `enrolments_due`: the rows due by `at`, not the campaign (planned with the
+      // values, so that the range on `due_at` is weighed against the campaign's other indexes).
+      return client.query<DueEnrolment>(
+        `${planEachRun}select ${enrolmentColumnsOf('e')}, l.deleted_at as lead_deleted_at, e.due_mark
+           from enrolments e join leads l on l.id = e.lead_id
+          where e.campaign_id = $1 and e.due_at <= $2
+          order by e.enrolled_at, e.id`,
+        [campaignId, at],
+      );
+    },
+    async earliestDueAfter(campaignId, at) {
+      const [row] = await client.query<{ due_at: string | null }>(
+        `${planEachRun}select min(due_at) as due_at from enrolments where campaign_id = $1 and due_at > $2`,
+        [campaignId, at],
+      );
+      return row?.due_at ?? null;
+    },
+    async setDue(entries) {
+      if (entries.length === 0) return 0;
+      const written = await client.query(
+        `update enrolments e set due_at = d.due_at, due_mark = e.due_mark + 1
+           from unnest($1::uuid[], $2::timestamptz[], $3::int[]) as d (id, due_at, mark)
+          where e.id = d.id and e.due_mark = d.mark
+          returning 1`,
+        [entries.map((entry) => entry.id), entries.map((entry) => entry.due_at), entries.map((entry) => entry.mark)],
+      );
+      return written.length;
+    },
+    markCampaignDue: (campaignId) => markCampaignDue(client, campaignId),
   };
+}
+
+/** The assignments that make an enrolment's bound not known (the epoch: due at any round). */
+export const dueNotKnown = `due_at = 'epoch', due_mark = due_mark + 1`;
+
+/** `EnrolmentStore.markCampaignDue`; also what a campaign's update runs when it may move due times. */
+export async function markCampaignDue(client: SqlClient, campaignId: string): Promise<void> {
+  await client.query(`update enrolments set ${dueNotKnown} where campaign_id = $1 and removed_at is null`, [
+    campaignId,
+  ]);
 }
 
 const accountJson = new Set(['email_auth']);

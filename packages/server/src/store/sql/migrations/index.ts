@@ -21,6 +21,7 @@ import { migration012 } from './012-lz4-stored-answers.ts';
 import { migration013 } from './013-no-statistics-of-personal-data.ts';
 import { migration014 } from './014-account-messages-by-day.ts';
 import { migration015 } from './015-lead-copies-by-lead.ts';
+import { migration016 } from './016-enrolment-due-times.ts';
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
