@@ -11,6 +11,7 @@ import type { Store } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
 import { bucket } from '../../src/domain/arm.ts';
 import { createCampaign, demoAccounts, emailSequence, insertLead, interceptStore } from '../support/campaign-setup.ts';
+import { enrolmentRecord } from '../support/lead-fixtures.ts';
 import {
   activate,
   assignSenders,
@@ -123,16 +124,7 @@ describeBackends('the engine reads what is due', (store) => {
     let id: string;
     do id = crypto.randomUUID();
     while (bucket(id) < 50);
-    await store().enrolments.insert({
-      id,
-      organization_id: h.api.organizationId,
-      campaign_id: campaignId,
-      lead_id: lead.id,
-      status: 'not_contacted',
-      variation: null,
-      enrolled_at: lead.created_at,
-      removed_at: null,
-    });
+    await store().enrolments.insert(enrolmentRecord(lead, campaignId, { id }));
     await activate(h.api, campaignId);
     expect((await engine.runDue()).steps_run).toBe(0);
     expect(
