@@ -135,6 +135,15 @@ export const benches: BenchEntry[] = [
     summary: 'the same on PGlite; <= 3x',
   },
   {
+    name: 'engine-round-postgres',
+    workspace: '@ocs/server',
+    file: 'packages/server/bench/engine-round.bench.ts',
+    build: [],
+    needsDatabase: true,
+    timeoutSeconds: 600,
+    summary: 'Engine.runDue over 20,000 leads waiting out a delay vs over 200, sender with budget, no ANALYZE; <= 2x',
+  },
+  {
     name: 'deliveries-postgres',
     workspace: '@ocs/server',
     file: 'packages/server/bench/delivery.bench.ts',
