@@ -92,8 +92,9 @@ export function leadProgress(
 }
 
 /** A running lead's pending step: what the queue shows and the engine runs when it is due. */
-export interface PendingStep {
-  enrolment: EnrolmentWithLeadRecord;
+export interface PendingStep<E extends EnrolmentWithLeadRecord = EnrolmentWithLeadRecord> {
+  /** As given to `pendingSteps` (the engine's carry their schedule's mark). */
+  enrolment: E;
   /** The lead's arm, or the one it is drawn into when this (its first) step is sent. */
   arm: Arm;
   next: NextStep;
@@ -106,23 +107,23 @@ export interface PendingStep {
  * Each running lead's pending step (removed, deleted, paused and completed leads have none),
  * soonest first, ties by sequence lead ID; with `before`, only those due at or before it.
  */
-export interface PendingStepsInput {
+export interface PendingStepsInput<E extends EnrolmentWithLeadRecord = EnrolmentWithLeadRecord> {
   campaign: QueueCampaign;
   accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform'>>;
-  enrolments: readonly EnrolmentWithLeadRecord[];
+  enrolments: readonly E[];
   events: readonly ActivityEvent[];
   now: string;
   before?: string;
 }
 
-export function pendingSteps(input: PendingStepsInput): PendingStep[] {
+export function pendingSteps<E extends EnrolmentWithLeadRecord>(input: PendingStepsInput<E>): PendingStep<E>[] {
   const { campaign } = input;
   // A draft or deactivated campaign sends nothing.
   if (!campaign.is_active) return [];
   const assigned = assignedAccounts(campaign, input.accounts);
   const eventsByEnrolment = groupBy(input.events, (e) => e.enrolment_id);
   const before = input.before === undefined ? Number.POSITIVE_INFINITY : instant(input.before);
-  const pending: Array<PendingStep & { due: number }> = [];
+  const pending: Array<PendingStep<E> & { due: number }> = [];
   for (const enrolment of input.enrolments) {
     // Removed and deleted leads are sent nothing more; paused and completed leads wait.
     if (enrolment.removed_at !== null || enrolment.lead_deleted_at !== null) continue;

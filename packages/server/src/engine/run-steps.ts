@@ -8,9 +8,8 @@
  * event is unique per lead and step in the store, so when two engines race for a step one
  * transaction fails and that engine moves on: a step runs, and its message goes out, once.
  */
-import { type Arm, messageKinds } from '../domain/activity.ts';
+import { messageKinds } from '../domain/activity.ts';
 import { leadProgress, pendingSteps, type PendingStep } from '../domain/campaign-queue.ts';
-import type { Channel } from '../domain/channels.ts';
 import { newId } from '../domain/ids.ts';
 import { followedSteps, type Progress, stepRunRecord } from '../domain/sequence-progress.ts';
 import { storedSequence } from '../domain/sequence-steps.ts';
@@ -25,7 +24,7 @@ import type {
   SenderAccountRecord,
   SequenceStep,
 } from '../store/records.ts';
-import type { DueEntry, Store } from '../store/types.ts';
+import type { DueEnrolment, DueEntry, Store } from '../store/types.ts';
 import type { OutboundChannel } from './channel.ts';
 import { renderMessage } from './render-message.ts';
 import { RenderedTooLong } from '../domain/placeholders.ts';
@@ -75,10 +74,6 @@ export async function runDueSteps(runner: StepRunner, now: Date): Promise<number
 export async function nextStepDueAfter(store: Store, now: Date): Promise<Date | null> {
   const at = now.toISOString();
   let earliest: number | null = null;
-  const consider = (due: string | null) => {
-    const time = due === null ? null : Date.parse(due);
-    if (time !== null && time > now.getTime() && (earliest === null || time < earliest)) earliest = time;
-  };
   for (const campaign of await store.campaigns.listAllActive()) {
     // Until every bound at or before now was written: one a writer's mark kept unwritten (a
     // sequence edit meanwhile) is read and worked out again, not taken as it was computed.
@@ -86,7 +81,8 @@ export async function nextStepDueAfter(store: Store, now: Date): Promise<Date | 
       const read = await readDue(store, campaign, at);
       if (!read || (await store.enrolments.setDue(read.bounds)) === read.bounds.length) break;
     }
-    consider(await store.enrolments.earliestDueAfter(campaign.id, at));
+    const due = await store.enrolments.earliestDueAfter(campaign.id, at);
+    if (due !== null && (earliest === null || Date.parse(due) < earliest)) earliest = Date.parse(due);
   }
   return earliest === null ? null : new Date(earliest);
 }
@@ -109,7 +105,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
     const read = await readDue(runner.store, listed, now, pass === 0 ? senders : undefined);
     // Deactivated since the round listed it: nothing runs.
     if (!read) break;
-    const { campaign, pending, accounts, bounds, marks } = read;
+    const { campaign, pending, accounts, bounds } = read;
     // The leads read that are not due now: their bounds, worked out, are written (so that the
     // next rounds skip them); the ones due now keep theirs until they run.
     await runner.store.enrolments.setDue(bounds);
@@ -118,8 +114,6 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
     let ranThisPass = 0;
     for (const due of pending) {
       if (tooLong.has(due.enrolment.id)) continue;
-      const run = stepToRun(campaign, due);
-      if (!run) continue;
       // The queue's account: the step it shows is the step that runs (of the lead's arm to be).
       const account = accounts.find((a) => a.id === due.sender_account_id);
       // No account of the step's platform is assigned, or it is disconnected or at its daily
@@ -129,7 +123,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
       aiFields ??= await runner.store.aiFields.list(campaign.id);
       let outcome: StepOutcome;
       try {
-        outcome = await runStep(runner, campaign, due, run, account, aiFields, now, marks.get(due.enrolment.id) ?? 0);
+        outcome = await runStep(runner, campaign, due, account, aiFields, now);
       } catch (error) {
         if (!(error instanceof MessageTooLong)) throw error;
         tooLong.add(due.enrolment.id);
@@ -152,7 +146,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
       }
       if (outcome === 'ran') {
         ranThisPass += 1;
-        if (isMessage(run.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);
+        if (isMessage(due.next.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);
       }
     }
     ran += ranThisPass;
@@ -166,7 +160,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
  * What a round reads of a campaign: its enrolments whose bound is at or before `now` (not
  * known, or due) with their events, not the whole campaign. `pending`: the steps due now, in
  * due order; `bounds`: for every other lead read, its next due time or null, to be written
- * where its mark is still `marks`' (decision 0002, "Due times").
+ * where its mark is still the one read (decision 0002, "Due times").
  */
 async function readDue(store: Store, listed: CampaignRecord, now: string, senders?: SenderAccountRecord[]) {
   const enrolments = await store.enrolments.listDue(listed.id, now);
@@ -179,7 +173,6 @@ async function readDue(store: Store, listed: CampaignRecord, now: string, sender
     store.activity.listForEnrolments(enrolments.map((e) => e.id)),
     senders ?? store.accounts.getMany(campaign.organization_id, campaign.enabled_accounts),
   ]);
-  const marks = new Map(enrolments.map((e) => [e.id, e.due_mark]));
   const all = pendingSteps({ campaign, accounts, enrolments, events, now });
   const byId = new Map(all.map((step) => [step.enrolment.id, step]));
   const nowMs = Date.parse(now);
@@ -189,43 +182,29 @@ async function readDue(store: Store, listed: CampaignRecord, now: string, sender
     if (next !== null && Date.parse(next.due_at) <= nowMs) return [];
     return [{ id: e.id, due_at: next?.due_at ?? null, mark: e.due_mark }];
   });
-  return { campaign, pending, accounts, bounds, marks };
+  return { campaign, pending, accounts, bounds };
 }
 
 /** `taken`: another engine ran it, or the lead or campaign changed since the round read them. */
 type StepOutcome = 'ran' | 'taken';
 
-/** The step a due lead runs now, with the arm, the steps it follows and its channel. */
-interface StepToRun {
-  arm: Arm;
-  steps: SequenceStep[];
-  step: SequenceStep;
-  position: string;
-  channel: Channel;
-}
-
 /**
- * The step a due lead runs: its pending step, of its arm (a lead without one yet is given the
- * arm its pending first step was chosen from, `leadArm`); null when the campaign has no sequence.
+ * Runs a due lead's pending step: of its arm (a lead without one yet is given the arm its
+ * pending first step was chosen from, `leadArm`).
  */
-function stepToRun(campaign: CampaignRecord, due: PendingStep): StepToRun | null {
-  const sequence = storedSequence(campaign.sequence);
-  if (!sequence) return null;
-  const { steps } = followedSteps(sequence, due.arm);
-  return { arm: due.arm, steps, step: due.next.step, position: due.next.position, channel: due.next.channel };
-}
-
 async function runStep(
   runner: StepRunner,
   campaign: CampaignRecord,
-  due: PendingStep,
-  { arm, steps, step, position, channel }: StepToRun,
+  due: PendingStep<DueEnrolment>,
   account: SenderAccountRecord,
   aiFields: readonly AiFieldRecord[],
   now: string,
-  dueMark: number,
 ): Promise<StepOutcome> {
-  const { enrolment } = due;
+  const { enrolment, arm } = due;
+  const { step, position, channel } = due.next;
+  const sequence = storedSequence(campaign.sequence);
+  if (!sequence) return 'taken';
+  const { steps } = followedSteps(sequence, arm);
   const kind = runKind(step);
   try {
     const ran = await runner.store.transaction(async (tx) => {
@@ -262,7 +241,7 @@ async function runStep(
       await tx.enrolments.update(
         enrolment.id,
         { variation: arm, status: statusAfter(enrolment, after, events) },
-        { due_at: after.state === 'pending' ? after.next.due_at : null, mark: dueMark },
+        { due_at: after.state === 'pending' ? after.next.due_at : null, mark: enrolment.due_mark },
       );
       if (message && rendered) {
         await runner.channel.send(
