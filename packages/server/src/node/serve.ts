@@ -39,7 +39,10 @@ export interface ServeOptions {
   deliveryPollMs?: number;
   /** Origins a browser may call `/v1` from (`--cors-origin`); without it, no CORS header. */
   cors?: CorsPolicy;
-  /** When the planner's statistics are checked: after listening, then how often, and after a bulk write (default 1 s, 30 s, 1 s). */
+  /**
+   * When the tables are checked for stale statistics and dead row versions (where autovacuum
+   * does not run): after listening, then how often, and after a bulk write (default 1 s, 30 s, 1 s).
+   */
   statistics?: StatisticsKeeperTimes;
   /** When stored answers past their 24 hours are deleted: after listening, then how often (default 5 s, 10 minutes). */
   expiredAnswers?: ExpiredAnswersTimes;
@@ -116,7 +119,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {
       server.off('error', failed);
-      // SQL stores: statistics for the planner where nothing else gathers them (autovacuum off, PGlite).
+      // SQL stores: statistics for the planner and vacuums where nothing else does them (autovacuum off, PGlite).
       statistics = keepStatistics(options.store, logger, options.statistics);
       expiredAnswers = purgeExpiredAnswers(options.store, logger, options.expiredAnswers);
       const address = server.address();

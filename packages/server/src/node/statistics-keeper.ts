@@ -1,11 +1,15 @@
 /**
- * `serve`'s keeper of the planner's statistics: `store.refreshStatistics()` a second after the
- * server listens (data written while it was down, a restore, a bulk load), every `intervalMs`
- * (rows written through the API), and `settleMs` after the last of a run of bulk writes
- * (`bulkWritten()`: a batch import), so that the pages read right after an import are planned
- * on statistics that count it rather than waiting for the next interval. A check that finds
- * nothing stale is one short transaction (a lock and a catalog query); a table is analyzed
- * only when it needs it (store/sql/planner-statistics.ts).
+ * `serve`'s keeper of the tables, doing what PostgreSQL's autovacuum does where it does not
+ * run (PGlite always, PostgreSQL where it is off): dead row versions vacuumed
+ * (`store.vacuumWhereNeeded()`, store/sql/vacuum-where-needed.ts) and the planner's statistics
+ * gathered (`store.refreshStatistics()`, store/sql/planner-statistics.ts), in that order within a
+ * check (whose vacuum then leaves out of its `ANALYZE` the tables just analyzed). A check runs a
+ * second after the server listens (data written while it was down, a restore, a bulk load),
+ * every `intervalMs` (rows written through the API), and `settleMs` after the last of a run of
+ * bulk writes (`bulkWritten()`: a batch import), so that the pages read right after an import
+ * are planned on statistics that count it rather than waiting for the next interval. A check
+ * that finds nothing to do is two short catalog reads; a table is vacuumed or analyzed only
+ * when it needs it.
  */
 import type { Logger } from '../http/logger.ts';
 import type { Store } from '../store/types.ts';
@@ -43,18 +47,30 @@ export function keepStatistics(
   let again = false;
   let interval: ReturnType<typeof setTimeout> | undefined;
   let settle: ReturnType<typeof setTimeout> | undefined;
-  const check = async () => {
+  /** Runs `work`, telling the operator what it did (or that it failed: the next check tries again); the tables. */
+  const step = async (work: () => Promise<string[]>, done: string, failed: string) => {
     const started = performance.now();
     try {
-      const tables = await store.refreshStatistics();
+      const tables = await work();
       if (tables.length > 0) {
         const durationMs = Math.round(performance.now() - started);
-        logger.log({ level: 'info', message: 'planner statistics gathered', tables, duration_ms: durationMs });
+        logger.log({ level: 'info', message: done, tables, duration_ms: durationMs });
       }
+      return tables;
     } catch (error) {
-      // Plans stay on what statistics there are; the next check tries again.
-      logger.log({ level: 'warn', message: 'planner statistics not gathered', error: String(error) });
+      logger.log({ level: 'warn', message: failed, error: String(error) });
+      return [];
     }
+  };
+  const check = async () => {
+    const analyzed = await step(
+      () => store.refreshStatistics(),
+      'planner statistics gathered',
+      'planner statistics not gathered',
+    );
+    // Not analyzed again in its vacuum: a writer's counts may reach PostgreSQL after the
+    // `ANALYZE` that already sampled its rows.
+    await step(() => store.vacuumWhereNeeded(analyzed), 'tables vacuumed', 'tables not vacuumed');
   };
   /** One check at a time, whichever timer asks. */
   const run = () => {

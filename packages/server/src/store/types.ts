@@ -567,6 +567,14 @@ export interface Store {
    */
   refreshStatistics(): Promise<string[]>;
   /**
+   * Removes dead row versions where PostgreSQL's autovacuum does not (SQL: `VACUUM` of the
+   * tables autovacuum would vacuum, on PGlite always and on PostgreSQL where it is off; see
+   * store/sql/vacuum-where-needed.ts), analyzing in the vacuum those that changed enough
+   * since their statistics, except `analyzedJustNow`; the tables vacuumed. Outside any
+   * transaction; nothing to do in memory.
+   */
+  vacuumWhereNeeded(analyzedJustNow?: readonly string[]): Promise<string[]>;
+  /**
    * Runs `work` atomically: every write inside commits together or not at all. A nested call
    * joins the outer transaction as a savepoint: when it throws, its own writes are undone and
    * the outer transaction stays usable (a caller may catch `UniqueViolation` and try again

@@ -2,10 +2,12 @@
  * The keeper's timing (node/statistics-keeper.ts), on a store that only counts its checks:
  * a run of bulk writes gives one check `settleMs` after the last of them, never one check
  * each; a check is never run beside another, and one asked for while another runs follows
- * it; after `stop()` nothing runs.
+ * it; after `stop()` nothing runs. And what a check does: statistics, then the vacuum, told
+ * which tables were just analyzed, each logged when it did something, a failure of one not
+ * keeping the other from running.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../src/http/logger.ts';
+import { silentLogger, type LogEntry } from '../../src/http/logger.ts';
 import { keepStatistics } from '../../src/node/statistics-keeper.ts';
 import type { Store } from '../../src/store/types.ts';
 
@@ -27,6 +29,9 @@ function countingStore(checkMs: number) {
       if (running > 1) counts.overlapping++;
       await new Promise((resolve) => setTimeout(resolve, checkMs));
       running--;
+      return [];
+    },
+    async vacuumWhereNeeded() {
       return [];
     },
   } as unknown as Store;
@@ -97,4 +102,62 @@ it('runs nothing after stop(), whatever was asked for', async () => {
   expect(vi.getTimerCount()).toBe(0);
   await vi.advanceTimersByTimeAsync(1000);
   expect(counts.checks).toBe(0);
+});
+
+it("gathers statistics, then vacuums, leaving the tables just analyzed out of the vacuum's ANALYZE; each is logged", async () => {
+  const calls: string[] = [];
+  const store = {
+    async refreshStatistics() {
+      calls.push('statistics');
+      return ['leads'];
+    },
+    async vacuumWhereNeeded(analyzedJustNow: readonly string[] = []) {
+      calls.push(`vacuum, not analyzing ${analyzedJustNow.join(', ')}`);
+      return ['enrolments', 'leads'];
+    },
+  } as unknown as Store;
+  const lines: LogEntry[] = [];
+  const keeper = keepStatistics(store, { log: (entry) => lines.push(entry) }, { firstMs: 0, intervalMs: 60_000 });
+  await vi.advanceTimersByTimeAsync(1);
+  expect(calls).toEqual(['statistics', 'vacuum, not analyzing leads']);
+  expect(lines).toEqual([
+    {
+      level: 'info',
+      message: 'planner statistics gathered',
+      tables: ['leads'],
+      duration_ms: expect.any(Number) as unknown,
+    },
+    {
+      level: 'info',
+      message: 'tables vacuumed',
+      tables: ['enrolments', 'leads'],
+      duration_ms: expect.any(Number) as unknown,
+    },
+  ]);
+  await stopAdvancing(keeper);
+});
+
+it('vacuums even when the statistics failed, and says what failed', async () => {
+  let vacuums = 0;
+  const store = {
+    async refreshStatistics() {
+      throw new Error('canceling statement due to lock timeout');
+    },
+    async vacuumWhereNeeded() {
+      vacuums++;
+      return [];
+    },
+  } as unknown as Store;
+  const lines: LogEntry[] = [];
+  const keeper = keepStatistics(store, { log: (entry) => lines.push(entry) }, { firstMs: 0, intervalMs: 60_000 });
+  await vi.advanceTimersByTimeAsync(1);
+  expect(vacuums).toBe(1);
+  expect(lines).toEqual([
+    {
+      level: 'warn',
+      message: 'planner statistics not gathered',
+      error: 'Error: canceling statement due to lock timeout',
+    },
+  ]);
+  await stopAdvancing(keeper);
 });

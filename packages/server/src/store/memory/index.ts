@@ -93,6 +93,9 @@ export function createMemoryStore(): MemoryStore {
     async refreshStatistics() {
       return [];
     },
+    async vacuumWhereNeeded() {
+      return [];
+    },
     clear() {
       state.clear();
     },

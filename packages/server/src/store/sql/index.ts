@@ -15,6 +15,7 @@ import { sqlAccounts, sqlEnrolments, sqlLeads } from './leads.ts';
 import { erasureReclaimer } from './erasure-reclaim.ts';
 import { migrate } from './migrate.ts';
 import { gatherStaleStatistics } from './planner-statistics.ts';
+import { vacuumWhereNeeded } from './vacuum-where-needed.ts';
 import { sqlRateLimits } from './rate-limit-counters.ts';
 
 export { migrate };
@@ -57,6 +58,11 @@ export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): S
     reclaimErased: (log) =>
       reclaimer ? reclaimer.reclaim(log) : Promise.reject(new Error('reclaimErased must run outside a transaction')),
     refreshStatistics: () => gatherStaleStatistics(client),
+    // `VACUUM` cannot run in a transaction.
+    vacuumWhereNeeded: (analyzedJustNow) =>
+      inTransaction
+        ? Promise.reject(new Error('vacuumWhereNeeded must run outside a transaction'))
+        : vacuumWhereNeeded(client, analyzedJustNow),
     transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx, { inTransaction: true }))),
     async close() {
       await reclaimer?.close();

@@ -14,10 +14,13 @@
  * the `relpages` last recorded). A table of dead rows only gets no statistics from `ANALYZE`,
  * and is not analyzed again for it. Smaller tables are cheap to plan badly, and a fresh server's start
  * stays free of `ANALYZE`. Not PostgreSQL's count of rows changed since (what autovacuum
- * reads): PGlite does not keep it, and on PostgreSQL a writer's counts reach it up to a
- * second after its commit, so an `ANALYZE` in that second was followed by another one.
+ * reads): a writer's counts reach it up to a second after its commit (on PGlite, at the end
+ * of a statement a second or more after the last report), so an `ANALYZE` in that second was
+ * followed by another one. (The vacuum of vacuum-where-needed.ts does read it, to analyze a
+ * table it vacuums, but leaves out the tables this check has just analyzed.)
  */
 import type { SqlClient } from './client.ts';
+import { quotedIdentifier } from './identifier.ts';
 
 /** 10 pages of 8 KB: a few hundred rows. */
 const minPages = 10;
@@ -54,7 +57,7 @@ export async function gatherStaleStatistics(client: SqlClient): Promise<string[]
     // of the server is not held up by a wait.
     await tx.query("set local lock_timeout = '2s'");
     // The names come from pg_class: quoted as identifiers all the same.
-    await tx.query(`analyze (skip_locked) ${tables.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ')}`);
+    await tx.query(`analyze (skip_locked) ${tables.map(quotedIdentifier).join(', ')}`);
     return tables;
   });
 }
