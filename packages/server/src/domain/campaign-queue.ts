@@ -140,17 +140,26 @@ export function pendingSteps<E extends EnrolmentWithLeadRecord>(input: PendingSt
   return pending;
 }
 
+/** The queue's order: soonest first, ties by sequence lead ID. */
+export function soonestFirst(a: PendingStep, b: PendingStep): number {
+  return instant(a.next.due_at) - instant(b.next.due_at) || compareText(a.enrolment.id, b.enrolment.id);
+}
+
+/** A queue item: what `GET /campaigns/{id}/queue` shows of a pending step. */
+export function queueItem({ enrolment, next, sender_account_id }: PendingStep): QueueItem {
+  return {
+    sequence_lead_id: enrolment.id,
+    lead_id: enrolment.lead_id,
+    step_id: next.step.id,
+    step_type: next.step.type,
+    variation: enrolment.variation,
+    channel: next.channel,
+    due_at: toApiTime(next.due_at),
+    sender_account_id,
+  };
+}
+
+/** The queue over the whole campaign's enrolments and events (the route reads by bound: routes/queue-read.ts). */
 export function campaignQueue(input: PendingStepsInput & { limit: number }): QueueItem[] {
-  return pendingSteps(input)
-    .slice(0, input.limit)
-    .map(({ enrolment, next, sender_account_id }) => ({
-      sequence_lead_id: enrolment.id,
-      lead_id: enrolment.lead_id,
-      step_id: next.step.id,
-      step_type: next.step.type,
-      variation: enrolment.variation,
-      channel: next.channel,
-      due_at: toApiTime(next.due_at),
-      sender_account_id,
-    }));
+  return pendingSteps(input).slice(0, input.limit).map(queueItem);
 }

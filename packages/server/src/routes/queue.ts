@@ -1,34 +1,28 @@
 /** Tag Analytics: `GET /campaigns/{id}/queue`, what the campaign sends next. */
-import { campaignQueue } from '../domain/campaign-queue.ts';
+import { queueItem } from '../domain/campaign-queue.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
 import { validationError } from '../http/api-error.ts';
 import { findCampaign } from '../lookups/campaign.ts';
+import { readPendingSteps } from './queue-read.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const queueHandlers: PartialHandlers = {
   async getCampaignQueue({ path, query, auth, now }, { store }) {
     const before = query.before === undefined ? undefined : parseBefore(query.before);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const answer = (queue: ReturnType<typeof campaignQueue>) => ({
-      status: 200 as const,
-      body: { success: true, campaign_id: campaign.id, count: queue.length, queue },
-    });
     // A draft or deactivated campaign sends nothing: no need to read its leads.
-    if (!campaign.is_active) return answer([]);
-    const enrolments = await store.activity.listEnrolments(campaign.id);
-    const events = await store.activity.listForCampaign(campaign.id);
-    const accounts = await store.accounts.getMany(auth.organization.id, campaign.enabled_accounts);
-    return answer(
-      campaignQueue({
-        campaign,
-        accounts,
-        enrolments,
-        events,
-        now: now.toISOString(),
-        before,
-        limit: query.limit ?? 100,
-      }),
-    );
+    const accounts = campaign.is_active
+      ? await store.accounts.getMany(auth.organization.id, campaign.enabled_accounts)
+      : [];
+    const pending = await readPendingSteps(store, {
+      campaign,
+      accounts,
+      now: now.toISOString(),
+      before,
+      limit: query.limit ?? 100,
+    });
+    const queue = pending.map(queueItem);
+    return { status: 200, body: { success: true, campaign_id: campaign.id, count: queue.length, queue } };
   },
 };
 

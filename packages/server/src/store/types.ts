@@ -248,6 +248,12 @@ export interface EnrolmentStore {
   /** The earliest bound after `at` among the campaign's enrolments, or null. */
   earliestDueAfter(campaignId: string, at: string): Promise<string | null>;
   /**
+   * The campaign's enrolments that have a bound (something may be pending), in the order of
+   * their bounds, ties by ID (not known, the epoch, first), as `listEnrolments` gives them:
+   * up to `limit`, after `after` (the last one of the page before). What the queue reads.
+   */
+  listByBound(campaignId: string, page: { after?: BoundPosition; limit: number }): Promise<BoundedEnrolment[]>;
+  /**
    * Writes each entry's bound (`due_at` null: nothing pending) where the enrolment's mark is
    * still `mark` (what `listDue` read), and moves the mark on; the others are left as they are.
    * Returns how many were written.
@@ -267,6 +273,15 @@ export function decidesPath(record: Pick<ActivityEventRecord, 'kind' | 'step_id'
 
 /** An enrolment as the engine's schedule reads it (`EnrolmentStore.listDue`). */
 export type DueEnrolment = EnrolmentWithLeadRecord & { due_mark: number };
+
+/** An enrolment with its bound (`EnrolmentStore.listByBound`): the epoch when not known. */
+export type BoundedEnrolment = EnrolmentWithLeadRecord & { due_at: string };
+
+/** Where a page of `listByBound` ended. */
+export interface BoundPosition {
+  due_at: string;
+  id: string;
+}
 
 /** A bound the engine worked out (`EnrolmentStore.setDue`). */
 export interface DueEntry {

@@ -1,7 +1,7 @@
 /** Memory implementations of the lead, enrolment and sender account stores. */
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { LeadRecord } from '../records.ts';
-import type { DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
+import type { BoundPosition, DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { EnrolmentDue, MemoryState } from './state.ts';
 import { compareText, copyRecord, newestFirst, oldestFirst, patchRow } from './table.ts';
 
@@ -204,6 +204,28 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
         if (earliest === null || due.due_ms < (earliest.due_ms as number)) earliest = due;
       }
       return earliest?.due_at ?? null;
+    },
+    async listByBound(campaignId, { after, limit }) {
+      const bounded = state.enrolments.whereIndexed('campaign', campaignId).flatMap((e) => {
+        const { due_ms } = dueOf(state, e.id);
+        // Not known (-Infinity) is the epoch, as the SQL store keeps it.
+        return due_ms === null ? [] : [{ enrolment: e, due_ms: Math.max(due_ms, 0) }];
+      });
+      const afterMs = after === undefined ? null : Date.parse(after.due_at);
+      return bounded
+        .filter(
+          ({ enrolment, due_ms }) =>
+            afterMs === null ||
+            due_ms > afterMs ||
+            (due_ms === afterMs && compareText(enrolment.id, (after as BoundPosition).id) > 0),
+        )
+        .sort((a, b) => a.due_ms - b.due_ms || compareText(a.enrolment.id, b.enrolment.id))
+        .slice(0, limit)
+        .map(({ enrolment, due_ms }) => ({
+          ...enrolment,
+          lead_deleted_at: state.leads.get(enrolment.lead_id)?.deleted_at ?? null,
+          due_at: new Date(due_ms).toISOString(),
+        }));
     },
     async setDue(entries) {
       return entries.filter((entry) => writeDue(state, entry)).length;

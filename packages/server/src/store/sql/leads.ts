@@ -1,7 +1,7 @@
 /** SQL implementations of the lead, enrolment and sender account stores. */
 import { erasedLeadFields } from '../memory/leads.ts';
 import type { ConnectLinkRecord, EnrolmentRecord, LeadRecord, SenderAccountRecord } from '../records.ts';
-import type { DueEnrolment, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
+import type { BoundedEnrolment, DueEnrolment, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { insertRow, pageWithTotal, selectPage, updateRow } from './rows.ts';
@@ -429,6 +429,20 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
         [campaignId, at],
       );
       return row?.due_at ?? null;
+    },
+    async listByBound(campaignId, { after, limit }) {
+      // Through `enrolments_due` (campaign, bound, ID) from where the page before ended: the
+      // page's rows, not the campaign's (planned with the values, the first page's null
+      // `after` included).
+      return client.query<BoundedEnrolment>(
+        `${planEachRun}select ${enrolmentColumnsOf('e')}, l.deleted_at as lead_deleted_at, e.due_at
+           from enrolments e join leads l on l.id = e.lead_id
+          where e.campaign_id = $1 and e.due_at is not null
+            and ($2::timestamptz is null or (e.due_at, e.id) > ($2::timestamptz, $3::uuid))
+          order by e.due_at, e.id
+          limit $4`,
+        [campaignId, after?.due_at ?? null, after?.id ?? null, limit],
+      );
     },
     async setDue(entries) {
       if (entries.length === 0) return 0;

@@ -22,6 +22,7 @@ import { migration013 } from './013-no-statistics-of-personal-data.ts';
 import { migration014 } from './014-account-messages-by-day.ts';
 import { migration015 } from './015-lead-copies-by-lead.ts';
 import { migration016 } from './016-enrolment-due-times.ts';
+import { migration017 } from './017-enrolment-due-order.ts';
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];
