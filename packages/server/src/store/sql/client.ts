@@ -18,11 +18,20 @@ export interface SqlClient {
   close(): Promise<void>;
 }
 
+/** `2026-11-03 16:04:12+00`, with up to six digits of a second after a `.`: a UTC session's form. */
+const utcText = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.(\d{1,6}))?\+00$/;
+
 /**
  * PostgreSQL's text form of `timestamptz` (`2026-11-03 16:04:12.345+00`) as the ISO form the
- * records use (`2026-11-03T16:04:12.345Z`). Sessions run in UTC.
+ * records use (`2026-11-03T16:04:12.345Z`). Sessions run in UTC, so the text is already the
+ * UTC time: it is rearranged rather than parsed into a `Date` and printed again, which took
+ * 2.5 us a value (a campaign's 30,000 events spent 75 ms on it). The fraction is cut to
+ * milliseconds as `Date` cuts it. Any other form (another offset, `infinity`, a year past
+ * 9999) goes through `Date`.
  */
 export function parseTimestamp(value: string): string {
+  const utc = utcText.exec(value);
+  if (utc) return `${value.slice(0, 10)}T${value.slice(11, 19)}.${(utc[1] ?? '').slice(0, 3).padEnd(3, '0')}Z`;
   const match = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(?::?(\d\d))?$/.exec(value);
   if (!match) return new Date(value).toISOString();
   const [, date, time, hours, minutes = '00'] = match;
