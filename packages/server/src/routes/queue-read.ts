@@ -6,6 +6,14 @@
  * answer is the one the whole campaign would give, for the cost of the page. Enrolments whose
  * bound is not known (the epoch: new ones, and a campaign whose sequence just changed, until
  * the engine's next round) sort first and are always read.
+ *
+ * `store` must read as of one moment (a `snapshot` transaction): an engine round or an edit
+ * committed between two pages would otherwise move bounds behind the last one read (a lead
+ * skipped) or ahead of it (a lead read twice). And the time the steps are worked out at is
+ * read after the first page (`now()`), so that it is no earlier than any round whose bounds
+ * that page saw: a round at a later time settles a conditional due before then and writes
+ * the bound of the branch after it, which a time before the conditional would put in the
+ * wrong place.
  */
 import { instant } from '../domain/activity.ts';
 import { type PendingStep, type QueueCampaign, pendingSteps, soonestFirst } from '../domain/campaign-queue.ts';
@@ -16,7 +24,8 @@ import type { BoundPosition, Store } from '../store/types.ts';
 export interface QueueRead {
   campaign: QueueCampaign & { id: string };
   accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform'>>;
-  now: string;
+  /** The time to work out the steps at, read once the first page is. */
+  now: () => string;
   before?: string;
   limit: number;
 }
@@ -31,10 +40,14 @@ export async function readPendingSteps(store: Store, input: QueueRead): Promise<
   const before = input.before === undefined ? Number.POSITIVE_INFINITY : instant(input.before);
   const found: PendingStep[] = [];
   let after: BoundPosition | undefined;
+  let now: string | undefined;
   for (;;) {
     const page = await store.enrolments.listByBound(campaign.id, { after, limit: pageSize });
+    now ??= input.now();
     const events = await store.activity.listForEnrolments(page.map((enrolment) => enrolment.id));
-    found.push(...pendingSteps({ ...input, enrolments: page, events }));
+    found.push(
+      ...pendingSteps({ campaign, accounts: input.accounts, enrolments: page, events, now, before: input.before }),
+    );
     const last = page.at(-1);
     if (last === undefined || page.length < pageSize) break;
     after = { due_at: last.due_at, id: last.id };

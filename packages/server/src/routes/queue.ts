@@ -7,20 +7,25 @@ import { readPendingSteps } from './queue-read.ts';
 import type { PartialHandlers } from './registry.ts';
 
 export const queueHandlers: PartialHandlers = {
-  async getCampaignQueue({ path, query, auth, now }, { store }) {
+  async getCampaignQueue({ path, query, auth }, { store, clock }) {
     const before = query.before === undefined ? undefined : parseBefore(query.before);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
     // A draft or deactivated campaign sends nothing: no need to read its leads.
     const accounts = campaign.is_active
       ? await store.accounts.getMany(auth.organization.id, campaign.enabled_accounts)
       : [];
-    const pending = await readPendingSteps(store, {
-      campaign,
-      accounts,
-      now: now.toISOString(),
-      before,
-      limit: query.limit ?? 100,
-    });
+    // Its pages as of one moment (queue-read.ts says why).
+    const pending = await store.transaction(
+      (snapshot) =>
+        readPendingSteps(snapshot, {
+          campaign,
+          accounts,
+          now: () => clock.now().toISOString(),
+          before,
+          limit: query.limit ?? 100,
+        }),
+      { snapshot: true },
+    );
     const queue = pending.map(queueItem);
     return { status: 200, body: { success: true, campaign_id: campaign.id, count: queue.length, queue } };
   },

@@ -274,6 +274,18 @@ export function decidesPath(record: Pick<ActivityEventRecord, 'kind' | 'step_id'
 /** An enrolment as the engine's schedule reads it (`EnrolmentStore.listDue`). */
 export type DueEnrolment = EnrolmentWithLeadRecord & { due_mark: number };
 
+export interface TransactionOptions {
+  /**
+   * `work` only reads, and every read sees the data as of one moment, however many
+   * statements it takes: what a read in several steps needs (the queue's pages) when writers
+   * run meanwhile. SQL: `REPEATABLE READ, READ ONLY` (a write in it fails). Memory: `work`
+   * runs again when a write outside any transaction (which the memory store's transactions do
+   * not hold back) changed the data while it ran, up to 5 times. A nested call joins the
+   * outer transaction as it is.
+   */
+  snapshot?: boolean;
+}
+
 /** An enrolment with its bound (`EnrolmentStore.listByBound`): the epoch when not known. */
 export type BoundedEnrolment = EnrolmentWithLeadRecord & { due_at: string };
 
@@ -593,8 +605,9 @@ export interface Store {
    * Runs `work` atomically: every write inside commits together or not at all. A nested call
    * joins the outer transaction as a savepoint: when it throws, its own writes are undone and
    * the outer transaction stays usable (a caller may catch `UniqueViolation` and try again
-   * inside it); when it returns, its writes commit with the outer one.
+   * inside it); when it returns, its writes commit with the outer one. With `snapshot`, see
+   * `TransactionOptions`.
    */
-  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Store) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }

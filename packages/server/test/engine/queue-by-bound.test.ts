@@ -4,7 +4,8 @@
  * its answer is the one the whole campaign gives (`campaignQueue` over every enrolment and
  * event) at every point of a campaign's life (bounds not known, written by rounds, moved by
  * replies, acceptances, a sequence edit; ties of leads enrolled together; `limit` and
- * `before`), and it reads the page's enrolments, not the campaign's.
+ * `before`), as of one moment when writes come between its pages, and it reads the page's
+ * enrolments, not the campaign's.
  */
 import { beforeEach, expect, it } from 'vitest';
 import { SandboxClock } from '../../src/domain/clock.ts';
@@ -25,15 +26,29 @@ describeBackends('the queue reads by bound', (store) => {
   let clock: SandboxClock;
   /** Enrolment rows the queue read. */
   let rowsRead: number;
+  /** A write started right after the queue's first page is read (see `writeBetweenPages`). */
+  let betweenPages: (() => Promise<unknown>) | null;
+  let writeStarted: Promise<unknown> | null;
 
   beforeEach(async () => {
     clock = new SandboxClock({ now: () => new Date(startOfTest) });
     rowsRead = 0;
+    betweenPages = null;
+    writeStarted = null;
     const counted: Store = interceptStore(store(), {
       enrolments: (real) => ({
         async listByBound(campaignId, page) {
           const rows = await real.listByBound(campaignId, page);
           rowsRead += rows.length;
+          const write = betweenPages;
+          betweenPages = null;
+          if (write) {
+            // Started between the pages and given time to commit; where the store makes it
+            // wait for the read (PGlite's one connection, the memory store's transactions),
+            // the read goes on after the wait.
+            writeStarted = write();
+            await Promise.race([writeStarted, new Promise((resolve) => setTimeout(resolve, 300))]);
+          }
           return rows;
         },
       }),
@@ -176,6 +191,53 @@ describeBackends('the queue reads by bound', (store) => {
     const queue = await answered(campaignId, 'limit=100');
     expect(queue).toEqual(await wholeQueue(campaignId, 100));
     expect(queue.map((item) => item.sequence_lead_id)).not.toContain(last.id);
+  });
+
+  /** 150 leads overdue for step 2 (bounds worked out), then 150 new leads whose bounds are not known yet. */
+  const overdueAndNew = async () => {
+    const campaignId = await createCampaign(api, { name: 'Concurrent', sequence: emailSequence(2) });
+    const accounts = await demoAccounts(api);
+    await assignSenders(api, campaignId, [accounts.email.id]);
+    await store().accounts.update(api.organizationId, accounts.email.id, { daily_limit: 10_000 });
+    await importLeads(campaignId, 'old', 150);
+    await activate(api, campaignId);
+    expect((await api.app.engine.runDue()).steps_run).toBe(150);
+    clock.advanceTo(later(clock, days(3)));
+    const fresh = await importLeads(campaignId, 'new', 150);
+    return { campaignId, fresh };
+  };
+
+  /** The queue with `write` run between its pages: the whole campaign's answer before or after it, each lead once. */
+  const expectOneMoment = async (campaignId: string, write: () => Promise<unknown>) => {
+    const before = await wholeQueue(campaignId, 100);
+    betweenPages = write;
+    const queue = await answered(campaignId, 'limit=100');
+    await writeStarted;
+    const after = await wholeQueue(campaignId, 100);
+    const ids = queue.map((item) => item.sequence_lead_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([before, after]).toContainEqual(queue);
+  };
+
+  it('reads its pages as of one moment: an edit committed between them skips no lead', async () => {
+    const { campaignId } = await overdueAndNew();
+    // What a sequence edit or an A/B change commits; the due times themselves stay as they were.
+    await expectOneMoment(campaignId, () => store().enrolments.markCampaignDue(campaignId));
+  });
+
+  it('reads its pages as of one moment: a round run between them lists no lead twice', async () => {
+    const { campaignId, fresh } = await overdueAndNew();
+    // 60 of the new leads removed from the campaign: bounds not known, never worked out.
+    const freshIds = new Set(fresh);
+    const removedFirst = (await store().activity.listEnrolments(campaignId))
+      .filter((enrolment) => freshIds.has(enrolment.lead_id))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, 60);
+    for (const enrolment of removedFirst) {
+      const removed = await api.call('DELETE', `/v1/leads/${enrolment.lead_id}?campaign_id=${campaignId}`);
+      expect(removed.status).toBe(200);
+    }
+    await expectOneMoment(campaignId, () => api.app.engine.runDue());
   });
 
   it('reads a page of the campaign’s enrolments for a page of its queue, not the campaign', async () => {

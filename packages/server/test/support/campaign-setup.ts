@@ -161,7 +161,7 @@ export function interceptStore(store: Store, hooks: StoreHooks): Store {
   const wrap = (inner: Store): Store => {
     const wrapped: Store = {
       ...inner,
-      transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+      transaction: (work, options) => inner.transaction((tx) => work(wrap(tx)), options),
     };
     for (const part of Object.keys(hooks) as Part[]) {
       const hook = hooks[part] as (real: Store[Part]) => Partial<Store[Part]>;

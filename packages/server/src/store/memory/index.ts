@@ -3,7 +3,7 @@
  * (a queue) and undo their writes from a journal when they throw, so a failed multi-step
  * write leaves nothing behind, as on PostgreSQL.
  */
-import type { Store } from '../types.ts';
+import type { Store, TransactionOptions } from '../types.ts';
 import { memoryActivity, memoryBookings } from './activity.ts';
 import { memoryAiFields, memoryCampaigns, memoryResponders, memoryWebhooks } from './campaigns.ts';
 import { memoryApiKeys, memoryIdempotency, memoryOrganizations, memoryRateLimits } from './core.ts';
@@ -71,11 +71,11 @@ export function createMemoryStore(): MemoryStore {
   const store: MemoryStore = {
     kind: 'memory',
     ...bindStores(state),
-    transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    transaction<T>(work: (tx: Store) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const run = async () => {
         journal.begin();
         try {
-          const result = await work(inTransaction);
+          const result = options?.snapshot ? await asOfOneMoment(() => work(inTransaction)) : await work(inTransaction);
           journal.commit();
           return result;
         } catch (error) {
@@ -119,5 +119,20 @@ export function createMemoryStore(): MemoryStore {
     }
   };
   const inTransaction: Store = { ...store, ...transactionStores, transaction: nested };
+  /**
+   * `read` again while a write outside any transaction (the engine's bounds, a sandbox
+   * event: the memory store's transactions hold back only each other) changed the data
+   * during it, at most `snapshotTries` times in all: a `snapshot` transaction's reads.
+   */
+  const asOfOneMoment = async <T>(read: () => Promise<T>): Promise<T> => {
+    for (let tries = 1; ; tries++) {
+      const before = state.version.value;
+      const result = await read();
+      if (state.version.value === before || tries === snapshotTries) return result;
+    }
+  };
   return store;
 }
+
+/** Reads of a `snapshot` transaction run at most this many times while writes keep coming. */
+const snapshotTries = 5;

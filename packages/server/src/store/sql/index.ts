@@ -63,7 +63,14 @@ export function sqlStoreOn(client: SqlClient, { inTransaction = false } = {}): S
       inTransaction
         ? Promise.reject(new Error('vacuumWhereNeeded must run outside a transaction'))
         : vacuumWhereNeeded(client, analyzedJustNow),
-    transaction: (work) => client.transaction((tx) => work(sqlStoreOn(tx, { inTransaction: true }))),
+    transaction: (work, options) =>
+      client.transaction(async (tx) => {
+        // First in the transaction, as PostgreSQL requires; a nested call joins the outer one as it is.
+        if (options?.snapshot && !inTransaction) {
+          await tx.query('set transaction isolation level repeatable read, read only');
+        }
+        return work(sqlStoreOn(tx, { inTransaction: true }));
+      }),
     async close() {
       await reclaimer?.close();
       await client.close();
