@@ -70,6 +70,18 @@ describeBackends('the queue reads by bound', (store) => {
     return (answer.body.results as Array<{ lead_id: string }>).map((item) => item.lead_id);
   };
 
+  /** An active two-step email campaign whose `count` leads, imported together, were sent step 1. */
+  const emailCampaignSentStepOne = async (name: string, prefix: string, count: number) => {
+    const campaignId = await createCampaign(api, { name, sequence: emailSequence(2) });
+    const accounts = await demoAccounts(api);
+    await assignSenders(api, campaignId, [accounts.email.id]);
+    await store().accounts.update(api.organizationId, accounts.email.id, { daily_limit: 10_000 });
+    await importLeads(campaignId, prefix, count);
+    await activate(api, campaignId);
+    expect((await api.app.engine.runDue()).steps_run).toBe(count);
+    return campaignId;
+  };
+
   /** The queue as the whole campaign gives it. */
   const wholeQueue = async (campaignId: string, limit: number, before?: string) => {
     const campaign = present(await store().campaigns.get(api.organizationId, campaignId));
@@ -166,13 +178,7 @@ describeBackends('the queue reads by bound', (store) => {
   });
 
   it('keeps the ID order of leads due at the same time when one of them was read early, by a bound below its due time', async () => {
-    const campaignId = await createCampaign(api, { name: 'Ties', sequence: emailSequence(2) });
-    const accounts = await demoAccounts(api);
-    await assignSenders(api, campaignId, [accounts.email.id]);
-    await store().accounts.update(api.organizationId, accounts.email.id, { daily_limit: 10_000 });
-    await importLeads(campaignId, 'tied', 151);
-    await activate(api, campaignId);
-    expect((await api.app.engine.runDue()).steps_run).toBe(151);
+    const campaignId = await emailCampaignSentStepOne('Ties', 'tied', 151);
     // All 151 wait for step 2 at the same time, each with that time as its bound. The lead of
     // the highest ID gets a bound an hour earlier (a bound is a lower bound: still true), so
     // the first page reads it, then the 99 lowest IDs of the others; it sorts after them all.
@@ -195,13 +201,7 @@ describeBackends('the queue reads by bound', (store) => {
 
   /** 150 leads overdue for step 2 (bounds worked out), then 150 new leads whose bounds are not known yet. */
   const overdueAndNew = async () => {
-    const campaignId = await createCampaign(api, { name: 'Concurrent', sequence: emailSequence(2) });
-    const accounts = await demoAccounts(api);
-    await assignSenders(api, campaignId, [accounts.email.id]);
-    await store().accounts.update(api.organizationId, accounts.email.id, { daily_limit: 10_000 });
-    await importLeads(campaignId, 'old', 150);
-    await activate(api, campaignId);
-    expect((await api.app.engine.runDue()).steps_run).toBe(150);
+    const campaignId = await emailCampaignSentStepOne('Concurrent', 'old', 150);
     clock.advanceTo(later(clock, days(3)));
     const fresh = await importLeads(campaignId, 'new', 150);
     return { campaignId, fresh };

@@ -12,30 +12,13 @@ import { leadDataFields } from '../../src/domain/lead-rules.ts';
 import { createApiKey, createOrganization } from '../../src/seed/organizations.ts';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
 import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
+import { sqlBackends, sqlStoreWithOrganization } from '../support/sql-store-with-organization.ts';
 
-const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite' }, ...(databaseUrl ? [{ name: 'postgres' }] : [])];
-
-describe.each(backends)('planner statistics [$name]', ({ name }) => {
-  let store: SqlStore | undefined;
-  const schema = `planner_stats_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  afterEach(async () => {
-    if (store && name === 'postgres') await store.client.query(`drop schema if exists "${schema}" cascade`);
-    await store?.close();
-    store = undefined;
-  });
-
-  /** The backend's store (kept in `store`, closed after each test) with one organization. */
-  const openWithOrganization = async () => {
-    const opened = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
-    store = opened;
-    const ownerId = crypto.randomUUID();
-    const org = await createOrganization(opened, {
-      name: 'Northwind Outreach',
-      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
-    });
-    return { store: opened, org, ownerId };
-  };
+describe.each(sqlBackends)('planner statistics [$name]', ({ name }) => {
+  const backend = sqlStoreWithOrganization(name, 'planner_stats');
+  afterEach(() => backend.close());
+  /** The backend's store (closed after each test) with one organization. */
+  const openWithOrganization = () => backend.open();
 
   /** Tables of the store's schema that have statistics. */
   const analyzed = async (s: SqlStore) =>

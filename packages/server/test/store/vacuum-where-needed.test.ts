@@ -13,9 +13,7 @@ import { serve } from '../../src/node/serve.ts';
 import { createOrganization } from '../../src/seed/organizations.ts';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
 import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
-
-const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite' }, ...(databaseUrl ? [{ name: 'postgres' }] : [])];
+import { sqlBackends, sqlStoreWithOrganization } from '../support/sql-store-with-organization.ts';
 
 interface TableCounts {
   dead: number;
@@ -54,26 +52,11 @@ async function untilCounted(store: SqlStore, table: string, ready: (counts: Tabl
   );
 }
 
-describe.each(backends)('vacuum where autovacuum does not run [$name]', ({ name }) => {
-  let store: SqlStore | undefined;
-  const schema = `vacuum_needed_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  afterEach(async () => {
-    if (store && name === 'postgres') await store.client.query(`drop schema if exists "${schema}" cascade`);
-    await store?.close();
-    store = undefined;
-  });
-
-  /** The backend's store (kept in `store`, closed after each test) with one organization. */
-  const openWithOrganization = async () => {
-    const opened = name === 'postgres' ? await openSqlStore({ databaseUrl, schema }) : await openSqlStore();
-    store = opened;
-    const ownerId = crypto.randomUUID();
-    const org = await createOrganization(opened, {
-      name: 'Northwind Outreach',
-      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
-    });
-    return { store: opened, org, ownerId };
-  };
+describe.each(sqlBackends)('vacuum where autovacuum does not run [$name]', ({ name }) => {
+  const backend = sqlStoreWithOrganization(name, 'vacuum_needed');
+  afterEach(() => backend.close());
+  /** The backend's store (closed after each test) with one organization. */
+  const openWithOrganization = () => backend.open();
 
   /** Whether autovacuum runs for the tables of this store (never on PGlite). */
   const autovacuumRuns = async (s: SqlStore) =>
