@@ -7,19 +7,18 @@
  * bound is not known (the epoch: new ones, and a campaign whose sequence just changed, until
  * the engine's next round) sort first and are always read.
  *
- * `store` must read as of one moment (a `snapshot` transaction): an engine round or an edit
- * committed between two pages would otherwise move bounds behind the last one read (a lead
- * skipped) or ahead of it (a lead read twice). And the time the steps are worked out at is
- * read after the first page (`now()`), so that it is no earlier than any round whose bounds
- * that page saw: a round at a later time settles a conditional due before then and writes
- * the bound of the branch after it, which a time before the conditional would put in the
- * wrong place.
+ * `store` must be a transaction's (the SQL store's pages come through a cursor), reading as
+ * of one moment (a `snapshot` transaction): the events read for each page must agree with
+ * the bounds of the pages before. And the time the steps are worked out at is read after the
+ * first page (`now()`), so that it is no earlier than any round whose bounds that page saw: a
+ * round at a later time settles a conditional due before then and writes the bound of the
+ * branch after it, which a time before the conditional would put in the wrong place.
  */
 import { instant } from '../domain/activity.ts';
 import { type PendingStep, type QueueCampaign, pendingSteps, soonestFirst } from '../domain/campaign-queue.ts';
 import { compareText } from '../domain/collections.ts';
 import type { SenderAccountRecord } from '../store/records.ts';
-import type { BoundPosition, Store } from '../store/types.ts';
+import type { Store } from '../store/types.ts';
 
 export interface QueueRead {
   campaign: QueueCampaign & { id: string };
@@ -39,18 +38,15 @@ export async function readPendingSteps(store: Store, input: QueueRead): Promise<
   const pageSize = Math.max(limit, minPageSize);
   const before = input.before === undefined ? Number.POSITIVE_INFINITY : instant(input.before);
   const found: PendingStep[] = [];
-  let after: BoundPosition | undefined;
   let now: string | undefined;
-  for (;;) {
-    const page = await store.enrolments.listByBound(campaign.id, { after, limit: pageSize });
+  for await (const page of store.enrolments.pagesByBound(campaign.id, pageSize)) {
     now ??= input.now();
     const events = await store.activity.listForEnrolments(page.map((enrolment) => enrolment.id));
     found.push(
       ...pendingSteps({ campaign, accounts: input.accounts, enrolments: page, events, now, before: input.before }),
     );
     const last = page.at(-1);
-    if (last === undefined || page.length < pageSize) break;
-    after = { due_at: last.due_at, id: last.id };
+    if (last === undefined) break;
     // Every enrolment left is due at or after `last`'s bound, and comes after `last` in the
     // bounds' order: a step that sorts no later than (that bound, `last`'s ID) keeps its place.
     const floor = instant(last.due_at);

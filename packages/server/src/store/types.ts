@@ -249,10 +249,13 @@ export interface EnrolmentStore {
   earliestDueAfter(campaignId: string, at: string): Promise<string | null>;
   /**
    * The campaign's enrolments that have a bound (something may be pending), in the order of
-   * their bounds, ties by ID (not known, the epoch, first), as `listEnrolments` gives them:
-   * up to `limit`, after `after` (the last one of the page before). What the queue reads.
+   * their bounds, ties by ID (not known, the epoch, first), as `listEnrolments` gives them,
+   * `pageSize` at a time: what the queue reads. The pages come from one read, so they agree
+   * with each other however long the reader takes between them (SQL: one statement through a
+   * cursor, which lives only inside a transaction: call it in one). Leaving the loop early
+   * ends the read.
    */
-  listByBound(campaignId: string, page: { after?: BoundPosition; limit: number }): Promise<BoundedEnrolment[]>;
+  pagesByBound(campaignId: string, pageSize: number): AsyncIterable<BoundedEnrolment[]>;
   /**
    * Writes each entry's bound (`due_at` null: nothing pending) where the enrolment's mark is
    * still `mark` (what `listDue` read), and moves the mark on; the others are left as they are.
@@ -286,14 +289,8 @@ export interface TransactionOptions {
   snapshot?: boolean;
 }
 
-/** An enrolment with its bound (`EnrolmentStore.listByBound`): the epoch when not known. */
+/** An enrolment with its bound (`EnrolmentStore.pagesByBound`): the epoch when not known. */
 export type BoundedEnrolment = EnrolmentWithLeadRecord & { due_at: string };
-
-/** Where a page of `listByBound` ended. */
-export interface BoundPosition {
-  due_at: string;
-  id: string;
-}
 
 /** A bound the engine worked out (`EnrolmentStore.setDue`). */
 export interface DueEntry {

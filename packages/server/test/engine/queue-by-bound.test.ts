@@ -37,19 +37,20 @@ describeBackends('the queue reads by bound', (store) => {
     writeStarted = null;
     const counted: Store = interceptStore(store(), {
       enrolments: (real) => ({
-        async listByBound(campaignId, page) {
-          const rows = await real.listByBound(campaignId, page);
-          rowsRead += rows.length;
-          const write = betweenPages;
-          betweenPages = null;
-          if (write) {
-            // Started between the pages and given time to commit; where the store makes it
-            // wait for the read (PGlite's one connection, the memory store's transactions),
-            // the read goes on after the wait.
-            writeStarted = write();
-            await Promise.race([writeStarted, new Promise((resolve) => setTimeout(resolve, 300))]);
+        async *pagesByBound(campaignId, pageSize) {
+          for await (const page of real.pagesByBound(campaignId, pageSize)) {
+            rowsRead += page.length;
+            const write = betweenPages;
+            betweenPages = null;
+            if (write) {
+              // Started between the pages and given time to commit; where the store makes it
+              // wait for the read (PGlite's one connection, the memory store's transactions),
+              // the read goes on after the wait.
+              writeStarted = write();
+              await Promise.race([writeStarted, new Promise((resolve) => setTimeout(resolve, 300))]);
+            }
+            yield page;
           }
-          return rows;
         },
       }),
     });
@@ -184,11 +185,7 @@ describeBackends('the queue reads by bound', (store) => {
     // the first page reads it, then the 99 lowest IDs of the others; it sorts after them all.
     const waiting = await store().enrolments.listDue(campaignId, later(clock, days(30)).toISOString());
     const last = present(waiting.reduce((a, b) => (a.id > b.id ? a : b)));
-    const [lastBound] = await store().enrolments.listByBound(campaignId, {
-      after: undefined,
-      limit: 1,
-    });
-    const due = Date.parse(present(lastBound).due_at);
+    const due = Date.parse(present(await store().enrolments.earliestDueAfter(campaignId, clock.now().toISOString())));
     expect(
       await store().enrolments.setDue([
         { id: last.id, due_at: new Date(due - 3_600_000).toISOString(), mark: last.due_mark },

@@ -1,6 +1,6 @@
 /**
  * Store contract for the engine's schedule (decision 0002, "Due times"): each enrolment's
- * lower bound of its next due time, read by `listDue`, `earliestDueAfter` and `listByBound`
+ * lower bound of its next due time, read by `listDue`, `earliestDueAfter` and `pagesByBound`
  * (the queue's order), written by `setDue` only where the mark is still the one read, and made
  * not known again by a change that may bring steps earlier. Same assertions on memory, PGlite and PostgreSQL.
  */
@@ -111,7 +111,7 @@ describeBackends('schedule store contract', (store) => {
     expect((await store().enrolments.listDue(campaign.id, day(2))).map((e) => e.id)).toEqual([a, b]);
   });
 
-  it('lists the enrolments with a bound in its order (not known first, ties by ID), a page at a time', async () => {
+  it('gives the enrolments with a bound in its order (not known first, ties by ID), a page at a time', async () => {
     const { campaign, ids } = await campaignWithLeads(store(), 6);
     const [a, b, c, d, e, f] = ids as [string, string, string, string, string, string];
     await store().enrolments.setDue([
@@ -124,21 +124,22 @@ describeBackends('schedule store contract', (store) => {
     // f stays not known (the epoch); c has nothing pending and is never listed.
     const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
     const expected = [f, ...[b, e].sort(byId), ...[a, d].sort(byId)];
-    const all = await store().enrolments.listByBound(campaign.id, { limit: 10 });
-    expect(all.map((row) => row.id)).toEqual(expected);
-    expect(all.map((row) => Date.parse(row.due_at))).toEqual([0, ...[3, 3, 5, 5].map((n) => Date.parse(day(n)))]);
-    expect(all[1]).toMatchObject({ campaign_id: campaign.id, lead_deleted_at: null, removed_at: null });
-    // Pages of two, each from where the one before ended, through the ties.
-    const paged: string[] = [];
-    let after: { due_at: string; id: string } | undefined;
-    for (;;) {
-      const page = await store().enrolments.listByBound(campaign.id, { after, limit: 2 });
-      paged.push(...page.map((row) => row.id));
-      const last = page.at(-1);
-      if (!last || page.length < 2) break;
-      after = { due_at: last.due_at, id: last.id };
-    }
-    expect(paged).toEqual(expected);
+    // Pages come through a cursor on SQL: read inside a transaction.
+    const read = (pageSize: number) =>
+      store().transaction(async (tx) => {
+        const pages: Array<Array<{ id: string; due_at: string }>> = [];
+        for await (const page of tx.enrolments.pagesByBound(campaign.id, pageSize)) pages.push(page);
+        return pages;
+      });
+    const [all, ...none] = await read(10);
+    expect(none).toEqual([]);
+    expect(all?.map((row) => row.id)).toEqual(expected);
+    expect(all?.map((row) => Date.parse(row.due_at))).toEqual([0, ...[3, 3, 5, 5].map((n) => Date.parse(day(n)))]);
+    expect(all?.[1]).toMatchObject({ campaign_id: campaign.id, lead_deleted_at: null, removed_at: null });
+    // Pages of two, through the ties; the last one short.
+    const pages = await read(2);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(pages.flat().map((row) => row.id)).toEqual(expected);
   });
 
   it('reads the events of the sequence leads asked for, oldest first', async () => {

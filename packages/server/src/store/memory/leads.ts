@@ -1,7 +1,7 @@
 /** Memory implementations of the lead, enrolment and sender account stores. */
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { LeadRecord } from '../records.ts';
-import type { BoundPosition, DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
+import type { DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { EnrolmentDue, MemoryState } from './state.ts';
 import { compareText, copyRecord, newestFirst, oldestFirst, patchRow } from './table.ts';
 
@@ -205,27 +205,22 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
       }
       return earliest?.due_at ?? null;
     },
-    async listByBound(campaignId, { after, limit }) {
-      const bounded = state.enrolments.whereIndexed('campaign', campaignId).flatMap((e) => {
-        const { due_ms } = dueOf(state, e.id);
-        // Not known (-Infinity) is the epoch, as the SQL store keeps it.
-        return due_ms === null ? [] : [{ enrolment: e, due_ms: Math.max(due_ms, 0) }];
-      });
-      const afterMs = after === undefined ? null : Date.parse(after.due_at);
-      return bounded
-        .filter(
-          ({ enrolment, due_ms }) =>
-            afterMs === null ||
-            due_ms > afterMs ||
-            (due_ms === afterMs && compareText(enrolment.id, (after as BoundPosition).id) > 0),
-        )
+    async *pagesByBound(campaignId, pageSize) {
+      // Read whole at the first page, as the SQL store's one statement is.
+      const ordered = state.enrolments
+        .whereIndexed('campaign', campaignId)
+        .flatMap((enrolment) => {
+          const { due_ms } = dueOf(state, enrolment.id);
+          // Not known (-Infinity) is the epoch, as the SQL store keeps it.
+          return due_ms === null ? [] : [{ enrolment, due_ms: Math.max(due_ms, 0) }];
+        })
         .sort((a, b) => a.due_ms - b.due_ms || compareText(a.enrolment.id, b.enrolment.id))
-        .slice(0, limit)
         .map(({ enrolment, due_ms }) => ({
           ...enrolment,
           lead_deleted_at: state.leads.get(enrolment.lead_id)?.deleted_at ?? null,
           due_at: new Date(due_ms).toISOString(),
         }));
+      for (let start = 0; start < ordered.length; start += pageSize) yield ordered.slice(start, start + pageSize);
     },
     async setDue(entries) {
       return entries.filter((entry) => writeDue(state, entry)).length;

@@ -430,19 +430,30 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
       );
       return row?.due_at ?? null;
     },
-    async listByBound(campaignId, { after, limit }) {
-      // Through `enrolments_due` (campaign, bound, ID) from where the page before ended: the
-      // page's rows, not the campaign's (planned with the values, the first page's null
-      // `after` included).
-      return client.query<BoundedEnrolment>(
-        `${planEachRun}select ${enrolmentColumnsOf('e')}, l.deleted_at as lead_deleted_at, e.due_at
+    async *pagesByBound(campaignId, pageSize) {
+      if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize ${pageSize}`);
+      // One statement read a page at a time: the pages agree with each other (a keyset of a
+      // statement per page would see writes committed between them), and a cursor is planned
+      // for its first rows (`cursor_tuple_fraction`), so on a table never analyzed too it is an
+      // ordered scan of `enrolments_due` (campaign, bound, ID) that stops with the reader.
+      await client.query(
+        `declare ${boundCursor} no scroll cursor for
+         select ${enrolmentColumnsOf('e')}, l.deleted_at as lead_deleted_at, e.due_at
            from enrolments e join leads l on l.id = e.lead_id
           where e.campaign_id = $1 and e.due_at is not null
-            and ($2::timestamptz is null or (e.due_at, e.id) > ($2::timestamptz, $3::uuid))
-          order by e.due_at, e.id
-          limit $4`,
-        [campaignId, after?.due_at ?? null, after?.id ?? null, limit],
+          order by e.due_at, e.id`,
+        [campaignId],
       );
+      try {
+        for (;;) {
+          const page = await client.query<BoundedEnrolment>(`fetch forward ${pageSize} from ${boundCursor}`);
+          if (page.length > 0) yield page;
+          if (page.length < pageSize) return;
+        }
+      } finally {
+        // After a failed statement the transaction is aborted and its end drops the cursor.
+        await client.query(`close ${boundCursor}`).catch(() => undefined);
+      }
     },
     async setDue(entries) {
       if (entries.length === 0) return 0;
@@ -460,6 +471,9 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
 }
 
 /** The assignments that make an enrolment's bound not known (the epoch: due at any round). */
+/** `pagesByBound`'s cursor: one at a time in a transaction. */
+const boundCursor = 'enrolments_by_bound';
+
 export const dueNotKnown = `due_at = 'epoch', due_mark = due_mark + 1`;
 
 /** `EnrolmentStore.markCampaignDue`; also what a campaign's update runs when it may move due times. */
