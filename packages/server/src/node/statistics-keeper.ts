@@ -1,15 +1,15 @@
 /**
  * `serve`'s keeper of the tables, doing what PostgreSQL's autovacuum does where it does not
- * run (PGlite always, PostgreSQL where it is off): dead row versions vacuumed
- * (`store.vacuumWhereNeeded()`, store/sql/vacuum-where-needed.ts) and the planner's statistics
- * gathered (`store.refreshStatistics()`, store/sql/planner-statistics.ts), in that order within a
- * check (whose vacuum then leaves out of its `ANALYZE` the tables just analyzed). A check runs a
- * second after the server listens (data written while it was down, a restore, a bulk load),
- * every `intervalMs` (rows written through the API), and `settleMs` after the last of a run of
- * bulk writes (`bulkWritten()`: a batch import), so that the pages read right after an import
- * are planned on statistics that count it rather than waiting for the next interval. A check
- * that finds nothing to do is two short catalog reads; a table is vacuumed or analyzed only
- * when it needs it.
+ * run (PGlite always, PostgreSQL where it is off): the planner's statistics gathered
+ * (`store.refreshStatistics()`, store/sql/planner-statistics.ts), then dead row versions
+ * vacuumed (`store.vacuumWhereNeeded()`, store/sql/vacuum-where-needed.ts), whose `ANALYZE`
+ * leaves out the tables the check has just analyzed. A check runs a second after the server
+ * listens (data written while it was down, a restore, a bulk load), every `intervalMs` (rows
+ * written through the API), and `settleMs` after the last of a run of bulk writes
+ * (`bulkWritten()`: a batch import), so that the pages read right after an import are planned
+ * on statistics that count it rather than waiting for the next interval. A check that finds
+ * nothing to do is two short catalog reads; a table is vacuumed or analyzed only when it needs
+ * it.
  */
 import type { Logger } from '../http/logger.ts';
 import type { Store } from '../store/types.ts';
