@@ -10,8 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry } from '../../src/http/logger.ts';
 import { serve } from '../../src/node/serve.ts';
-import { createOrganization } from '../../src/seed/organizations.ts';
-import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
+import type { SqlStore } from '../../src/store/sql/index.ts';
 import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
 import { sqlBackends, sqlStoreWithOrganization } from '../support/sql-store-with-organization.ts';
 
@@ -131,13 +130,9 @@ describe.each(sqlBackends)('vacuum where autovacuum does not run [$name]', ({ na
 });
 
 it('is run by serve: rows rewritten while it listens are vacuumed at its next check, and the operator is told', async () => {
-  const store = await openSqlStore();
+  const backend = sqlStoreWithOrganization('pglite', 'vacuum_serve');
+  const { store, org, ownerId } = await backend.open();
   try {
-    const ownerId = crypto.randomUUID();
-    const org = await createOrganization(store, {
-      name: 'Northwind Outreach',
-      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
-    });
     const lines: LogEntry[] = [];
     const running = await serve({
       store,
@@ -166,6 +161,6 @@ it('is run by serve: rows rewritten while it listens are vacuumed at its next ch
     }
     expect(lines.filter((line) => line.level !== 'info')).toEqual([]);
   } finally {
-    await store.close();
+    await backend.close();
   }
 }, 120_000);
