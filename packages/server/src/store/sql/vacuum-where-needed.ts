@@ -2,9 +2,9 @@
  * `VACUUM` where PostgreSQL's autovacuum does not run (decision 0006, "Dead row versions"):
  * always on PGlite (single-user PostgreSQL has no autovacuum), and on a PostgreSQL server
  * whose `autovacuum` is off, or off for the table. An update or a delete leaves the row's old
- * version in the table and in every index whose column changed (the engine's writes of
- * `enrolments.due_at`, each lead's `updated_at`), and only a vacuum removes them; until one
- * runs, every page read steps over them. Measured on PGlite (20,000 leads in one campaign, each
+ * version in the table, and an update that changes an indexed column (the engine's writes of
+ * `enrolments.due_at`) or finds no room on its page leaves old entries in the indexes too.
+ * Only a vacuum removes them; until one runs, every page read steps over them. Measured on PGlite (20,000 leads in one campaign, each
  * row rewritten five times): the campaign's last page of leads went from 30 to 67 ms, and to
  * 12 ms once vacuumed, since a vacuum also marks pages all-visible, which lets the page's
  * count run as an index-only scan.
