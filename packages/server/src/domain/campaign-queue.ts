@@ -12,7 +12,7 @@ import type { Schemas } from '../openapi/types.ts';
 import { toApiTime } from './clock.ts';
 import { compareText, groupBy } from './collections.ts';
 
-type QueueItem = Schemas['QueueItem'];
+export type QueueItem = Schemas['QueueItem'];
 
 export interface QueueCampaign {
   is_active: boolean;

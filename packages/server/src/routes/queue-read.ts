@@ -32,9 +32,9 @@ export interface QueueRead {
 /** Enrolments read per page: at least the queue's page, so that a campaign in order needs one. */
 const minPageSize = 100;
 
+/** The pending steps of an active campaign (a draft or deactivated one has none: not read). */
 export async function readPendingSteps(store: Store, input: QueueRead): Promise<PendingStep[]> {
   const { campaign, limit } = input;
-  if (!campaign.is_active) return [];
   const pageSize = Math.max(limit, minPageSize);
   const before = input.before === undefined ? Number.POSITIVE_INFINITY : instant(input.before);
   const found: PendingStep[] = [];

@@ -1,5 +1,5 @@
 /** Tag Analytics: `GET /campaigns/{id}/queue`, what the campaign sends next. */
-import { queueItem } from '../domain/campaign-queue.ts';
+import { type QueueItem, queueItem } from '../domain/campaign-queue.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
 import { validationError } from '../http/api-error.ts';
 import { findCampaign } from '../lookups/campaign.ts';
@@ -10,10 +10,13 @@ export const queueHandlers: PartialHandlers = {
   async getCampaignQueue({ path, query, auth }, { store, clock }) {
     const before = query.before === undefined ? undefined : parseBefore(query.before);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
+    const answer = (queue: QueueItem[]) => ({
+      status: 200 as const,
+      body: { success: true, campaign_id: campaign.id, count: queue.length, queue },
+    });
     // A draft or deactivated campaign sends nothing: no need to read its leads.
-    const accounts = campaign.is_active
-      ? await store.accounts.getMany(auth.organization.id, campaign.enabled_accounts)
-      : [];
+    if (!campaign.is_active) return answer([]);
+    const accounts = await store.accounts.getMany(auth.organization.id, campaign.enabled_accounts);
     // Its pages as of one moment (queue-read.ts says why).
     const pending = await store.transaction(
       (snapshot) =>
@@ -26,8 +29,7 @@ export const queueHandlers: PartialHandlers = {
         }),
       { snapshot: true },
     );
-    const queue = pending.map(queueItem);
-    return { status: 200, body: { success: true, campaign_id: campaign.id, count: queue.length, queue } };
+    return answer(pending.map(queueItem));
   },
 };
 
