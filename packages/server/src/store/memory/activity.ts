@@ -1,7 +1,7 @@
 /** Memory implementations of the activity and booking stores. */
 import type { ActivityEventRecord, BookingRecord } from '../records.ts';
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
-import { markNotKnown } from './leads.ts';
+import { markNotKnown, withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
@@ -71,7 +71,7 @@ export function memoryActivity(state: MemoryState): ActivityStore {
       return state.enrolments
         .whereIndexed('campaign', campaignId)
         .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id))
-        .map((e) => ({ ...e, lead_deleted_at: state.leads.get(e.lead_id)?.deleted_at ?? null }));
+        .map((e) => withLeadDeletedAt(state, e));
     },
     async eraseLead(organizationId, leadId) {
       const replies = state.activity.whereIndexed(

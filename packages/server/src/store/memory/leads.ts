@@ -1,6 +1,6 @@
 /** Memory implementations of the lead, enrolment and sender account stores. */
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
-import type { LeadRecord } from '../records.ts';
+import type { EnrolmentRecord, EnrolmentWithLeadRecord, LeadRecord } from '../records.ts';
 import type { DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
 import type { EnrolmentDue, MemoryState } from './state.ts';
 import { compareText, copyRecord, newestFirst, oldestFirst, patchRow } from './table.ts';
@@ -189,11 +189,7 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
           return due.due_ms !== null && due.due_ms <= by;
         })
         .sort((a, b) => Date.parse(a.enrolled_at) - Date.parse(b.enrolled_at) || compareText(a.id, b.id))
-        .map((e) => ({
-          ...e,
-          lead_deleted_at: state.leads.get(e.lead_id)?.deleted_at ?? null,
-          due_mark: dueOf(state, e.id).mark,
-        }));
+        .map((e) => ({ ...withLeadDeletedAt(state, e), due_mark: dueOf(state, e.id).mark }));
     },
     async earliestDueAfter(campaignId, at) {
       const after = Date.parse(at);
@@ -216,8 +212,7 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
         })
         .sort((a, b) => a.due_ms - b.due_ms || compareText(a.enrolment.id, b.enrolment.id))
         .map(({ enrolment, due_ms }) => ({
-          ...enrolment,
-          lead_deleted_at: state.leads.get(enrolment.lead_id)?.deleted_at ?? null,
+          ...withLeadDeletedAt(state, enrolment),
           due_at: new Date(due_ms).toISOString(),
         }));
       for (let start = 0; start < ordered.length; start += pageSize) yield ordered.slice(start, start + pageSize);
@@ -229,6 +224,11 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
       markCampaignDue(state, campaignId);
     },
   };
+}
+
+/** An enrolment as `listEnrolments` gives it: with when its lead was deleted. */
+export function withLeadDeletedAt(state: MemoryState, enrolment: EnrolmentRecord): EnrolmentWithLeadRecord {
+  return { ...enrolment, lead_deleted_at: state.leads.get(enrolment.lead_id)?.deleted_at ?? null };
 }
 
 /** `setDue` of one entry: whether it was written (the enrolment's mark was still `mark`). */
