@@ -4,6 +4,7 @@
  * parser and one renderer, shared by the preflight (which names may appear) and the preview
  * (what they become for one lead).
  */
+import { groupedDigits } from './grouped-digits.ts';
 import { leadDataFields } from './lead-rules.ts';
 import type { SequenceStep } from '../store/records.ts';
 
@@ -68,7 +69,7 @@ export interface RenderBudget {
 /** Rendering would produce more than its budget: nothing was rendered. */
 export class RenderedTooLong extends Error {
   constructor(readonly limit: number) {
-    super(`the rendered text would be longer than ${limit.toLocaleString('en-US')} characters`);
+    super(`the rendered text would be longer than ${groupedDigits(limit)} characters`);
     this.name = 'RenderedTooLong';
   }
 }

@@ -4,6 +4,7 @@
  * discloses nothing.
  */
 import type { ErrorCode, Schemas } from '../openapi/types.ts';
+import { groupedDigits } from '../domain/grouped-digits.ts';
 
 export type ErrorDetails = Schemas['ErrorDetails'];
 export type ValidationIssue = Schemas['ValidationIssue'];
@@ -51,7 +52,7 @@ function issueSummary(errors: ValidationIssue[]): string {
     .map((e) => `${e.field} ${e.message}`)
     .join('; ');
   const more = errors.length - issuesInMessage;
-  return more > 0 ? `${named}; and ${more.toLocaleString('en-US')} more (details.errors lists each)` : named;
+  return more > 0 ? `${named}; and ${groupedDigits(more)} more (details.errors lists each)` : named;
 }
 
 export const notFound = (message = 'Not found.') => new ApiError(404, 'NOT_FOUND', message);

@@ -14,6 +14,7 @@ import {
 } from '../domain/placeholders.ts';
 import { walkSteps } from '../domain/sequence-rules.ts';
 import { hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
+import { groupedDigits } from '../domain/grouped-digits.ts';
 import { ApiError, validationError } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { SequenceStep } from '../store/records.ts';
@@ -100,7 +101,7 @@ function mergeLead(stored: Record<string, unknown>, inline: Record<string, unkno
   return lead;
 }
 
-const limitText = maxRenderedLength.toLocaleString('en-US');
+const limitText = groupedDigits(maxRenderedLength);
 
 function renderStep(
   step: SequenceStep,
