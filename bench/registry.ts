@@ -16,7 +16,7 @@ export type Workspace = keyof typeof workspaces;
 export const builtFiles: Record<Workspace, string[]> = {
   '@ocs/sdk': ['dist/index.js', 'dist/webhooks/node.js'],
   '@ocs/server': ['dist/node/bin.js'],
-  '@ocs/mock': ['dist/node/index.js', 'dist/server/cli.js'],
+  '@ocs/mock': ['dist/node/index.js', 'dist/server/cli.cjs'],
 };
 
 export interface BenchEntry {

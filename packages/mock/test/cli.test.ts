@@ -16,7 +16,7 @@ const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const running = new Set<ChildProcess>();
 
 beforeAll(() => {
-  if (!existsSync(join(root, 'dist', 'server', 'cli.js'))) {
+  if (!existsSync(join(root, 'dist', 'server', 'cli.cjs'))) {
     throw new Error('dist/ is missing: run `npm run build -w @ocs/mock` (its test script builds first).');
   }
 });

@@ -20,7 +20,7 @@ const running = new Set<ChildProcess>();
 const dataDirs: string[] = [];
 
 beforeAll(() => {
-  for (const built of [join(root, 'dist', 'server', 'cli.js'), join(root, '..', 'server', 'dist', 'node', 'bin.js')]) {
+  for (const built of [join(root, 'dist', 'server', 'cli.cjs'), join(root, '..', 'server', 'dist', 'node', 'bin.js')]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build -w @ocs/server -w @ocs/mock\`.`);
   }
 });

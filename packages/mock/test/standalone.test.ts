@@ -169,7 +169,7 @@ describe('npx ocs-mock', () => {
   });
 
   it('prints the base URL and the API key, serves, and stops on SIGTERM', async () => {
-    if (!existsSync(join(import.meta.dirname, '..', 'dist', 'server', 'cli.js'))) {
+    if (!existsSync(join(import.meta.dirname, '..', 'dist', 'server', 'cli.cjs'))) {
       throw new Error('dist/ is missing: run `npm run build -w @ocs/mock` (its test script builds first).');
     }
     child = spawn(process.execPath, [bin, '--port', '0', '--seed', '3', '--json'], {

@@ -24,9 +24,11 @@ export interface Standalone {
 
 /**
  * `ocs-mock --port 0 --json`; with `raiseLimits`, rate limits that no load reaches (still
- * counted); `args` are further flags.
+ * counted); `args` are further flags, `env` its environment.
  */
-export async function startStandalone(options: { raiseLimits?: boolean; args?: string[] } = {}): Promise<Standalone> {
+export async function startStandalone(
+  options: { raiseLimits?: boolean; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<Standalone> {
   const limits = options.raiseLimits
     ? ['--rate-limit-per-endpoint', '1000000000', '--rate-limit-total', '1000000000']
     : [];
@@ -34,6 +36,7 @@ export async function startStandalone(options: { raiseLimits?: boolean; args?: s
   const child = track(
     spawn(process.execPath, [mockBin, '--port', '0', '--json', ...limits, ...(options.args ?? [])], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: options.env ?? process.env,
     }),
   );
   const { match } = await waitForOutput(child.stdout as NonNullable<ChildProcess['stdout']>, /^(\{.*\})$/m);

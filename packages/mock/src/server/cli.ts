@@ -52,9 +52,13 @@ Control routes (outside /v1): POST /__ocs-mock/reset, GET /__ocs-mock/data,
 POST /__ocs-mock/scenarios, GET /__ocs-mock/requests (see the @ocs/mock README).
 The API reference: GET /docs, when redoc (an optional peer dependency) is installed.`;
 
-async function main(argv: string[]): Promise<void> {
+/** Runs the command; true once the mock listens, false when it had nothing to serve (`--help`). */
+async function main(argv: string[]): Promise<boolean> {
   // `ocs-mock proxy ...`: the contract-checking proxy, loaded only when asked for.
-  if (argv[0] === 'proxy') return (await import('../proxy/proxy-command.ts')).proxy(argv.slice(1), packageVersion());
+  if (argv[0] === 'proxy') {
+    await (await import('../proxy/proxy-command.ts')).proxy(argv.slice(1), packageVersion());
+    return false;
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -81,11 +85,11 @@ async function main(argv: string[]): Promise<void> {
 
   if (values.help) {
     console.log(usage);
-    return;
+    return false;
   }
   if (values.version) {
     console.log(packageVersion());
-    return;
+    return false;
   }
 
   // A flag beats the environment; the environment is checked only when it is used.
@@ -138,6 +142,7 @@ CORS: ${corsOrigins === '*' ? 'pages on any origin may call /v1' : `pages on ${c
       );
     });
   }
+  return true;
 }
 
 function fail(error: unknown): never {
@@ -157,9 +162,15 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
-for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);
-
-await main(process.argv.slice(2)).catch(fail);
+/**
+ * Runs `ocs-mock` with the process's arguments (bin/ocs-mock.js calls it): resolves true once
+ * the mock listens, false after `--help`, `--version` or `proxy`; a mistake or failure exits.
+ * The bin keeps V8's code cache of a start that listened (compile-cache.ts).
+ */
+export function startCli(): Promise<boolean> {
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);
+  return main(process.argv.slice(2)).catch(fail);
+}
 
 /**
  * The package's version, read from its package.json at run time: `../../package.json` from

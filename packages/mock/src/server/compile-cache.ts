@@ -1,0 +1,127 @@
+/**
+ * Loads a CommonJS bundle (the standalone mock's, dist/server/cli.cjs) with V8's code cache, so
+ * that every start after the first skips compiling the bundle and the functions its start runs:
+ * a fifth of `npx ocs-mock`'s start (docs/decisions/0017-mock-compile-cache.md).
+ *
+ * Node >= 22.1 has this built in (`module.enableCompileCache`), and it is used there. Node 20
+ * has no compile cache, so the bundle runs as a `vm.Script` given the cached data, as Node's
+ * own cache does for CommonJS. The cache sits where Node's would: `$NODE_COMPILE_CACHE`, else
+ * `<tmpdir>/node-compile-cache`, in a folder of ours that only this user may write (a cache
+ * is code that will run). `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does Node's.
+ * Reading or writing the cache never fails a start: at worst the start is slower.
+ */
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
+
+export interface CompileCached {
+  /** The bundle's `module.exports`. */
+  readonly exports: Record<string, unknown>;
+  /** What the cache did: `used` (V8 accepted it), `missing`, `rejected`, or `off`. */
+  readonly cache: 'used' | 'missing' | 'rejected' | 'off' | 'node';
+  /**
+   * Writes the code cache when the process exits, unless one was used: called once the program
+   * has run its start, so that the functions the start compiled are in it, not only the
+   * bundle's top level (a `--help` run keeps none).
+   */
+  keep(): void;
+}
+
+/**
+ * The bundle at `file` (a path or a `file:` URL), run as CommonJS with the code cache. The
+ * bundle must not use `import()`: `require()` instead.
+ */
+export function loadWithCompileCache(file: string | URL): CompileCached {
+  const path = typeof file === 'string' ? file : fileURLToPath(file);
+  const disabled = Boolean(process.env.NODE_DISABLE_COMPILE_CACHE);
+  const enableCompileCache = (nodeModule as { enableCompileCache?: (directory?: string) => unknown })
+    .enableCompileCache;
+  if (disabled || enableCompileCache) {
+    // Node's own cache (it honours NODE_COMPILE_CACHE and writes at exit), or none.
+    if (!disabled) enableCompileCache?.();
+    const exports = nodeModule.createRequire(path)(path) as Record<string, unknown>;
+    return { exports, cache: disabled ? 'off' : 'node', keep: () => undefined };
+  }
+  return runScript(path);
+}
+
+function runScript(path: string): CompileCached {
+  const source = readFileSync(path, 'utf8');
+  const cacheFile = cacheFileFor(path, source);
+  const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  // Node's CommonJS wrapper, on the bundle's first line (its line numbers stay right).
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: path,
+    cachedData,
+    // No `importModuleDynamically`: on Node 20 a script whose cached data was used has no
+    // dynamic import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the bundle has none (it is
+    // built with import() as require()), and one that had would fail on its first start, not
+    // only once cached.
+  });
+  const cache =
+    cacheFile === undefined
+      ? 'off'
+      : cachedData === undefined
+        ? 'missing'
+        : script.cachedDataRejected
+          ? 'rejected'
+          : 'used';
+  const module = { exports: {} as Record<string, unknown> };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, nodeModule.createRequire(path), module, path, dirname(path));
+  let kept = false;
+  return {
+    get exports() {
+      return module.exports;
+    },
+    cache,
+    keep() {
+      if (kept || cacheFile === undefined || cache === 'used') return;
+      kept = true;
+      process.once('exit', () => writeAtomically(cacheFile, () => script.createCachedData()));
+    },
+  };
+}
+
+/**
+ * The cache file of this bundle, Node and architecture, in a folder of this user's; undefined
+ * when there is none to use. The name holds a checksum of the source: V8 checks its own version
+ * and flags, but of the source only its length.
+ */
+function cacheFileFor(path: string, source: string): string | undefined {
+  try {
+    const root = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache');
+    const folder = join(root, `ocs-mock-${process.getuid?.() ?? 'user'}`);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(folder);
+    if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) return undefined;
+    if (process.platform !== 'win32' && (stat.mode & 0o022) !== 0) return undefined;
+    const checksum = crc32(source).toString(16).padStart(8, '0');
+    return join(folder, `${basename(path)}-${source.length}-${checksum}-${process.version}-${process.arch}.cache`);
+  } catch {
+    return undefined;
+  }
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written under another name, then renamed: a start reading it never sees half a file. */
+function writeAtomically(file: string, data: () => Buffer): void {
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    writeFileSync(partial, data(), { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // A read-only or full disk: the next start compiles again.
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The standalone mock's code cache (src/server/compile-cache.ts), in real Node processes: a
+ * kept start writes V8's cache, the next start uses it, and nothing about the cache (missing,
+ * corrupt, for another source, in a folder others may write, off) changes what the program
+ * does. Then the bin itself: a start that listened leaves a cache that the next start uses.
+ */
+import { execFile, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..');
+const loader = join(root, 'dist', 'server', 'compile-cache.js');
+// Node >= 22.1 caches with its own module.enableCompileCache, and the loader leaves it to Node.
+const nodeHasItsOwn = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+let work: string;
+let cacheRoot: string;
+let bundle: string;
+
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'ocs-compile-cache-'));
+  cacheRoot = join(work, 'cache');
+  bundle = join(work, 'bundle.cjs');
+  writeBundle('exported');
+});
+
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+/** A CommonJS bundle that uses what a bundle may: require (also later), __filename, __dirname. */
+function writeBundle(word: string): void {
+  writeFileSync(
+    bundle,
+    `'use strict';
+const { basename } = require('node:path');
+exports.word = ${JSON.stringify(word)};
+exports.where = basename(__filename) + ' in ' + basename(__dirname);
+exports.later = () => Promise.resolve().then(() => typeof require('node:path').join);
+`,
+  );
+}
+
+/** Loads the bundle in a new process; `keep` calls keep(). Prints what it saw as JSON. */
+async function load(options: { keep?: boolean; env?: Record<string, string> } = {}) {
+  const program = `
+const { loadWithCompileCache } = await import(${JSON.stringify(loader)});
+const loaded = loadWithCompileCache(${JSON.stringify(bundle)});
+const { word, where, later } = loaded.exports;
+console.log(JSON.stringify({ cache: loaded.cache, word, where, later: await later() }));
+if (${options.keep ?? true}) loaded.keep();
+`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], {
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', NODE_COMPILE_CACHE: cacheRoot, ...options.env },
+  });
+  return JSON.parse(stdout) as { cache: string; word: string; where: string; later: string };
+}
+
+function cacheFiles(): string[] {
+  if (!existsSync(cacheRoot)) return [];
+  return readdirSync(cacheRoot, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe.skipIf(nodeHasItsOwn)('on Node 20 (no module.enableCompileCache)', () => {
+  it('a kept run writes the cache; the next run uses it and does the same', async () => {
+    const first = await load();
+    expect(first).toEqual({
+      cache: 'missing',
+      word: 'exported',
+      where: 'bundle.cjs in ' + work.split('/').pop(),
+      later: 'function',
+    });
+    const [file] = cacheFiles();
+    expect(cacheFiles()).toHaveLength(1);
+    expect(statSync(file as string).size).toBeGreaterThan(0);
+    if (process.platform !== 'win32') {
+      expect(statSync(file as string).mode & 0o777).toBe(0o600);
+      expect(statSync(join(file as string, '..')).mode & 0o777).toBe(0o700);
+    }
+    const second = await load();
+    expect(second).toEqual({ ...first, cache: 'used' });
+  });
+
+  it('a run that is not kept writes nothing', async () => {
+    expect((await load({ keep: false })).cache).toBe('missing');
+    expect(cacheFiles()).toEqual([]);
+  });
+
+  it('a changed bundle of the same length never runs with the cache of the old one', async () => {
+    await load();
+    writeBundle('imported');
+    const changed = await load();
+    expect(changed).toMatchObject({ cache: 'missing', word: 'imported' });
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('a corrupt cache is rejected, the bundle runs, and the cache is written again', async () => {
+    await load();
+    const [file] = cacheFiles();
+    writeFileSync(file as string, Buffer.from('not a code cache at all'.repeat(100)));
+    expect(await load()).toMatchObject({ cache: 'rejected', word: 'exported' });
+    expect(await load()).toMatchObject({ cache: 'used', word: 'exported' });
+  });
+
+  it.skipIf(process.platform === 'win32')('a cache folder that others may write is not used', async () => {
+    await load();
+    const [file] = cacheFiles();
+    chmodSync(join(file as string, '..'), 0o777);
+    expect(await load()).toMatchObject({ cache: 'off', word: 'exported' });
+  });
+
+  it('a cache root that cannot be a folder only turns the cache off', async () => {
+    writeFileSync(cacheRoot, 'a file where the folder should be');
+    expect(await load()).toMatchObject({ cache: 'off', word: 'exported' });
+  });
+});
+
+it('NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node’s own', async () => {
+  expect(await load({ env: { NODE_DISABLE_COMPILE_CACHE: '1' } })).toMatchObject({ cache: 'off', word: 'exported' });
+  expect(existsSync(cacheRoot)).toBe(false);
+});
+
+it.runIf(nodeHasItsOwn)('on Node >= 22.1, Node’s own cache does it', async () => {
+  expect(await load()).toMatchObject({ cache: 'node', word: 'exported' });
+});
+
+describe.skipIf(nodeHasItsOwn)('the ocs-mock bin', () => {
+  const bin = join(root, 'bin', 'ocs-mock.js');
+
+  /** Starts ocs-mock, reads its start-up line, checks a page and the YAML document, stops it with SIGTERM. */
+  async function startAndStop(args: string[]): Promise<void> {
+    const child = spawn(process.execPath, [bin, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', NODE_COMPILE_CACHE: cacheRoot },
+    });
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('close', (code) => reject(new Error(`ocs-mock exited (${code}) before starting`)));
+    });
+    const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
+    const response = await fetch(`${url}/campaigns`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(response.status).toBe(200);
+    // The one module the bundle loads on demand (`yaml`), as require().
+    const yaml = await fetch(`${url.replace(/\/v1$/, '')}/openapi.yaml`);
+    expect(yaml.status).toBe(200);
+    expect(await yaml.text()).toMatch(/^openapi: 3\.1\.0$/m);
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  it('--version keeps no cache; a start that listened keeps one, and the next start uses it', async () => {
+    await run(process.execPath, [bin, '--version'], { env: { ...process.env, NODE_COMPILE_CACHE: cacheRoot } });
+    expect(cacheFiles()).toEqual([]);
+    await startAndStop(['--port', '0', '--json']);
+    const [file] = cacheFiles();
+    expect(cacheFiles()).toHaveLength(1);
+    const written = statSync(file as string);
+    // Used, so not written again: the same file, untouched.
+    await startAndStop(['--port', '0', '--json']);
+    expect(cacheFiles()).toEqual([file]);
+    expect(statSync(file as string)).toMatchObject({ ino: written.ino, mtimeMs: written.mtimeMs });
+  });
+});
+
+it('the standalone mock’s bundle has no import(), which a cached script cannot run on Node 20', () => {
+  const source = readFileSync(join(root, 'dist', 'server', 'cli.cjs'), 'utf8');
+  expect(source).toContain('require("yaml")');
+  expect(source.match(/(?<![\w$.])import\(/g)).toBeNull();
+});
