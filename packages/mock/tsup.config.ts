@@ -68,10 +68,8 @@ export default defineConfig([
       ...engineEntries,
       'wrong-env/node-in-browser': 'src/wrong-env/node-in-browser.ts',
       'wrong-env/browser-in-node': 'src/wrong-env/browser-in-node.ts',
-      // Node-only programs: the webhook tools, the standalone mock's code-cache loader and the
-      // Prism launcher.
+      // Node-only programs: the webhook tools and the Prism launcher.
       'cli/ocs': 'src/cli/ocs.ts',
-      'server/compile-cache': 'src/server/compile-cache.ts',
       'prism/start-prism': 'src/prism/start-prism.ts',
     },
     format: ['esm'],
@@ -90,12 +88,13 @@ export default defineConfig([
     format: ['cjs'],
     platform: 'neutral',
   },
-  // The standalone mock (`ocs-mock`) as one CommonJS file with its own copy of the engine: Node 20
+  // The standalone mock (`ocs-mock`) as one CommonJS file with its own copy of the engine, and the
+  // loader its bin requires (compile-cache.ts): Node 20
   // keeps V8's code cache only of a script, not of an ES module (compile-cache.ts), and the cache
   // saves a fifth of its start. `import.meta.url` is shimmed from `__filename`.
   {
     ...shared,
-    entry: { 'server/cli': 'src/server/cli.ts' },
+    entry: { 'server/cli': 'src/server/cli.ts', 'server/compile-cache': 'src/server/compile-cache.ts' },
     format: ['cjs'],
     platform: 'node',
     shims: true,

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
-const bin = join(root, 'bin', 'ocs-mock.js');
+const bin = join(root, 'bin', 'ocs-mock.cjs');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 const running = new Set<ChildProcess>();
 

@@ -24,7 +24,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
-const loader = join(root, 'dist', 'server', 'compile-cache.js');
+const loader = join(root, 'dist', 'server', 'compile-cache.cjs');
 // Node >= 22.1 caches with its own module.enableCompileCache, and the loader leaves it to Node.
 const nodeHasItsOwn = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
@@ -140,7 +140,7 @@ it.runIf(nodeHasItsOwn)('on Node >= 22.1, Node’s own cache does it', async () 
 });
 
 describe.skipIf(nodeHasItsOwn)('the ocs-mock bin', () => {
-  const bin = join(root, 'bin', 'ocs-mock.js');
+  const bin = join(root, 'bin', 'ocs-mock.cjs');
 
   /** Starts ocs-mock, reads its start-up line, checks a page and the YAML document, stops it with SIGTERM. */
   async function startAndStop(args: string[]): Promise<void> {

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
-const mockBin = join(root, 'bin', 'ocs-mock.js');
+const mockBin = join(root, 'bin', 'ocs-mock.cjs');
 const serverBin = join(root, '..', 'server', 'bin', 'ocs-server.js');
 const tsx = join(root, '..', '..', 'node_modules', '.bin', 'tsx');
 const running = new Set<ChildProcess>();

@@ -162,7 +162,7 @@ describe('startMockServer: the sandbox operations', () => {
 });
 
 describe('npx ocs-mock', () => {
-  const bin = join(import.meta.dirname, '..', 'bin', 'ocs-mock.js');
+  const bin = join(import.meta.dirname, '..', 'bin', 'ocs-mock.cjs');
   let child: ChildProcess | undefined;
   afterAll(() => {
     child?.kill('SIGKILL');

@@ -9,7 +9,7 @@ import { waitForOutput } from '../../../../bench/harness/ports.ts';
 import { track } from '../../../../bench/harness/processes.ts';
 import { type PrismMock, startPrism } from '../../src/prism/start-prism.ts';
 
-const mockBin = join(new URL('../..', import.meta.url).pathname, 'bin', 'ocs-mock.js');
+const mockBin = join(new URL('../..', import.meta.url).pathname, 'bin', 'ocs-mock.cjs');
 
 /** Prism's examples know this campaign; the mock's seed makes its own. */
 export const prismCampaignId = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';

@@ -163,7 +163,7 @@ function fail(error: unknown): never {
 }
 
 /**
- * Runs `ocs-mock` with the process's arguments (bin/ocs-mock.js calls it): resolves true once
+ * Runs `ocs-mock` with the process's arguments (bin/ocs-mock.cjs calls it): resolves true once
  * the mock listens, false after `--help`, `--version` or `proxy`; a mistake or failure exits.
  * The bin keeps V8's code cache of a start that listened (compile-cache.ts).
  */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 const mockRoot = join(import.meta.dirname, '..', '..');
 export const ocsBin = join(mockRoot, 'bin', 'ocs.js');
-export const ocsMockBin = join(mockRoot, 'bin', 'ocs-mock.js');
+export const ocsMockBin = join(mockRoot, 'bin', 'ocs-mock.cjs');
 export const receiverScript = join(import.meta.dirname, 'signed-receiver.mjs');
 const serverBin = join(mockRoot, '..', 'server', 'bin', 'ocs-server.js');
 
