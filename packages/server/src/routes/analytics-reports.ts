@@ -1,15 +1,18 @@
 /**
  * Tag Analytics, the reports: analysis, daily stats, step funnel, senders, personalization
- * and A/B cohorts. Each reads the campaign's enrolments, events and bookings once and hands
- * them to the pure functions of domain/analytics, which count them the same way.
+ * and A/B cohorts. The analysis, daily stats and A/B cohorts count from the sums the store
+ * works out where the rows are (`firstFactDays`); the others read the campaign's enrolments,
+ * events and bookings once. Both go to the pure functions of domain/analytics, which count
+ * them the same way.
  */
 import {
-  abCohorts,
+  abCohortsFrom,
   type AnalyticsData,
   type AnalyticsWindow,
+  analysisFrom,
   analysisWindow,
-  campaignAnalysis,
-  dailyStats,
+  dailyStatsFrom,
+  factRules,
   personalizationQuality,
   senderBreakdown,
   stepFunnel,
@@ -40,20 +43,25 @@ export const analyticsReportHandlers: PartialHandlers = {
   async getCampaignAnalysis({ path, query, auth, now }, { store }) {
     const window = windowOf(query, now);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const data = await loadData(store, campaign.id, window.from);
+    const summary = await store.activity.firstFactDays(campaign.id, { from: window.from, facts: factRules });
     return {
       status: 200,
-      body: { success: true, campaign_id: campaign.id, analysis: campaignAnalysis(data, window) },
+      body: { success: true, campaign_id: campaign.id, analysis: analysisFrom(summary, window) },
     };
   },
 
   async getDailyStats({ path, query, auth, now }, { store }) {
     const window = windowOf(query, now);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const data = await loadData(store, campaign.id, window.from);
+    const summary = await store.activity.firstFactDays(campaign.id, { from: window.from, facts: factRules });
     return {
       status: 200,
-      body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), days: dailyStats(data, window) },
+      body: {
+        success: true,
+        campaign_id: campaign.id,
+        window: analysisWindow(window),
+        days: dailyStatsFrom(summary, window),
+      },
     };
   },
 
@@ -104,7 +112,7 @@ export const analyticsReportHandlers: PartialHandlers = {
   async getAbCohorts({ path, query, auth, now }, { store }) {
     const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const data = await loadData(store, campaign.id, window.from);
+    const summary = await store.activity.firstFactDays(campaign.id, { from: window.from, facts: factRules });
     return {
       status: 200,
       body: {
@@ -114,7 +122,7 @@ export const analyticsReportHandlers: PartialHandlers = {
         traffic_split: campaign.traffic_split,
         winner: campaign.ab_winner,
         window: analysisWindow(window),
-        cohorts: abCohorts(data, window.from),
+        cohorts: abCohortsFrom(summary, window.from),
       },
     };
   },

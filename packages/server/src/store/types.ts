@@ -16,6 +16,7 @@ import type {
   ConnectLinkRecord,
   DealRecord,
   EnrolmentRecord,
+  EnrolmentStatus,
   EnrolmentWithLeadRecord,
   IdempotencyRecord,
   LeadRecord,
@@ -299,6 +300,31 @@ export interface DueEntry {
   mark: number;
 }
 
+/**
+ * Which events establish an analytics fact (`factRules` in domain/analytics/facts.ts): an event
+ * of one of `kinds`, and, when given, on `channel` and of `replyClass` (a reply is `ooo` when
+ * `data.out_of_office` is true, otherwise its `data.sentiment`, `unclassified` when it has none).
+ */
+export interface FactRule {
+  kinds: readonly ActivityKind[];
+  channel?: 'email' | 'linkedin';
+  replyClass?: 'positive' | 'neutral' | 'negative' | 'ooo' | 'unclassified';
+}
+
+/** A lead's arm for counting: its enrolment's `variation`, `unassigned` until it has one. */
+export type CountingCohort = 'a' | 'b' | 'unassigned';
+
+/** A campaign's counted leads, summed (`ActivityStore.firstFactDays`). */
+export interface FirstFactDays {
+  /** Counted leads by cohort and enrolment status. */
+  statuses: Array<{ cohort: CountingCohort; status: EnrolmentStatus; leads: number }>;
+  /**
+   * For each fact (and `meeting`), counted leads by cohort and the UTC day (`2026-11-02`) of
+   * their first matching event (booking) in the window; a lead without one is in no row.
+   */
+  days: Array<{ cohort: CountingCohort; fact: string; day: string; leads: number }>;
+}
+
 export interface ActivityStore {
   /**
    * Throws `UniqueViolation` (`activity_events_step_run`) for a second event naming the same
@@ -334,6 +360,19 @@ export interface ActivityStore {
    * by `enrolled_at`, ties by `id`.
    */
   listEnrolments(campaignId: string): Promise<EnrolmentWithLeadRecord[]>;
+  /**
+   * The sums the analysis, daily stats and A/B cohorts count from, worked out where the rows
+   * are (SQL: one aggregate query) rather than from every event of the campaign. Counted
+   * leads: an enrolment counts unless its lead was removed from the campaign while it lived
+   * (`removed_at` before the lead's `deleted_at`, or no deletion). Each fact of `facts`, and
+   * `meeting` for bookings of either kind, counts a lead on the UTC day of its first matching
+   * event (booking) at or after `from`. `domain/analytics` gives the same from the rows
+   * (`firstFactDaysOf`).
+   */
+  firstFactDays(
+    campaignId: string,
+    query: { from: string | null; facts: Readonly<Record<string, FactRule>> },
+  ): Promise<FirstFactDays>;
   /** Erases the personal text of a deleted lead's events in place (`data.message` of replies). */
   eraseLead(organizationId: string, leadId: string): Promise<void>;
 }

@@ -3,11 +3,18 @@
  * of the analysis for the same window, so the three add up to the analysis's funnel.
  */
 import type { Schemas } from '../../openapi/types.ts';
-import { campaignAnalysis } from './analysis.ts';
+import type { FirstFactDays } from '../../store/types.ts';
+import { analysisFrom } from './analysis.ts';
+import { firstFactDaysOf } from './first-fact-days.ts';
 import { type AnalyticsData, cohorts } from './population.ts';
 
 export function abCohorts(data: AnalyticsData, from: string | null): Array<Schemas['AbCohort']> {
-  const { by_variation } = campaignAnalysis(data, { from, variation: 'all' });
+  return abCohortsFrom(firstFactDaysOf(data, from), from);
+}
+
+/** The cohorts from the campaign's sums for `from` (`ActivityStore.firstFactDays`). */
+export function abCohortsFrom(summary: FirstFactDays, from: string | null): Array<Schemas['AbCohort']> {
+  const { by_variation } = analysisFrom(summary, { from, variation: 'all' });
   return cohorts.map((variation) => {
     const { funnel } = by_variation[variation];
     return {

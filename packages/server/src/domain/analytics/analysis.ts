@@ -4,21 +4,26 @@
  */
 import type { Schemas } from '../../openapi/types.ts';
 import { toApiTime } from '../clock.ts';
-import { count, countMeetings, type LeadFacts, leadFacts } from './facts.ts';
+import type { FirstFactDays } from '../../store/types.ts';
+import { firstFactDaysOf, type Tally, tally } from './first-fact-days.ts';
 import { type AnalyticsData, type AnalyticsWindow, cohorts, inVariation, percent } from './population.ts';
 
 type CampaignAnalysis = Schemas['CampaignAnalysis'];
 type VariationAnalysis = Schemas['VariationAnalysis'];
 
 export function campaignAnalysis(data: AnalyticsData, window: AnalyticsWindow): CampaignAnalysis {
-  const all = leadFacts(data, window.from);
-  const selected = all.filter((lead) => inVariation(lead.cohort, window.variation));
-  const byCohort = (cohort: string) => variationAnalysis(all.filter((lead) => lead.cohort === cohort));
+  return analysisFrom(firstFactDaysOf(data, window.from), window);
+}
+
+/** The analysis from the campaign's sums for `window.from` (`ActivityStore.firstFactDays`). */
+export function analysisFrom(summary: FirstFactDays, window: AnalyticsWindow): CampaignAnalysis {
+  const selected = tally(summary, (cohort) => inVariation(cohort, window.variation));
+  const byCohort = (cohort: string) => variationAnalysis(tally(summary, (other) => other === cohort));
   const [a, b, unassigned] = cohorts.map(byCohort) as [VariationAnalysis, VariationAnalysis, VariationAnalysis];
-  const emailSent = count(selected, 'email_sent');
-  const emailOpened = count(selected, 'email_opened');
-  const requests = count(selected, 'connection_requested');
-  const accepted = count(selected, 'connection_accepted');
+  const emailSent = selected.count('email_sent');
+  const emailOpened = selected.count('email_opened');
+  const requests = selected.count('connection_requested');
+  const accepted = selected.count('connection_accepted');
   return {
     ...variationAnalysis(selected),
     channels: {
@@ -26,17 +31,17 @@ export function campaignAnalysis(data: AnalyticsData, window: AnalyticsWindow): 
         sent: emailSent,
         opened: emailOpened,
         open_rate_pct: percent(emailOpened, emailSent),
-        replied_leads: count(selected, 'email_replied'),
-        positive_leads: count(selected, 'email_positive'),
+        replied_leads: selected.count('email_replied'),
+        positive_leads: selected.count('email_positive'),
       },
       linkedin: {
         requests,
         accepted,
         accept_rate_pct: percent(accepted, requests),
-        connected_leads: count(selected, 'connected'),
-        messages: count(selected, 'linkedin_message_sent'),
-        replied_leads: count(selected, 'linkedin_replied'),
-        positive_leads: count(selected, 'linkedin_positive'),
+        connected_leads: selected.count('connected'),
+        messages: selected.count('linkedin_message_sent'),
+        replied_leads: selected.count('linkedin_replied'),
+        positive_leads: selected.count('linkedin_positive'),
       },
     },
     window: analysisWindow(window),
@@ -50,23 +55,22 @@ export function analysisWindow(window: AnalyticsWindow): Schemas['AnalysisWindow
 }
 
 /** `leads`, `funnel` and `replies` of a set of leads. */
-export function variationAnalysis(leads: readonly LeadFacts[]): VariationAnalysis {
-  const status = (value: string) => leads.filter((lead) => lead.enrolment.status === value).length;
-  const contacted = count(leads, 'contacted');
-  const replied = count(leads, 'replied');
-  const positive = count(leads, 'positive');
-  const meetings = countMeetings(leads);
+export function variationAnalysis(leads: Tally): VariationAnalysis {
+  const contacted = leads.count('contacted');
+  const replied = leads.count('replied');
+  const positive = leads.count('positive');
+  const meetings = leads.count('meeting');
   return {
     leads: {
-      active: status('active'),
-      completed: status('completed'),
-      enrolled: leads.length,
-      not_contacted: status('not_contacted'),
-      paused: status('paused'),
+      active: leads.status('active'),
+      completed: leads.status('completed'),
+      enrolled: leads.enrolled,
+      not_contacted: leads.status('not_contacted'),
+      paused: leads.status('paused'),
     },
     funnel: {
       contacted,
-      enrolled: leads.length,
+      enrolled: leads.enrolled,
       replied,
       positive,
       meetings,
@@ -77,9 +81,9 @@ export function variationAnalysis(leads: readonly LeadFacts[]): VariationAnalysi
     replies: {
       total: replied,
       positive,
-      neutral: count(leads, 'neutral'),
-      negative: count(leads, 'negative'),
-      ooo: count(leads, 'ooo'),
+      neutral: leads.count('neutral'),
+      negative: leads.count('negative'),
+      ooo: leads.count('ooo'),
     },
   };
 }

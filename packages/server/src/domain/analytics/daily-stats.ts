@@ -4,15 +4,15 @@
  * over the days equals the analysis count of the same window and arm.
  */
 import type { Schemas } from '../../openapi/types.ts';
-import type { Fact, LeadFacts } from './facts.ts';
-import { leadFacts } from './facts.ts';
+import type { FirstFactDays } from '../../store/types.ts';
+import { type Counted, firstFactDaysOf, tally } from './first-fact-days.ts';
 import { type AnalyticsData, type AnalyticsWindow, inVariation } from './population.ts';
 
 type DailyStat = Schemas['DailyStat'];
 type Column = Exclude<keyof DailyStat, 'date'>;
 
 /** The fact each column counts; `meetings` counts bookings. */
-const columns: ReadonlyArray<[Column, Fact | 'meeting']> = [
+const columns: ReadonlyArray<[Column, Counted]> = [
   ['emails_sent', 'email_sent'],
   ['emails_opened', 'email_opened'],
   ['connection_requests', 'connection_requested'],
@@ -24,25 +24,21 @@ const columns: ReadonlyArray<[Column, Fact | 'meeting']> = [
 ];
 
 export function dailyStats(data: AnalyticsData, window: AnalyticsWindow): DailyStat[] {
-  const leads = leadFacts(data, window.from).filter((lead) => inVariation(lead.cohort, window.variation));
+  return dailyStatsFrom(firstFactDaysOf(data, window.from), window);
+}
+
+/** The daily stats from the campaign's sums for `window.from` (`ActivityStore.firstFactDays`). */
+export function dailyStatsFrom(summary: FirstFactDays, window: AnalyticsWindow): DailyStat[] {
+  const selected = tally(summary, (cohort) => inVariation(cohort, window.variation));
   const days = new Map<string, DailyStat>();
-  for (const lead of leads) {
-    for (const [column, fact] of columns) {
-      const at = timeOf(lead, fact);
-      if (at === null) continue;
-      const date = at.slice(0, 10);
+  for (const [column, fact] of columns) {
+    for (const [date, leads] of selected.byDay(fact)) {
       const day = days.get(date) ?? emptyDay(date);
-      day[column] += 1;
+      day[column] += leads;
       days.set(date, day);
     }
   }
   return [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
-}
-
-function timeOf(lead: LeadFacts, fact: Fact | 'meeting'): string | null {
-  const at = fact === 'meeting' ? lead.meeting?.booked_at : lead.first[fact]?.occurred_at;
-  // The UTC day, whatever offset the time was written with.
-  return at === undefined ? null : new Date(at).toISOString();
 }
 
 function emptyDay(date: string): DailyStat {

@@ -6,6 +6,7 @@
 import { type ActivityEvent, byTime, connectionKinds, instant, messageKinds, replyClass } from '../activity.ts';
 import { compareText, groupBy } from '../collections.ts';
 import type { EnrolmentWithLeadRecord } from '../../store/records.ts';
+import type { FactRule } from '../../store/types.ts';
 import { type AnalyticsData, type Cohort, type CountedBooking, cohortOf, isCounted } from './population.ts';
 
 export type Fact =
@@ -26,28 +27,42 @@ export type Fact =
   | 'linkedin_replied'
   | 'linkedin_positive';
 
-const reply = (e: ActivityEvent) => e.kind === 'reply_received';
-const positive = (e: ActivityEvent) => replyClass(e) === 'positive';
+/**
+ * Which events establish each fact, as data: the SQL store counts from the same rules
+ * (`ActivityStore.firstFactDays`) that `factTests` applies to the rows here.
+ */
+export const factRules: Readonly<Record<Fact, FactRule>> = {
+  email_sent: { kinds: ['email_sent'] },
+  email_opened: { kinds: ['email_opened'] },
+  connection_requested: { kinds: ['connection_requested'] },
+  connection_accepted: { kinds: ['connection_accepted'] },
+  connected: { kinds: connectionKinds },
+  linkedin_message_sent: { kinds: ['linkedin_message_sent'] },
+  contacted: { kinds: messageKinds },
+  replied: { kinds: ['reply_received'] },
+  positive: { kinds: ['reply_received'], replyClass: 'positive' },
+  neutral: { kinds: ['reply_received'], replyClass: 'neutral' },
+  negative: { kinds: ['reply_received'], replyClass: 'negative' },
+  ooo: { kinds: ['reply_received'], replyClass: 'ooo' },
+  email_replied: { kinds: ['reply_received'], channel: 'email' },
+  email_positive: { kinds: ['reply_received'], channel: 'email', replyClass: 'positive' },
+  linkedin_replied: { kinds: ['reply_received'], channel: 'linkedin' },
+  linkedin_positive: { kinds: ['reply_received'], channel: 'linkedin', replyClass: 'positive' },
+};
+
+/** Whether `event` establishes the fact of `rule`. */
+export function matchesRule(event: ActivityEvent, rule: FactRule): boolean {
+  return (
+    rule.kinds.includes(event.kind) &&
+    (rule.channel === undefined || event.channel === rule.channel) &&
+    (rule.replyClass === undefined || replyClass(event) === rule.replyClass)
+  );
+}
 
 /** Which events establish each fact. */
-export const factTests: Record<Fact, (event: ActivityEvent) => boolean> = {
-  email_sent: (e) => e.kind === 'email_sent',
-  email_opened: (e) => e.kind === 'email_opened',
-  connection_requested: (e) => e.kind === 'connection_requested',
-  connection_accepted: (e) => e.kind === 'connection_accepted',
-  connected: (e) => connectionKinds.includes(e.kind),
-  linkedin_message_sent: (e) => e.kind === 'linkedin_message_sent',
-  contacted: (e) => messageKinds.includes(e.kind),
-  replied: reply,
-  positive,
-  neutral: (e) => replyClass(e) === 'neutral',
-  negative: (e) => replyClass(e) === 'negative',
-  ooo: (e) => replyClass(e) === 'ooo',
-  email_replied: (e) => reply(e) && e.channel === 'email',
-  email_positive: (e) => positive(e) && e.channel === 'email',
-  linkedin_replied: (e) => reply(e) && e.channel === 'linkedin',
-  linkedin_positive: (e) => positive(e) && e.channel === 'linkedin',
-};
+export const factTests = Object.fromEntries(
+  Object.entries(factRules).map(([fact, rule]) => [fact, (event: ActivityEvent) => matchesRule(event, rule)]),
+) as Record<Fact, (event: ActivityEvent) => boolean>;
 
 const facts = Object.keys(factTests) as Fact[];
 
@@ -80,13 +95,4 @@ export function leadFacts(data: AnalyticsData, from: string | null): LeadFacts[]
     const meeting = (bookings.get(enrolment.id) ?? []).find((b) => instant(b.booked_at) >= start) ?? null;
     return { enrolment, cohort: cohortOf(enrolment), first, meeting, events: all };
   });
-}
-
-/** Leads having the fact. */
-export function count(leads: readonly LeadFacts[], fact: Fact): number {
-  return leads.filter((lead) => lead.first[fact] !== undefined).length;
-}
-
-export function countMeetings(leads: readonly LeadFacts[]): number {
-  return leads.filter((lead) => lead.meeting !== null).length;
 }

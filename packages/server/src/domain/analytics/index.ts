@@ -1,7 +1,9 @@
 /** The analytics reports: pure functions from a campaign's enrolments, events and bookings. */
-export { abCohorts } from './ab-cohorts.ts';
-export { analysisWindow, campaignAnalysis } from './analysis.ts';
-export { dailyStats } from './daily-stats.ts';
+export { abCohorts, abCohortsFrom } from './ab-cohorts.ts';
+export { analysisFrom, analysisWindow, campaignAnalysis } from './analysis.ts';
+export { dailyStats, dailyStatsFrom } from './daily-stats.ts';
+export { factRules } from './facts.ts';
+export { firstFactDaysOf } from './first-fact-days.ts';
 export { placeholderFills, personalizationQuality } from './personalization.ts';
 export type { AnalyticsData, AnalyticsWindow, CountedBooking } from './population.ts';
 export { senderBreakdown } from './senders.ts';

@@ -1,6 +1,7 @@
 /** Memory implementations of the activity and booking stores. */
 import type { ActivityEventRecord, BookingRecord } from '../records.ts';
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
+import { memoryFirstFactDays } from './first-fact-days.ts';
 import { markNotKnown, withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
@@ -72,6 +73,9 @@ export function memoryActivity(state: MemoryState): ActivityStore {
         .whereIndexed('campaign', campaignId)
         .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id))
         .map((e) => withLeadDeletedAt(state, e));
+    },
+    async firstFactDays(campaignId, query) {
+      return memoryFirstFactDays(state, campaignId, query);
     },
     async eraseLead(organizationId, leadId) {
       const replies = state.activity.whereIndexed(

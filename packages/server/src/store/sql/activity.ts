@@ -3,6 +3,7 @@ import type { ActivityEventRecord, BookingRecord, EnrolmentWithLeadRecord } from
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
+import { sqlFirstFactDays } from './first-fact-days.ts';
 import { dueNotKnown, enrolmentColumnsOf } from './leads.ts';
 import { insertRow, updateRow } from './rows.ts';
 
@@ -61,6 +62,9 @@ export function sqlActivity(client: SqlClient): ActivityStore {
           order by e.enrolled_at, e.id`,
         [campaignId],
       );
+    },
+    async firstFactDays(campaignId, query) {
+      return sqlFirstFactDays(client, campaignId, query);
     },
     async eraseLead(organizationId, leadId) {
       await client.query(

@@ -1,0 +1,263 @@
+/**
+ * `ActivityStore.firstFactDays` (the sums the analysis, daily stats and A/B cohorts count from)
+ * against `firstFactDaysOf`, the same sums worked out from the rows, on every store: simulated
+ * campaigns (replies of every class, out-of-office ones with a sentiment, leads removed and
+ * deleted, meetings and confirmations) written through the store, read with windows that start
+ * before, inside and after the activity, in `Z` and offset forms.
+ */
+import { expect, it } from 'vitest';
+import { factRules, firstFactDaysOf } from '../../src/domain/analytics/index.ts';
+import type { AnalyticsData } from '../../src/domain/analytics/index.ts';
+import type { FactRule, FirstFactDays, Store } from '../../src/store/types.ts';
+import { createTestApi } from '../support/api.ts';
+import { describeBackends } from '../support/backends.ts';
+import { q4Sequence } from '../support/campaign-setup.ts';
+import { simulateCampaign } from '../support/simulated-campaign.ts';
+
+/** A simulated campaign written through the store; the rows as the reports read them back. */
+async function storedCampaign(store: Store, seed: number): Promise<{ campaignId: string; data: AnalyticsData }> {
+  const api = await createTestApi(store);
+  const sequence = q4Sequence();
+  const created = await api.call<{ campaign_id: string }>('POST', '/v1/campaigns', {
+    body: { name: `Simulated ${seed}`, sequence },
+  });
+  expect(created.status).toBe(201);
+  const campaignId = created.body.campaign_id;
+  const simulated = simulateCampaign({ seed, leads: 120, sequence });
+  // And two leads of the edges: one enrolled after the activity, never contacted (unassigned);
+  // one removed from the campaign by its own deletion, at the same instant (still counted).
+  const first = simulated.enrolments[0] as (typeof simulated.enrolments)[number];
+  const deletedAt = '2026-11-19T11:00:00.000Z';
+  const sim = {
+    ...simulated,
+    enrolments: [
+      ...simulated.enrolments,
+      {
+        ...first,
+        id: 'late',
+        lead_id: 'late',
+        status: 'not_contacted' as const,
+        variation: null,
+        removed_at: null,
+        lead_deleted_at: null,
+      },
+      {
+        ...first,
+        id: 'gone',
+        lead_id: 'gone',
+        status: 'paused' as const,
+        variation: 'a' as const,
+        removed_at: deletedAt,
+        lead_deleted_at: deletedAt,
+      },
+    ],
+    events: [
+      ...simulated.events,
+      {
+        id: 'gone-email',
+        enrolment_id: 'gone',
+        kind: 'email_sent' as const,
+        occurred_at: '2026-11-03T10:00:00.000Z',
+        step_id: 1,
+        account_id: null,
+        channel: 'email' as const,
+        data: {},
+      },
+    ],
+  };
+  const ids = new Map<string, { enrolmentId: string; leadId: string; variation: 'a' | 'b' | null }>();
+  const at = '2026-10-30T09:00:00.000Z';
+  for (const enrolment of sim.enrolments) {
+    const leadId = crypto.randomUUID();
+    const enrolmentId = crypto.randomUUID();
+    ids.set(enrolment.id, { enrolmentId, leadId, variation: enrolment.variation });
+    await store.leads.insert({
+      id: leadId,
+      organization_id: api.organizationId,
+      email: `${leadId}@example.com`,
+      first_name: 'Maya',
+      last_name: null,
+      company: null,
+      title: null,
+      industry: null,
+      website: null,
+      linkedin_profile: null,
+      annual_revenue: null,
+      employee_count: null,
+      custom_fields: {},
+      deleted_at: enrolment.lead_deleted_at,
+      created_at: at,
+      updated_at: at,
+    });
+    await store.enrolments.insert({
+      id: enrolmentId,
+      organization_id: api.organizationId,
+      campaign_id: campaignId,
+      lead_id: leadId,
+      status: enrolment.status,
+      variation: enrolment.variation,
+      enrolled_at: enrolment.enrolled_at,
+      removed_at: enrolment.removed_at,
+    });
+  }
+  for (const event of sim.events) {
+    const { enrolmentId, leadId, variation } = ids.get(event.enrolment_id) as {
+      enrolmentId: string;
+      leadId: string;
+      variation: 'a' | 'b' | null;
+    };
+    await store.activity.insert({
+      ...event,
+      id: crypto.randomUUID(),
+      organization_id: api.organizationId,
+      campaign_id: campaignId,
+      enrolment_id: enrolmentId,
+      lead_id: leadId,
+      variation,
+    });
+  }
+  for (const booking of sim.bookings) {
+    const { enrolmentId, leadId } = ids.get(booking.enrolment_id) as { enrolmentId: string; leadId: string };
+    await store.bookings.insert({
+      id: crypto.randomUUID(),
+      organization_id: api.organizationId,
+      campaign_id: campaignId,
+      enrolment_id: enrolmentId,
+      lead_id: leadId,
+      kind: booking.kind,
+      booked_at: booking.booked_at,
+      start_time: null,
+      status: null,
+      invitee_name: null,
+      invitee_email: null,
+      canceled_at: null,
+      rescheduled: null,
+      confirmed_by: null,
+    });
+  }
+  const data: AnalyticsData = {
+    enrolments: await store.activity.listEnrolments(campaignId),
+    events: await store.activity.listForCampaign(campaignId),
+    bookings: await store.bookings.listForCampaign(campaignId),
+  };
+  return { campaignId, data };
+}
+
+/** In one order, so that two summaries compare as sets of rows. */
+function sorted(summary: FirstFactDays): FirstFactDays {
+  const key = (row: object) => JSON.stringify(Object.values(row));
+  return {
+    statuses: [...summary.statuses].sort((a, b) => key(a).localeCompare(key(b))),
+    days: [...summary.days].sort((a, b) => key(a).localeCompare(key(b))),
+  };
+}
+
+const windows = [
+  null,
+  '2026-10-01T00:00:00.000Z',
+  '2026-11-05T00:00:00.000Z',
+  // The same instant as 2026-11-08T10:00Z, written with an offset.
+  '2026-11-08T12:00:00.000+02:00',
+  '2026-11-14T23:59:59.999Z',
+  '2027-01-01T00:00:00.000Z',
+];
+
+describeBackends('ActivityStore.firstFactDays', (store) => {
+  it('sums what firstFactDaysOf works out from the rows, for every window', async () => {
+    for (const seed of [1, 2]) {
+      const { campaignId, data } = await storedCampaign(store(), seed);
+      for (const from of windows) {
+        const fromStore = await store().activity.firstFactDays(campaignId, { from, facts: factRules });
+        expect(sorted(fromStore), `seed ${seed}, from ${from}`).toEqual(sorted(firstFactDaysOf(data, from)));
+      }
+      // Not empty: the simulated campaign has leads of every cohort, and replies of every class.
+      const all = await store().activity.firstFactDays(campaignId, { from: null, facts: factRules });
+      expect(new Set(all.statuses.map((row) => row.cohort))).toEqual(new Set(['a', 'b', 'unassigned']));
+      for (const fact of ['positive', 'neutral', 'negative', 'ooo', 'meeting', 'email_positive', 'connected']) {
+        expect(
+          all.days.some((row) => row.fact === fact),
+          fact,
+        ).toBe(true);
+      }
+    }
+  }, 120_000);
+
+  it('applies any rule: a channel, an unclassified reply, no fact at all', async () => {
+    const { campaignId, data } = await storedCampaign(store(), 3);
+    const facts: Record<string, FactRule> = {
+      unclassified: { kinds: ['reply_received'], replyClass: 'unclassified' },
+      linkedin_ooo: { kinds: ['reply_received'], channel: 'linkedin', replyClass: 'ooo' },
+      viewed: { kinds: ['profile_viewed'] },
+      nothing: { kinds: [] },
+    };
+    const fromStore = await store().activity.firstFactDays(campaignId, { from: null, facts });
+    const expected = firstFactDaysByRules(data, facts);
+    expect(sorted(fromStore)).toEqual(sorted(expected));
+    expect(fromStore.days.some((row) => row.fact === 'unclassified')).toBe(true);
+    expect(fromStore.days.some((row) => row.fact === 'nothing')).toBe(false);
+  }, 60_000);
+
+  it('an unknown campaign has nothing to sum', async () => {
+    expect(await store().activity.firstFactDays(crypto.randomUUID(), { from: null, facts: factRules })).toEqual({
+      statuses: [],
+      days: [],
+    });
+  });
+});
+
+/**
+ * The sums for rules of the test's own, worked out here from the rows (`firstFactDaysOf`
+ * reads `factRules`); the statuses are the reference's, which no rule changes.
+ */
+function firstFactDaysByRules(data: AnalyticsData, facts: Record<string, FactRule>): FirstFactDays {
+  const { statuses } = firstFactDaysOf(data, null);
+  const counted = new Map(
+    data.enrolments
+      .filter(
+        (e) =>
+          e.removed_at === null ||
+          (e.lead_deleted_at !== null && Date.parse(e.removed_at) >= Date.parse(e.lead_deleted_at)),
+      )
+      .map((e) => [e.id, e.variation ?? 'unassigned'] as const),
+  );
+  const days = new Map<string, FirstFactDays['days'][number]>();
+  const countFirsts = (fact: string, times: ReadonlyArray<{ enrolmentId: string; at: number }>) => {
+    const first = new Map<string, number>();
+    for (const { enrolmentId, at } of times) {
+      if (counted.has(enrolmentId) && (first.get(enrolmentId) ?? Number.POSITIVE_INFINITY) > at)
+        first.set(enrolmentId, at);
+    }
+    for (const [enrolmentId, at] of first) {
+      const cohort = counted.get(enrolmentId) as 'a' | 'b' | 'unassigned';
+      const day = new Date(at).toISOString().slice(0, 10);
+      const key = `${cohort} ${fact} ${day}`;
+      const row = days.get(key) ?? { cohort, fact, day, leads: 0 };
+      row.leads += 1;
+      days.set(key, row);
+    }
+  };
+  for (const [fact, rule] of Object.entries(facts)) {
+    const matching = data.events.filter((event) => {
+      const replyClass =
+        event.kind !== 'reply_received'
+          ? null
+          : event.data.out_of_office === true
+            ? 'ooo'
+            : (event.data.sentiment ?? 'unclassified');
+      return (
+        rule.kinds.includes(event.kind) &&
+        (rule.channel === undefined || event.channel === rule.channel) &&
+        (rule.replyClass === undefined || replyClass === rule.replyClass)
+      );
+    });
+    countFirsts(
+      fact,
+      matching.map((e) => ({ enrolmentId: e.enrolment_id, at: Date.parse(e.occurred_at) })),
+    );
+  }
+  countFirsts(
+    'meeting',
+    data.bookings.map((b) => ({ enrolmentId: b.enrolment_id, at: Date.parse(b.booked_at) })),
+  );
+  return { statuses, days: [...days.values()] };
+}
