@@ -11,136 +11,70 @@ import type { AnalyticsData } from '../../src/domain/analytics/index.ts';
 import type { FactRule, FirstFactDays, Store } from '../../src/store/types.ts';
 import { createTestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
-import { q4Sequence } from '../support/campaign-setup.ts';
+import { activityBuilder, q4Sequence } from '../support/activity.ts';
+import type { Enrolled } from '../support/analytics-seed.ts';
 import { simulateCampaign } from '../support/simulated-campaign.ts';
 
 /** A simulated campaign written through the store; the rows as the reports read them back. */
 async function storedCampaign(store: Store, seed: number): Promise<{ campaignId: string; data: AnalyticsData }> {
   const api = await createTestApi(store);
+  const b = activityBuilder(store, api.organizationId, api.ownerId);
   const sequence = q4Sequence();
-  const created = await api.call<{ campaign_id: string }>('POST', '/v1/campaigns', {
-    body: { name: `Simulated ${seed}`, sequence },
-  });
-  expect(created.status).toBe(201);
-  const campaignId = created.body.campaign_id;
+  const campaign = await b.campaign({ sequence });
   const simulated = simulateCampaign({ seed, leads: 120, sequence });
   // And two leads of the edges: one enrolled after the activity, never contacted (unassigned);
   // one removed from the campaign by its own deletion, at the same instant (still counted).
   const first = simulated.enrolments[0] as (typeof simulated.enrolments)[number];
   const deletedAt = '2026-11-19T11:00:00.000Z';
-  const sim = {
-    ...simulated,
-    enrolments: [
-      ...simulated.enrolments,
-      {
-        ...first,
-        id: 'late',
-        lead_id: 'late',
-        status: 'not_contacted' as const,
-        variation: null,
-        removed_at: null,
-        lead_deleted_at: null,
-      },
-      {
-        ...first,
-        id: 'gone',
-        lead_id: 'gone',
-        status: 'paused' as const,
-        variation: 'a' as const,
-        removed_at: deletedAt,
-        lead_deleted_at: deletedAt,
-      },
-    ],
-    events: [
-      ...simulated.events,
-      {
-        id: 'gone-email',
-        enrolment_id: 'gone',
-        kind: 'email_sent' as const,
-        occurred_at: '2026-11-03T10:00:00.000Z',
-        step_id: 1,
-        account_id: null,
-        channel: 'email' as const,
-        data: {},
-      },
-    ],
-  };
-  const ids = new Map<string, { enrolmentId: string; leadId: string; variation: 'a' | 'b' | null }>();
-  const at = '2026-10-30T09:00:00.000Z';
-  for (const enrolment of sim.enrolments) {
-    const leadId = crypto.randomUUID();
-    const enrolmentId = crypto.randomUUID();
-    ids.set(enrolment.id, { enrolmentId, leadId, variation: enrolment.variation });
-    await store.leads.insert({
-      id: leadId,
-      organization_id: api.organizationId,
-      email: `${leadId}@example.com`,
-      first_name: 'Maya',
-      last_name: null,
-      company: null,
-      title: null,
-      industry: null,
-      website: null,
-      linkedin_profile: null,
-      annual_revenue: null,
-      employee_count: null,
-      custom_fields: {},
-      deleted_at: enrolment.lead_deleted_at,
-      created_at: at,
-      updated_at: at,
-    });
-    await store.enrolments.insert({
-      id: enrolmentId,
-      organization_id: api.organizationId,
-      campaign_id: campaignId,
-      lead_id: leadId,
-      status: enrolment.status,
-      variation: enrolment.variation,
-      enrolled_at: enrolment.enrolled_at,
-      removed_at: enrolment.removed_at,
-    });
+  const enrolments = [
+    ...simulated.enrolments,
+    {
+      ...first,
+      id: 'late',
+      status: 'not_contacted' as const,
+      variation: null,
+      removed_at: null,
+      lead_deleted_at: null,
+    },
+    {
+      ...first,
+      id: 'gone',
+      status: 'paused' as const,
+      variation: 'a' as const,
+      removed_at: deletedAt,
+      lead_deleted_at: deletedAt,
+    },
+  ];
+  const events = [
+    ...simulated.events,
+    {
+      id: 'gone-email',
+      enrolment_id: 'gone',
+      kind: 'email_sent' as const,
+      occurred_at: '2026-11-03T10:00:00.000Z',
+      step_id: 1,
+      account_id: null,
+      channel: 'email' as const,
+      data: {},
+    },
+  ];
+  const stored = new Map<string, Enrolled>();
+  for (const { id, lead_deleted_at, lead_id: _, organization_id: __, campaign_id: ___, ...enrolment } of enrolments) {
+    const lead = await b.lead({ deleted_at: lead_deleted_at });
+    stored.set(id, await b.enrol(campaign, { ...enrolment, lead }));
   }
-  for (const event of sim.events) {
-    const { enrolmentId, leadId, variation } = ids.get(event.enrolment_id) as {
-      enrolmentId: string;
-      leadId: string;
-      variation: 'a' | 'b' | null;
-    };
-    await store.activity.insert({
-      ...event,
-      id: crypto.randomUUID(),
-      organization_id: api.organizationId,
-      campaign_id: campaignId,
-      enrolment_id: enrolmentId,
-      lead_id: leadId,
-      variation,
-    });
+  const storedOf = (id: string) => stored.get(id) as Enrolled;
+  for (const { id: _, enrolment_id, kind, occurred_at, ...event } of events) {
+    await b.event(storedOf(enrolment_id), kind, occurred_at, event);
   }
-  for (const booking of sim.bookings) {
-    const { enrolmentId, leadId } = ids.get(booking.enrolment_id) as { enrolmentId: string; leadId: string };
-    await store.bookings.insert({
-      id: crypto.randomUUID(),
-      organization_id: api.organizationId,
-      campaign_id: campaignId,
-      enrolment_id: enrolmentId,
-      lead_id: leadId,
-      kind: booking.kind,
-      booked_at: booking.booked_at,
-      start_time: null,
-      status: null,
-      invitee_name: null,
-      invitee_email: null,
-      canceled_at: null,
-      rescheduled: null,
-      confirmed_by: null,
-    });
-  }
+  for (const booking of simulated.bookings)
+    await b.booking(storedOf(booking.enrolment_id), booking.kind, booking.booked_at);
   const data: AnalyticsData = {
-    enrolments: await store.activity.listEnrolments(campaignId),
-    events: await store.activity.listForCampaign(campaignId),
-    bookings: await store.bookings.listForCampaign(campaignId),
+    enrolments: await store.activity.listEnrolments(campaign.id),
+    events: await store.activity.listForCampaign(campaign.id),
+    bookings: await store.bookings.listForCampaign(campaign.id),
   };
-  return { campaignId, data };
+  return { campaignId: campaign.id, data };
 }
 
 /** In one order, so that two summaries compare as sets of rows. */
