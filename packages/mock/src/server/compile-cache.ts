@@ -1,7 +1,7 @@
 /**
  * Loads a CommonJS bundle (the standalone mock's, dist/server/cli.cjs) with V8's code cache, so
  * that every start after the first skips compiling the bundle and the functions its start runs:
- * a fifth of `npx ocs-mock`'s start (docs/decisions/0017-mock-compile-cache.md).
+ * a fifth of `npx ocs-mock`'s start (docs/decisions/0022-mock-compile-cache.md).
  *
  * Node >= 22.1 has this built in (`module.enableCompileCache`), and it is used there. Node 20
  * has no compile cache, so the bundle runs as a `vm.Script` given the cached data, as Node's
@@ -21,7 +21,10 @@ import { crc32 } from 'node:zlib';
 export interface CompileCached {
   /** The bundle's `module.exports`. */
   readonly exports: Record<string, unknown>;
-  /** What the cache did: `used` (V8 accepted it), `missing`, `rejected`, or `off`. */
+  /**
+   * What the cache did: `used` (V8 accepted it), `missing`, `rejected` (V8 refused it), `off`
+   * (turned off, or no folder to keep it in), or `node` (Node's own cache, on Node >= 22.1).
+   */
   readonly cache: 'used' | 'missing' | 'rejected' | 'off' | 'node';
   /**
    * Writes the code cache when the process exits, unless one was used: called once the program

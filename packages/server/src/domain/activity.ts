@@ -5,6 +5,7 @@
  */
 import { compareText } from './collections.ts';
 import type { ActivityEventRecord, ActivityKind, SequenceStep } from '../store/records.ts';
+import type { FactRule } from '../store/types.ts';
 
 /** What the pure functions read of an event (tests build these without the store's fields). */
 export type ActivityEvent = Pick<
@@ -43,6 +44,15 @@ export function replyClass(event: ActivityEvent): ReplyClass | null {
 }
 
 export const isPositiveReply = (event: ActivityEvent) => replyClass(event) === 'positive';
+
+/** Whether `event` establishes the analytics fact of `rule` (`factRules`). */
+export function matchesRule(event: ActivityEvent, rule: FactRule): boolean {
+  return (
+    rule.kinds.includes(event.kind) &&
+    (rule.channel === undefined || event.channel === rule.channel) &&
+    (rule.replyClass === undefined || replyClass(event) === rule.replyClass)
+  );
+}
 
 export const instant = (iso: string) => Date.parse(iso);
 

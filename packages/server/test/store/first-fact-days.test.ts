@@ -6,6 +6,8 @@
  * before, inside and after the activity, in `Z` and offset forms.
  */
 import { expect, it } from 'vitest';
+import { matchesRule } from '../../src/domain/activity.ts';
+import { isCounted } from '../../src/domain/analytics/population.ts';
 import { factRules, firstFactDaysOf } from '../../src/domain/analytics/index.ts';
 import type { AnalyticsData } from '../../src/domain/analytics/index.ts';
 import type { FactRule, FirstFactDays, Store } from '../../src/store/types.ts';
@@ -145,15 +147,7 @@ describeBackends('ActivityStore.firstFactDays', (store) => {
  */
 function firstFactDaysByRules(data: AnalyticsData, facts: Record<string, FactRule>): FirstFactDays {
   const { statuses } = firstFactDaysOf(data, null);
-  const counted = new Map(
-    data.enrolments
-      .filter(
-        (e) =>
-          e.removed_at === null ||
-          (e.lead_deleted_at !== null && Date.parse(e.removed_at) >= Date.parse(e.lead_deleted_at)),
-      )
-      .map((e) => [e.id, e.variation ?? 'unassigned'] as const),
-  );
+  const counted = new Map(data.enrolments.filter(isCounted).map((e) => [e.id, e.variation ?? 'unassigned'] as const));
   const days = new Map<string, FirstFactDays['days'][number]>();
   const countFirsts = (fact: string, times: ReadonlyArray<{ enrolmentId: string; at: number }>) => {
     const first = new Map<string, number>();
@@ -171,19 +165,7 @@ function firstFactDaysByRules(data: AnalyticsData, facts: Record<string, FactRul
     }
   };
   for (const [fact, rule] of Object.entries(facts)) {
-    const matching = data.events.filter((event) => {
-      const replyClass =
-        event.kind !== 'reply_received'
-          ? null
-          : event.data.out_of_office === true
-            ? 'ooo'
-            : (event.data.sentiment ?? 'unclassified');
-      return (
-        rule.kinds.includes(event.kind) &&
-        (rule.channel === undefined || event.channel === rule.channel) &&
-        (rule.replyClass === undefined || replyClass === rule.replyClass)
-      );
-    });
+    const matching = data.events.filter((event) => matchesRule(event, rule));
     countFirsts(
       fact,
       matching.map((e) => ({ enrolmentId: e.enrolment_id, at: Date.parse(e.occurred_at) })),

@@ -3,7 +3,7 @@
  * count. "Counting uses each lead's first event of a kind inside the window": a lead counts
  * once per fact, at the time (and with the account, step and data) of that first event.
  */
-import { type ActivityEvent, byTime, connectionKinds, instant, messageKinds, replyClass } from '../activity.ts';
+import { type ActivityEvent, byTime, connectionKinds, instant, matchesRule, messageKinds } from '../activity.ts';
 import { compareText, groupBy } from '../collections.ts';
 import type { EnrolmentWithLeadRecord } from '../../store/records.ts';
 import type { FactRule } from '../../store/types.ts';
@@ -49,15 +49,6 @@ export const factRules: Readonly<Record<Fact, FactRule>> = {
   linkedin_replied: { kinds: ['reply_received'], channel: 'linkedin' },
   linkedin_positive: { kinds: ['reply_received'], channel: 'linkedin', replyClass: 'positive' },
 };
-
-/** Whether `event` establishes the fact of `rule`. */
-export function matchesRule(event: ActivityEvent, rule: FactRule): boolean {
-  return (
-    rule.kinds.includes(event.kind) &&
-    (rule.channel === undefined || event.channel === rule.channel) &&
-    (rule.replyClass === undefined || replyClass(event) === rule.replyClass)
-  );
-}
 
 /** Which events establish each fact. */
 export const factTests = Object.fromEntries(

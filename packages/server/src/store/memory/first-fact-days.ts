@@ -1,25 +1,11 @@
 /** `ActivityStore.firstFactDays` over the memory tables (see the interface for what it sums). */
-import { replyClass } from '../../domain/activity.ts';
-import type { ActivityEventRecord, EnrolmentWithLeadRecord } from '../records.ts';
+import { matchesRule } from '../../domain/activity.ts';
+import { isCounted } from '../../domain/analytics/population.ts';
 import type { CountingCohort, FactRule, FirstFactDays } from '../types.ts';
 import { withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
 
 const instant = (iso: string) => Date.parse(iso);
-
-/** Removed from the campaign while its lead lived: counted nowhere. */
-function counted(enrolment: EnrolmentWithLeadRecord): boolean {
-  if (enrolment.removed_at === null) return true;
-  return enrolment.lead_deleted_at !== null && instant(enrolment.removed_at) >= instant(enrolment.lead_deleted_at);
-}
-
-function matches(event: ActivityEventRecord, rule: FactRule): boolean {
-  return (
-    rule.kinds.includes(event.kind) &&
-    (rule.channel === undefined || event.channel === rule.channel) &&
-    (rule.replyClass === undefined || replyClass(event) === rule.replyClass)
-  );
-}
 
 export function memoryFirstFactDays(
   state: MemoryState,
@@ -31,7 +17,7 @@ export function memoryFirstFactDays(
   const statuses = new Map<string, FirstFactDays['statuses'][number]>();
   for (const row of state.enrolments.whereIndexed('campaign', campaignId)) {
     const enrolment = withLeadDeletedAt(state, row);
-    if (!counted(enrolment)) continue;
+    if (!isCounted(enrolment)) continue;
     const cohort = enrolment.variation ?? 'unassigned';
     cohorts.set(enrolment.id, cohort);
     const key = `${cohort} ${enrolment.status}`;
@@ -50,7 +36,7 @@ export function memoryFirstFactDays(
   for (const event of state.activity.whereIndexed('campaign', campaignId)) {
     const at = instant(event.occurred_at);
     if (at < start || !cohorts.has(event.enrolment_id)) continue;
-    for (const [fact, rule] of rules) if (matches(event, rule)) keep(event.enrolment_id, fact, at);
+    for (const [fact, rule] of rules) if (matchesRule(event, rule)) keep(event.enrolment_id, fact, at);
   }
   for (const booking of state.bookings.where((b) => b.campaign_id === campaignId)) {
     const at = instant(booking.booked_at);
