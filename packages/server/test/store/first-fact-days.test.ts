@@ -61,13 +61,14 @@ async function storedCampaign(store: Store, seed: number): Promise<{ campaignId:
     },
   ];
   const stored = new Map<string, Enrolled>();
-  for (const { id, lead_deleted_at, lead_id: _, organization_id: __, campaign_id: ___, ...enrolment } of enrolments) {
-    const lead = await b.lead({ deleted_at: lead_deleted_at });
-    stored.set(id, await b.enrol(campaign, { ...enrolment, lead }));
+  for (const e of enrolments) {
+    const lead = await b.lead({ deleted_at: e.lead_deleted_at });
+    const { status, variation, enrolled_at, removed_at } = e;
+    stored.set(e.id, await b.enrol(campaign, { lead, status, variation, enrolled_at, removed_at }));
   }
   const storedOf = (id: string) => stored.get(id) as Enrolled;
-  for (const { id: _, enrolment_id, kind, occurred_at, ...event } of events) {
-    await b.event(storedOf(enrolment_id), kind, occurred_at, event);
+  for (const { enrolment_id, kind, occurred_at, step_id, account_id, channel, data } of events) {
+    await b.event(storedOf(enrolment_id), kind, occurred_at, { step_id, account_id, channel, data });
   }
   for (const booking of simulated.bookings)
     await b.booking(storedOf(booking.enrolment_id), booking.kind, booking.booked_at);
