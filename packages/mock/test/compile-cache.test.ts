@@ -21,10 +21,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { requireRuntime } from '../../../scripts/test-support/runtimes.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const loader = join(root, 'dist', 'server', 'compile-cache.cjs');
+const bin = join(root, 'bin', 'ocs-mock.cjs');
 // Node >= 22.1 caches with its own module.enableCompileCache, and the loader leaves it to Node.
 const nodeHasItsOwn = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
@@ -41,6 +43,13 @@ beforeEach(() => {
 
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
+/** This process's environment with the test's cache root, and the cache not turned off. */
+function cacheEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheRoot };
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  return env;
+}
+
 /** A CommonJS bundle that uses what a bundle may: require (also later), __filename, __dirname. */
 function writeBundle(word: string): void {
   writeFileSync(
@@ -55,7 +64,7 @@ exports.later = () => Promise.resolve().then(() => typeof require('node:path').j
 }
 
 /** Loads the bundle in a new process; `keep` calls keep(). Prints what it saw as JSON. */
-async function load(options: { keep?: boolean; env?: Record<string, string> } = {}) {
+async function load(options: { keep?: boolean; env?: Record<string, string>; node?: string } = {}) {
   const program = `
 const { loadWithCompileCache } = await import(${JSON.stringify(loader)});
 const loaded = loadWithCompileCache(${JSON.stringify(bundle)});
@@ -63,8 +72,8 @@ const { word, where, later } = loaded.exports;
 console.log(JSON.stringify({ cache: loaded.cache, word, where, later: await later() }));
 if (${options.keep ?? true}) loaded.keep();
 `;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], {
-    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', NODE_COMPILE_CACHE: cacheRoot, ...options.env },
+  const { stdout } = await run(options.node ?? process.execPath, ['--input-type=module', '-e', program], {
+    env: { ...cacheEnvironment(), ...options.env },
   });
   return JSON.parse(stdout) as { cache: string; word: string; where: string; later: string };
 }
@@ -130,42 +139,59 @@ describe.skipIf(nodeHasItsOwn)('on Node 20 (no module.enableCompileCache)', () =
   });
 });
 
-it('NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node’s own', async () => {
-  expect(await load({ env: { NODE_DISABLE_COMPILE_CACHE: '1' } })).toMatchObject({ cache: 'off', word: 'exported' });
-  expect(existsSync(cacheRoot)).toBe(false);
+it('NODE_DISABLE_COMPILE_CACHE turns it off, even empty, as it does Node’s own', async () => {
+  for (const value of ['1', '']) {
+    expect(await load({ env: { NODE_DISABLE_COMPILE_CACHE: value } })).toMatchObject({
+      cache: 'off',
+      word: 'exported',
+    });
+    expect(existsSync(cacheRoot)).toBe(false);
+  }
 });
 
 it('leaves the cache to Node where Node has one (>= 22.1), and keeps its own on Node 20', async () => {
   expect(await load()).toMatchObject({ cache: nodeHasItsOwn ? 'node' : 'missing', word: 'exported' });
 });
 
+describe.each(['node22', 'node24'] as const)('on %s (runtimes/, Node’s own compile cache)', (runtime) => {
+  it('the loader leaves the cache to Node, and the bin starts, serves and keeps Node’s cache', async () => {
+    const node = requireRuntime(runtime);
+    expect(await load({ node })).toMatchObject({ cache: 'node', word: 'exported', later: 'function' });
+    rmSync(cacheRoot, { recursive: true, force: true });
+    await startAndStop(['--port', '0', '--json'], node);
+    // Node's own layout: a folder per Node version and V8 flags, a file per module.
+    const [folder] = readdirSync(cacheRoot);
+    expect(folder).toMatch(new RegExp(`^v${runtime.slice(4)}\\.`));
+    expect(cacheFiles().length).toBeGreaterThan(0);
+    await startAndStop(['--port', '0', '--json'], node);
+  }, 60_000);
+});
+
+/** Starts ocs-mock, reads its start-up line, checks a page and the YAML document, stops it with SIGTERM. */
+async function startAndStop(args: string[], node = process.execPath): Promise<void> {
+  const child = spawn(node, [bin, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: cacheEnvironment(),
+  });
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('close', (code) => reject(new Error(`ocs-mock exited (${code}) before starting`)));
+  });
+  const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
+  const response = await fetch(`${url}/campaigns`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(response.status).toBe(200);
+  // The one module the bundle loads on demand (`yaml`), as require().
+  const yaml = await fetch(`${url.replace(/\/v1$/, '')}/openapi.yaml`);
+  expect(yaml.status).toBe(200);
+  expect(await yaml.text()).toMatch(/^openapi: 3\.1\.0$/m);
+  child.kill('SIGTERM');
+  await exited;
+}
+
 describe.skipIf(nodeHasItsOwn)('the ocs-mock bin', () => {
-  const bin = join(root, 'bin', 'ocs-mock.cjs');
-
-  /** Starts ocs-mock, reads its start-up line, checks a page and the YAML document, stops it with SIGTERM. */
-  async function startAndStop(args: string[]): Promise<void> {
-    const child = spawn(process.execPath, [bin, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', NODE_COMPILE_CACHE: cacheRoot },
-    });
-    const exited = new Promise((resolve) => child.once('close', resolve));
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('close', (code) => reject(new Error(`ocs-mock exited (${code}) before starting`)));
-    });
-    const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
-    const response = await fetch(`${url}/campaigns`, { headers: { Authorization: `Bearer ${apiKey}` } });
-    expect(response.status).toBe(200);
-    // The one module the bundle loads on demand (`yaml`), as require().
-    const yaml = await fetch(`${url.replace(/\/v1$/, '')}/openapi.yaml`);
-    expect(yaml.status).toBe(200);
-    expect(await yaml.text()).toMatch(/^openapi: 3\.1\.0$/m);
-    child.kill('SIGTERM');
-    await exited;
-  }
-
   it('--version keeps no cache; a start that listened keeps one, and the next start uses it', async () => {
-    await run(process.execPath, [bin, '--version'], { env: { ...process.env, NODE_COMPILE_CACHE: cacheRoot } });
+    await run(process.execPath, [bin, '--version'], { env: cacheEnvironment() });
     expect(cacheFiles()).toEqual([]);
     await startAndStop(['--port', '0', '--json']);
     const [file] = cacheFiles();

@@ -7,7 +7,8 @@
  * has no compile cache, so the bundle runs as a `vm.Script` given the cached data, as Node's
  * own cache does for CommonJS. The cache sits where Node's would: `$NODE_COMPILE_CACHE`, else
  * `<tmpdir>/node-compile-cache`, in a folder of ours that only this user may write (a cache
- * is code that will run). `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does Node's.
+ * is code that will run). `NODE_DISABLE_COMPILE_CACHE` (set at all) turns it off, as it does
+ * Node's.
  * Reading or writing the cache never fails a start: at worst the start is slower.
  */
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -40,14 +41,15 @@ export interface CompileCached {
  */
 export function loadWithCompileCache(file: string | URL): CompileCached {
   const path = typeof file === 'string' ? file : fileURLToPath(file);
-  const disabled = Boolean(process.env.NODE_DISABLE_COMPILE_CACHE);
-  const enableCompileCache = (nodeModule as { enableCompileCache?: (directory?: string) => unknown })
-    .enableCompileCache;
+  // Set at all, even empty, turns it off: as Node reads it.
+  const disabled = process.env.NODE_DISABLE_COMPILE_CACHE !== undefined;
+  const enableCompileCache = (nodeModule as { enableCompileCache?: () => { status: number } }).enableCompileCache;
   if (disabled || enableCompileCache) {
-    // Node's own cache (it honours NODE_COMPILE_CACHE and writes at exit), or none.
-    if (!disabled) enableCompileCache?.();
+    // Node's own cache (it honours NODE_COMPILE_CACHE and writes at exit), or none. Its
+    // statuses: 1 enabled, 2 already enabled, 0 failed, 3 disabled.
+    const status = disabled ? undefined : enableCompileCache?.().status;
     const exports = nodeModule.createRequire(path)(path) as Record<string, unknown>;
-    return { exports, cache: disabled ? 'off' : 'node', keep: () => undefined };
+    return { exports, cache: status === 1 || status === 2 ? 'node' : 'off', keep: () => undefined };
   }
   return runScript(path);
 }
