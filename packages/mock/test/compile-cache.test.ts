@@ -7,6 +7,7 @@
 import { execFile, spawn } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -132,6 +133,23 @@ describe.skipIf(nodeHasItsOwn)('on Node 20 (no module.enableCompileCache)', () =
     chmodSync(join(file as string, '..'), 0o777);
     expect(await load()).toMatchObject({ cache: 'off', word: 'exported' });
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'a cache file that others may write, or another user owns, is not used (checked on the open file)',
+    async () => {
+      await load();
+      const [file] = cacheFiles() as [string];
+      chmodSync(file, 0o666);
+      expect(await load({ keep: false })).toMatchObject({ cache: 'missing', word: 'exported' });
+      chmodSync(file, 0o600);
+      expect(await load({ keep: false })).toMatchObject({ cache: 'used' });
+      // Only root can give a file away; CI runs as root.
+      if (process.getuid?.() === 0) {
+        chownSync(file, 65534, 65534);
+        expect(await load({ keep: false })).toMatchObject({ cache: 'missing', word: 'exported' });
+      }
+    },
+  );
 
   it('a cache root that cannot be a folder only turns the cache off', async () => {
     writeFileSync(cacheRoot, 'a file where the folder should be');

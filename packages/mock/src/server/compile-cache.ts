@@ -11,7 +11,17 @@
  * Node's.
  * Reading or writing the cache never fails a start: at worst the start is slower.
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -57,7 +67,7 @@ export function loadWithCompileCache(file: string | URL): CompileCached {
 function runScript(path: string): CompileCached {
   const source = readFileSync(path, 'utf8');
   const cacheFile = cacheFileFor(path, source);
-  const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  const cachedData = cacheFile === undefined ? undefined : readOwnCache(cacheFile);
   // Node's CommonJS wrapper, on the bundle's first line (its line numbers stay right).
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: path,
@@ -112,21 +122,41 @@ function cacheFileFor(path: string, source: string): string | undefined {
   }
 }
 
-function readIfPresent(file: string): Buffer | undefined {
+/**
+ * The cache file's bytes if this user wrote it: checked on the open file, since the folder's
+ * own check (`cacheFileFor`) cannot stop another user who owns a parent folder from swapping
+ * the folder between that check and this read. Anything else is no cache.
+ */
+function readOwnCache(file: string): Buffer | undefined {
+  let descriptor: number;
   try {
-    return readFileSync(file);
+    descriptor = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
     return undefined;
   }
+  try {
+    const stat = fstatSync(descriptor);
+    if (!stat.isFile() || (process.getuid && stat.uid !== process.getuid())) return undefined;
+    if (process.platform !== 'win32' && (stat.mode & 0o022) !== 0) return undefined;
+    return readFileSync(descriptor);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
-/** Written under another name, then renamed: a start reading it never sees half a file. */
+/**
+ * Written under another name, then renamed: a start reading it never sees half a file. The
+ * new name must not exist (`wx`), so that a link put there by someone else is never written
+ * through.
+ */
 function writeAtomically(file: string, data: () => Buffer): void {
   const partial = `${file}.${process.pid}.partial`;
   try {
-    writeFileSync(partial, data(), { mode: 0o600 });
+    writeFileSync(partial, data(), { mode: 0o600, flag: 'wx' });
     renameSync(partial, file);
   } catch {
-    // A read-only or full disk: the next start compiles again.
+    // A read-only or full disk, or that name taken: the next start compiles again.
   }
 }

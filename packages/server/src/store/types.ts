@@ -311,6 +311,18 @@ export interface FactRule {
   replyClass?: 'positive' | 'neutral' | 'negative' | 'ooo' | 'unclassified';
 }
 
+/**
+ * Refuses fact names `ActivityStore.firstFactDays` cannot count: `meeting` (the bookings' own
+ * row) and more than 30 (PostgreSQL's `grouping()` takes at most 31 columns, one of them the
+ * meetings'). A programming error, not a request's.
+ */
+export function checkFactNames(facts: Readonly<Record<string, FactRule>>): void {
+  const names = Object.keys(facts);
+  if (names.includes('meeting'))
+    throw new TypeError('firstFactDays: `meeting` counts bookings; name the fact otherwise.');
+  if (names.length > 30) throw new TypeError(`firstFactDays: at most 30 facts, got ${names.length}.`);
+}
+
 /** A lead's arm for counting: its enrolment's `variation`, `unassigned` until it has one. */
 export type CountingCohort = 'a' | 'b' | 'unassigned';
 
@@ -367,7 +379,7 @@ export interface ActivityStore {
    * (`removed_at` before the lead's `deleted_at`, or no deletion). Each fact of `facts`, and
    * `meeting` for bookings of either kind, counts a lead on the UTC day of its first matching
    * event (booking) at or after `from`. `domain/analytics` gives the same from the rows
-   * (`firstFactDaysOf`).
+   * (`firstFactDaysOf`). Throws a `TypeError` for the names `checkFactNames` refuses.
    */
   firstFactDays(
     campaignId: string,

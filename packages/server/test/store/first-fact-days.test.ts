@@ -134,6 +134,29 @@ describeBackends('ActivityStore.firstFactDays', (store) => {
     expect(fromStore.days.some((row) => row.fact === 'nothing')).toBe(false);
   }, 60_000);
 
+  it('no facts: the statuses and the meetings', async () => {
+    const { campaignId, data } = await storedCampaign(store(), 4);
+    const fromStore = await store().activity.firstFactDays(campaignId, { from: null, facts: {} });
+    expect(sorted(fromStore)).toEqual(sorted(firstFactDaysByRules(data, {})));
+    expect(fromStore.days.length).toBeGreaterThan(0);
+    expect(fromStore.days.every((row) => row.fact === 'meeting')).toBe(true);
+  }, 60_000);
+
+  it('refuses a fact named meeting, and more than 30 facts', async () => {
+    const campaignId = crypto.randomUUID();
+    const rule: FactRule = { kinds: ['email_sent'] };
+    await expect(store().activity.firstFactDays(campaignId, { from: null, facts: { meeting: rule } })).rejects.toThrow(
+      TypeError,
+    );
+    const many = Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`fact${i}`, rule]));
+    await expect(store().activity.firstFactDays(campaignId, { from: null, facts: many })).rejects.toThrow(/at most 30/);
+    const thirty = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`fact${i}`, rule]));
+    expect(await store().activity.firstFactDays(campaignId, { from: null, facts: thirty })).toEqual({
+      statuses: [],
+      days: [],
+    });
+  });
+
   it('an unknown campaign has nothing to sum', async () => {
     expect(await store().activity.firstFactDays(crypto.randomUUID(), { from: null, facts: factRules })).toEqual({
       statuses: [],

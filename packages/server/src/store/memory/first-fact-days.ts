@@ -1,7 +1,7 @@
 /** `ActivityStore.firstFactDays` over the memory tables (see the interface for what it sums). */
 import { matchesRule } from '../../domain/activity.ts';
 import { isCounted } from '../../domain/analytics/population.ts';
-import type { CountingCohort, FactRule, FirstFactDays } from '../types.ts';
+import { checkFactNames, type CountingCohort, type FactRule, type FirstFactDays } from '../types.ts';
 import { withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
 
@@ -12,6 +12,7 @@ export function memoryFirstFactDays(
   campaignId: string,
   query: { from: string | null; facts: Readonly<Record<string, FactRule>> },
 ): FirstFactDays {
+  checkFactNames(query.facts);
   const start = query.from === null ? Number.NEGATIVE_INFINITY : instant(query.from);
   const cohorts = new Map<string, CountingCohort>();
   const statuses = new Map<string, FirstFactDays['statuses'][number]>();

@@ -3,7 +3,7 @@
  * a few hundred rows back instead of every event of the campaign. On PGlite, decoding the
  * rows was most of a report's time (52,923 events of 10,000 leads: 850 ms of 1.1 s).
  */
-import type { CountingCohort, FactRule, FirstFactDays } from '../types.ts';
+import { checkFactNames, type CountingCohort, type FactRule, type FirstFactDays } from '../types.ts';
 import type { EnrolmentStatus } from '../records.ts';
 import type { SqlClient } from './client.ts';
 
@@ -28,6 +28,7 @@ export async function sqlFirstFactDays(
   campaignId: string,
   query: { from: string | null; facts: Readonly<Record<string, FactRule>> },
 ): Promise<FirstFactDays> {
+  checkFactNames(query.facts);
   const params: unknown[] = [campaignId, query.from];
   const param = (value: unknown) => {
     params.push(value);
@@ -57,7 +58,7 @@ export async function sqlFirstFactDays(
         where ev.campaign_id = $1 and ($2::timestamptz is null or ev.occurred_at >= $2)
      ),
      firsts as (
-       select ev.enrolment_id, ${firstOf.join(', ')} from events ev group by ev.enrolment_id
+       select ev.enrolment_id${firstOf.map((first) => `, ${first}`).join('')} from events ev group by ev.enrolment_id
      ),
      meetings as (
        select b.enrolment_id, min(b.booked_at) as at
