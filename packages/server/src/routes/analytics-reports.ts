@@ -18,7 +18,7 @@ import {
   stepFunnel,
 } from '../domain/analytics/index.ts';
 import { parseDateFilter, parseVariation } from '../domain/date-filter.ts';
-import type { Store } from '../store/types.ts';
+import type { FirstFactDays, Store } from '../store/types.ts';
 import { findCampaign } from '../lookups/campaign.ts';
 import type { PartialHandlers } from './registry.ts';
 
@@ -39,11 +39,16 @@ async function loadData(store: Store, campaignId: string, from: string | null): 
   return { enrolments, events, bookings };
 }
 
+/** The sums the analysis, daily stats and A/B cohorts count from (`firstFactDays`). */
+function sumsOf(store: Store, campaignId: string, from: string | null): Promise<FirstFactDays> {
+  return store.activity.firstFactDays(campaignId, { from, facts: factRules });
+}
+
 export const analyticsReportHandlers: PartialHandlers = {
   async getCampaignAnalysis({ path, query, auth, now }, { store }) {
     const window = windowOf(query, now);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const summary = await store.activity.firstFactDays(campaign.id, { from: window.from, facts: factRules });
+    const summary = await sumsOf(store, campaign.id, window.from);
     return {
       status: 200,
       body: { success: true, campaign_id: campaign.id, analysis: analysisFrom(summary, window) },
@@ -53,7 +58,7 @@ export const analyticsReportHandlers: PartialHandlers = {
   async getDailyStats({ path, query, auth, now }, { store }) {
     const window = windowOf(query, now);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const summary = await store.activity.firstFactDays(campaign.id, { from: window.from, facts: factRules });
+    const summary = await sumsOf(store, campaign.id, window.from);
     return {
       status: 200,
       body: {
@@ -112,7 +117,7 @@ export const analyticsReportHandlers: PartialHandlers = {
   async getAbCohorts({ path, query, auth, now }, { store }) {
     const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const summary = await store.activity.firstFactDays(campaign.id, { from: window.from, facts: factRules });
+    const summary = await sumsOf(store, campaign.id, window.from);
     return {
       status: 200,
       body: {

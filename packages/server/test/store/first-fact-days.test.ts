@@ -9,6 +9,7 @@ import { expect, it } from 'vitest';
 import { matchesRule } from '../../src/domain/activity.ts';
 import { isCounted } from '../../src/domain/analytics/population.ts';
 import { factRules, firstFactDaysOf } from '../../src/domain/analytics/index.ts';
+import { firstFactDaysSum } from '../../src/domain/analytics/first-fact-days.ts';
 import type { AnalyticsData } from '../../src/domain/analytics/index.ts';
 import type { FactRule, FirstFactDays, Store } from '../../src/store/types.ts';
 import { createTestApi } from '../support/api.ts';
@@ -172,21 +173,14 @@ describeBackends('ActivityStore.firstFactDays', (store) => {
 function firstFactDaysByRules(data: AnalyticsData, facts: Record<string, FactRule>): FirstFactDays {
   const { statuses } = firstFactDaysOf(data, null);
   const counted = new Map(data.enrolments.filter(isCounted).map((e) => [e.id, e.variation ?? 'unassigned'] as const));
-  const days = new Map<string, FirstFactDays['days'][number]>();
+  const sum = firstFactDaysSum();
   const countFirsts = (fact: string, times: ReadonlyArray<{ enrolmentId: string; at: number }>) => {
     const first = new Map<string, number>();
     for (const { enrolmentId, at } of times) {
       if (counted.has(enrolmentId) && (first.get(enrolmentId) ?? Number.POSITIVE_INFINITY) > at)
         first.set(enrolmentId, at);
     }
-    for (const [enrolmentId, at] of first) {
-      const cohort = counted.get(enrolmentId) as 'a' | 'b' | 'unassigned';
-      const day = new Date(at).toISOString().slice(0, 10);
-      const key = `${cohort} ${fact} ${day}`;
-      const row = days.get(key) ?? { cohort, fact, day, leads: 0 };
-      row.leads += 1;
-      days.set(key, row);
-    }
+    for (const [enrolmentId, at] of first) sum.first(counted.get(enrolmentId) as 'a' | 'b' | 'unassigned', fact, at);
   };
   for (const [fact, rule] of Object.entries(facts)) {
     const matching = data.events.filter((event) => matchesRule(event, rule));
@@ -199,5 +193,5 @@ function firstFactDaysByRules(data: AnalyticsData, facts: Record<string, FactRul
     'meeting',
     data.bookings.map((b) => ({ enrolmentId: b.enrolment_id, at: Date.parse(b.booked_at) })),
   );
-  return { statuses, days: [...days.values()] };
+  return { statuses, days: sum.result().days };
 }

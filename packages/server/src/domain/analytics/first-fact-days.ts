@@ -13,28 +13,45 @@ import type { AnalyticsData } from './population.ts';
 /** What a summary counts: a fact, or `meeting` (the lead's first booking of either kind). */
 export type Counted = Fact | 'meeting';
 
-/** `FirstFactDays` from a campaign's rows, as the store sums them. */
-export function firstFactDaysOf(data: AnalyticsData, from: string | null): FirstFactDays {
+/**
+ * Adds `FirstFactDays` up one counted lead and one first time at a time: the reference below
+ * and the memory store sum with it.
+ */
+export function firstFactDaysSum() {
   const statuses = new Map<string, FirstFactDays['statuses'][number]>();
   const days = new Map<string, FirstFactDays['days'][number]>();
-  const add = (cohort: CountingCohort, fact: string, at: string) => {
-    // The UTC day, whatever offset the time was written with.
-    const day = new Date(at).toISOString().slice(0, 10);
-    const key = `${cohort} ${fact} ${day}`;
-    const row = days.get(key) ?? { cohort, fact, day, leads: 0 };
-    row.leads += 1;
-    days.set(key, row);
+  return {
+    /** A counted lead. */
+    lead(cohort: CountingCohort, status: EnrolmentStatus): void {
+      const key = `${cohort} ${status}`;
+      const row = statuses.get(key) ?? { cohort, status, leads: 0 };
+      row.leads += 1;
+      statuses.set(key, row);
+    },
+    /** A counted lead's first time of `fact` (an ISO time or milliseconds). */
+    first(cohort: CountingCohort, fact: string, at: string | number): void {
+      // The UTC day, whatever offset the time was written with.
+      const day = new Date(at).toISOString().slice(0, 10);
+      const key = `${cohort} ${fact} ${day}`;
+      const row = days.get(key) ?? { cohort, fact, day, leads: 0 };
+      row.leads += 1;
+      days.set(key, row);
+    },
+    result(): FirstFactDays {
+      return { statuses: [...statuses.values()], days: [...days.values()] };
+    },
   };
+}
+
+/** `FirstFactDays` from a campaign's rows, as the store sums them. */
+export function firstFactDaysOf(data: AnalyticsData, from: string | null): FirstFactDays {
+  const sum = firstFactDaysSum();
   for (const lead of leadFacts(data, from)) {
-    const { cohort } = lead;
-    const statusKey = `${cohort} ${lead.enrolment.status}`;
-    const status = statuses.get(statusKey) ?? { cohort, status: lead.enrolment.status, leads: 0 };
-    status.leads += 1;
-    statuses.set(statusKey, status);
-    for (const [fact, event] of Object.entries(lead.first)) if (event) add(cohort, fact, event.occurred_at);
-    if (lead.meeting) add(cohort, 'meeting', lead.meeting.booked_at);
+    sum.lead(lead.cohort, lead.enrolment.status);
+    for (const [fact, event] of Object.entries(lead.first)) if (event) sum.first(lead.cohort, fact, event.occurred_at);
+    if (lead.meeting) sum.first(lead.cohort, 'meeting', lead.meeting.booked_at);
   }
-  return { statuses: [...statuses.values()], days: [...days.values()] };
+  return sum.result();
 }
 
 /** The counts of the leads of some cohorts. */
