@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { LogEntry } from '../../src/http/logger.ts';
 import { purgeExpiredAnswers } from '../../src/node/expired-answers.ts';
-import { serve } from '../../src/node/serve.ts';
+import { serveLogging } from '../support/serve-logging.ts';
 import { createOrganization } from '../../src/seed/organizations.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -83,14 +83,7 @@ it('runs in serve: an answer stored a day ago is gone soon after the server list
   });
   await store.idempotency.claim(record('old', dayAgo(1000)), dayAgo(0));
   await store.idempotency.claim(record('fresh', new Date(Date.now() + 86_400_000).toISOString()), dayAgo(0));
-  const lines: LogEntry[] = [];
-  const server = await serve({
-    store,
-    port: 0,
-    host: '127.0.0.1',
-    logger: { log: (entry) => lines.push(entry) },
-    expiredAnswers: { firstMs: 0, intervalMs: 60_000 },
-  });
+  const { running: server, lines } = await serveLogging({ store, expiredAnswers: { firstMs: 0, intervalMs: 60_000 } });
   try {
     for (
       let waited = 0;

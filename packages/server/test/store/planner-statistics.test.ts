@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry } from '../../src/http/logger.ts';
-import { serve } from '../../src/node/serve.ts';
+import { serveLogging } from '../support/serve-logging.ts';
 import { leadDataFields } from '../../src/domain/lead-rules.ts';
 import { createApiKey, createOrganization } from '../../src/seed/organizations.ts';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
@@ -99,22 +99,11 @@ function expectToldOnce(lines: LogEntry[], tables: string[]): void {
 }
 
 it('is kept by serve: a table filled while the server was down is analyzed once it listens, and the operator is told', async () => {
-  const store = await openSqlStore();
+  const backend = sqlStoreWithOrganization('pglite', 'statistics_serve');
+  const { store, org, ownerId } = await backend.open();
   try {
-    const ownerId = crypto.randomUUID();
-    const org = await createOrganization(store, {
-      name: 'Northwind Outreach',
-      members: [{ id: ownerId, email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
-    });
     await buildLeadListData(store.client, org.id, ownerId, 3000, 1000);
-    const lines: LogEntry[] = [];
-    const running = await serve({
-      store,
-      port: 0,
-      host: '127.0.0.1',
-      logger: { log: (entry) => lines.push(entry) },
-      statistics: { firstMs: 0, intervalMs: 50 },
-    });
+    const { running, lines } = await serveLogging({ store, statistics: { firstMs: 0, intervalMs: 50 } });
     try {
       await untilGathered(lines);
       // Then checked again every 50 ms, and told only when something was analyzed.
@@ -124,7 +113,7 @@ it('is kept by serve: a table filled while the server was down is analyzed once 
     }
     expectToldOnce(lines, ['enrolments', 'leads']);
   } finally {
-    await store.close();
+    await backend.close();
   }
 }, 120_000);
 
@@ -136,12 +125,8 @@ it('is kept by serve after a batch import: the leads imported are analyzed soon 
       members: [{ email: 'owner@northwind.example', name: 'Olivia Owner', role: 'owner' }],
     });
     const { key } = await createApiKey(store, { organizationId: org.id });
-    const lines: LogEntry[] = [];
-    const running = await serve({
+    const { running, lines } = await serveLogging({
       store,
-      port: 0,
-      host: '127.0.0.1',
-      logger: { log: (entry) => lines.push(entry) },
       // Only the import can bring a check within the test's time.
       statistics: { firstMs: 600_000, intervalMs: 600_000, settleMs: 50 },
     });

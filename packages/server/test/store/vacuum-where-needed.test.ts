@@ -8,8 +8,7 @@
  * autovacuum.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LogEntry } from '../../src/http/logger.ts';
-import { serve } from '../../src/node/serve.ts';
+import { serveLogging } from '../support/serve-logging.ts';
 import type { SqlStore } from '../../src/store/sql/index.ts';
 import { buildLeadListData } from '../../bench/support/lead-list-data.ts';
 import { sqlBackends, sqlStoreWithOrganization } from '../support/sql-store-with-organization.ts';
@@ -133,14 +132,7 @@ it('is run by serve: rows rewritten while it listens are vacuumed at its next ch
   const backend = sqlStoreWithOrganization('pglite', 'vacuum_serve');
   const { store, org, ownerId } = await backend.open();
   try {
-    const lines: LogEntry[] = [];
-    const running = await serve({
-      store,
-      port: 0,
-      host: '127.0.0.1',
-      logger: { log: (entry) => lines.push(entry) },
-      statistics: { firstMs: 0, intervalMs: 50 },
-    });
+    const { running, lines } = await serveLogging({ store, statistics: { firstMs: 0, intervalMs: 50 } });
     try {
       await buildLeadListData(store.client, org.id, ownerId, 0, 3000);
       await store.client.query(`update leads set updated_at = updated_at + interval '1 millisecond'`);
