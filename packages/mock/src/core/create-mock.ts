@@ -3,9 +3,10 @@
  * server's own application in memory, plus a handle on the mock: its seeded data, `reset()`,
  * scenarios, typed overrides, the sandbox operations and a webhook trigger.
  */
-import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
+import { getResponse, type HttpHandler, type RequestHandler } from 'msw';
 import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
 import { untilAborted } from './abort.ts';
+import { AppHandler } from './app-handler.ts';
 import { createEngine } from './engine.ts';
 import { faultOf } from './faults.ts';
 import { readOnlyFields } from './frozen.ts';
@@ -121,9 +122,9 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
   });
   const answer = ({ request }: { request: Request }) => engine.fetch(request);
   const handlers = [
-    http.all(`${base.href}/*`, answer),
-    http.get(`${base.origin}/openapi.json`, answer),
-    http.get(`${base.origin}/openapi.yaml`, answer),
+    new AppHandler(/.+/, `${base.href}/*`, answer),
+    new AppHandler('GET', `${base.origin}/openapi.json`, answer),
+    new AppHandler('GET', `${base.origin}/openapi.yaml`, answer),
   ];
   // The caller's acceptable X-Request-ID is echoed, as the service does.
   const defaultHeaders = (request: Request) => {
