@@ -9,6 +9,7 @@ import {
   chmodSync,
   chownSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -18,7 +19,7 @@ import {
 } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -150,6 +151,16 @@ describe.skipIf(nodeHasItsOwn)('on Node 20 (no module.enableCompileCache)', () =
       }
     },
   );
+
+  it('a write that fails leaves no partial file behind', async () => {
+    await load();
+    const [file] = cacheFiles() as [string];
+    // The rename onto the cache's name fails: a folder is there (EISDIR).
+    rmSync(file);
+    mkdirSync(file);
+    expect(await load()).toMatchObject({ cache: 'missing', word: 'exported' });
+    expect(readdirSync(join(file, '..'))).toEqual([basename(file)]);
+  });
 
   it('a cache root that cannot be a folder only turns the cache off', async () => {
     writeFileSync(cacheRoot, 'a file where the folder should be');

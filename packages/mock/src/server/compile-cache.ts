@@ -20,6 +20,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -149,14 +150,24 @@ function readOwnCache(file: string): Buffer | undefined {
 /**
  * Written under another name, then renamed: a start reading it never sees half a file. The
  * new name must not exist (`wx`), so that a link put there by someone else is never written
- * through.
+ * through. A write that fails after creating that name removes it, so that a full disk
+ * leaves nothing behind.
  */
 function writeAtomically(file: string, data: () => Buffer): void {
   const partial = `${file}.${process.pid}.partial`;
+  let created = false;
   try {
-    writeFileSync(partial, data(), { mode: 0o600, flag: 'wx' });
+    const descriptor = openSync(partial, 'wx', 0o600);
+    created = true;
+    try {
+      writeFileSync(descriptor, data());
+    } finally {
+      closeSync(descriptor);
+    }
     renameSync(partial, file);
+    created = false;
   } catch {
     // A read-only or full disk, or that name taken: the next start compiles again.
+    if (created) rmSync(partial, { force: true });
   }
 }
