@@ -1,8 +1,8 @@
 /**
  * Tag Analytics, the reports: analysis, daily stats, step funnel, senders, personalization
- * and A/B cohorts. The analysis, daily stats and A/B cohorts count from the sums the store
- * works out where the rows are (`firstFactDays`); the others read the campaign's enrolments,
- * events and bookings once. Both go to the pure functions of domain/analytics, which count
+ * and A/B cohorts. The analysis, daily stats, A/B cohorts and personalization count from the
+ * sums the store works out where the rows are (`firstFactDays`, `placeholderFillSums`); the
+ * step funnel and the senders read the campaign's enrolments, events and bookings once. Both go to the pure functions of domain/analytics, which count
  * them the same way.
  */
 import {
@@ -13,7 +13,8 @@ import {
   analysisWindow,
   dailyStatsFrom,
   factRules,
-  personalizationQuality,
+  messageKindsCounted,
+  personalizationFrom,
   senderBreakdown,
   stepFunnel,
 } from '../domain/analytics/index.ts';
@@ -106,8 +107,11 @@ export const analyticsReportHandlers: PartialHandlers = {
   async getPersonalizationQuality({ path, query, auth, now }, { store }) {
     const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    const data = await loadData(store, campaign.id, window.from);
-    const quality = personalizationQuality(data, window.from);
+    const sums = await store.activity.placeholderFillSums(campaign.id, {
+      from: window.from,
+      kinds: messageKindsCounted,
+    });
+    const quality = personalizationFrom(sums);
     return {
       status: 200,
       body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), ...quality },

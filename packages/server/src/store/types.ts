@@ -22,6 +22,7 @@ import type {
   LeadRecord,
   OrganizationRecord,
   PipelineRecord,
+  PlaceholderFill,
   ResponderSettingsRecord,
   SenderAccountRecord,
   Sequence,
@@ -337,6 +338,29 @@ export interface FirstFactDays {
   days: Array<{ cohort: CountingCohort; fact: string; day: string; leads: number }>;
 }
 
+/**
+ * How the placeholders of a campaign's messages were filled, summed
+ * (`ActivityStore.placeholderFillSums`): the personalization report before its rates and order.
+ */
+export interface PlaceholderFillSums {
+  /** The messages counted. */
+  messages: number;
+  /**
+   * One row per placeholder name: the messages whose fills name it (`uses`, each message once,
+   * with its first fill of the name), by how they were filled. `source` is that of the name's
+   * first fill in the counting order: leads by `enrolled_at` then `id`, each lead's messages
+   * in the order of `kinds`, fills in the order of `data.placeholders`.
+   */
+  fields: Array<{
+    name: string;
+    source: PlaceholderFill['source'];
+    uses: number;
+    filled: number;
+    fallback: number;
+    empty: number;
+  }>;
+}
+
 export interface ActivityStore {
   /**
    * Throws `UniqueViolation` (`activity_events_step_run`) for a second event naming the same
@@ -385,6 +409,16 @@ export interface ActivityStore {
     campaignId: string,
     query: { from: string | null; facts: Readonly<Record<string, FactRule>> },
   ): Promise<FirstFactDays>;
+  /**
+   * The placeholder fills of the messages sent, summed where the rows are (SQL: one aggregate
+   * query). The messages: each counted lead's (as `firstFactDays` counts) first event of each of
+   * `kinds` at or after `from` (`occurred_at`, ties by `id`); each sums the fills of its
+   * `data.placeholders`. `domain/analytics` gives the same from the rows (`placeholderFillSumsOf`).
+   */
+  placeholderFillSums(
+    campaignId: string,
+    query: { from: string | null; kinds: readonly ActivityKind[] },
+  ): Promise<PlaceholderFillSums>;
   /** Erases the personal text of a deleted lead's events in place (`data.message` of replies). */
   eraseLead(organizationId: string, leadId: string): Promise<void>;
 }

@@ -14,44 +14,28 @@ import {
   valueText,
 } from '../placeholders.ts';
 import type { PlaceholderFill, SequenceStep } from '../../store/records.ts';
-import { type Fact, leadFacts } from './facts.ts';
+import { placeholderFillSumsOf } from './placeholder-fill-sums.ts';
 import { type AnalyticsData, percent } from './population.ts';
+import type { PlaceholderFillSums } from '../../store/types.ts';
 
 type PersonalizationField = Schemas['PersonalizationField'];
 
-/** The messages counted: each lead's first email, connection request and LinkedIn message. */
-const messages: readonly Fact[] = ['email_sent', 'connection_requested', 'linkedin_message_sent'];
-
+/** The report from a campaign's rows. */
 export function personalizationQuality(
   data: AnalyticsData,
   from: string | null,
 ): { messages_sent: number; fields: PersonalizationField[] } {
-  let sent = 0;
-  const fields = new Map<string, PersonalizationField>();
-  for (const lead of leadFacts(data, from)) {
-    for (const fact of messages) {
-      const event = lead.first[fact];
-      if (!event) continue;
-      sent += 1;
-      const seen = new Set<string>();
-      for (const fill of event.data.placeholders ?? []) {
-        // A placeholder counts once per message, however often the text uses it.
-        if (seen.has(fill.name)) continue;
-        seen.add(fill.name);
-        const field = fields.get(fill.name) ?? emptyField(fill);
-        field.uses += 1;
-        field[fill.fill] += 1;
-        fields.set(fill.name, field);
-      }
-    }
-  }
-  const rows = [...fields.values()].map((field) => ({ ...field, filled_rate_pct: percent(field.filled, field.uses) }));
-  rows.sort((a, b) => b.uses - a.uses || compareText(a.name, b.name));
-  return { messages_sent: sent, fields: rows };
+  return personalizationFrom(placeholderFillSumsOf(data, from));
 }
 
-function emptyField(fill: PlaceholderFill): PersonalizationField {
-  return { name: fill.name, source: fill.source, uses: 0, filled: 0, fallback: 0, empty: 0, filled_rate_pct: null };
+/** The report from the campaign's sums (`ActivityStore.placeholderFillSums`): rates, and the order. */
+export function personalizationFrom(sums: PlaceholderFillSums): {
+  messages_sent: number;
+  fields: PersonalizationField[];
+} {
+  const rows = sums.fields.map((field) => ({ ...field, filled_rate_pct: percent(field.filled, field.uses) }));
+  rows.sort((a, b) => b.uses - a.uses || compareText(a.name, b.name));
+  return { messages_sent: sums.messages, fields: rows };
 }
 
 const leadFields = new Set(leadFieldNames);

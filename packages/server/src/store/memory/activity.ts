@@ -2,6 +2,7 @@
 import type { ActivityEventRecord, BookingRecord } from '../records.ts';
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
 import { memoryFirstFactDays } from './first-fact-days.ts';
+import { memoryPlaceholderFillSums } from './placeholder-fill-sums.ts';
 import { markNotKnown, withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
@@ -76,6 +77,9 @@ export function memoryActivity(state: MemoryState): ActivityStore {
     },
     async firstFactDays(campaignId, query) {
       return memoryFirstFactDays(state, campaignId, query);
+    },
+    async placeholderFillSums(campaignId, query) {
+      return memoryPlaceholderFillSums(state, campaignId, query);
     },
     async eraseLead(organizationId, leadId) {
       const replies = state.activity.whereIndexed(

@@ -4,6 +4,7 @@ import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts'
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { sqlFirstFactDays } from './first-fact-days.ts';
+import { sqlPlaceholderFillSums } from './placeholder-fill-sums.ts';
 import { dueNotKnown, enrolmentColumnsOf } from './leads.ts';
 import { insertRow, updateRow } from './rows.ts';
 
@@ -65,6 +66,9 @@ export function sqlActivity(client: SqlClient): ActivityStore {
     },
     async firstFactDays(campaignId, query) {
       return sqlFirstFactDays(client, campaignId, query);
+    },
+    async placeholderFillSums(campaignId, query) {
+      return sqlPlaceholderFillSums(client, campaignId, query);
     },
     async eraseLead(organizationId, leadId) {
       await client.query(
