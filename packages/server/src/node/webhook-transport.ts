@@ -21,6 +21,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../domain/webhook-url.ts';
+import { whenAborted } from './signal-fan-out.ts';
 import { type AttemptOutcome, type DeliveryRequest, deliveryPolicy, type WebhookTransport } from '../delivery/types.ts';
 import {
   createGuardedLookup,
@@ -108,11 +109,12 @@ function post(
   return new Promise((resolve) => {
     let settled = false;
     let outgoing: http.ClientRequest | undefined;
+    let stopWaiting: (() => void) | undefined;
     const settle = (status: number | null, error: string | null, aborted = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopWaiting?.();
       resolve(outcome(status, error, aborted));
     };
     // Settled before destroying, so the error the destruction emits is ignored.
@@ -171,7 +173,7 @@ function post(
       settle(null, `request failed: ${describe(error as Error)}`);
       return;
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) stopWaiting = whenAborted(signal, onAbort);
     outgoing.end(request.body);
   });
 }

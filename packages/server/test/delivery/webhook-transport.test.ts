@@ -1,5 +1,6 @@
 /** The Node webhook transport against real receivers on 127.0.0.1: what one attempt comes to. */
 import type { LookupAddress } from 'node:dns';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRequest } from '../../src/delivery/types.ts';
 import { createNodeWebhookTransport, type NodeWebhookTransport } from '../../src/node/webhook-transport.ts';
@@ -125,6 +126,35 @@ describe('createNodeWebhookTransport', () => {
     while (target.requests.length === 0) await new Promise((tick) => setTimeout(tick, 5));
     controller.abort();
     expect(await pending).toMatchObject({ ok: false, status: null, error: 'aborted', aborted: true });
+  });
+
+  it('one signal over many attempts in flight (the worker’s): one listener on it, no leak warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    cleanups.push(() => process.off('warning', onWarning));
+    const sender = transport();
+    const sendMany = (origin: string, signal: AbortSignal) =>
+      Array.from({ length: 24 }, (_, i) => sender.send(delivery(`${origin}/hook/${i}`), { signal }));
+
+    const silent = await receiver(() => undefined);
+    const stop = new AbortController();
+    const pending = sendMany(silent.origin, stop.signal);
+    while (silent.requests.length < 24) await new Promise((tick) => setTimeout(tick, 5));
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    stop.abort();
+    for (const outcome of await Promise.all(pending))
+      expect(outcome).toMatchObject({ error: 'aborted', aborted: true });
+
+    // Answered attempts over one signal, then its abort: nothing left to stop.
+    const answering = await receiver(answer(204));
+    const later = new AbortController();
+    for (const outcome of await Promise.all(sendMany(answering.origin, later.signal)))
+      expect(outcome).toMatchObject({ ok: true, status: 204 });
+    later.abort();
+    // Node emits the warning on a later tick.
+    await new Promise((tick) => setTimeout(tick, 20));
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
   });
 
   it('does not start when the signal has already aborted', async () => {
