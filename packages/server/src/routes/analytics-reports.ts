@@ -1,8 +1,8 @@
 /**
  * Tag Analytics, the reports: analysis, daily stats, step funnel, senders, personalization
- * and A/B cohorts. The analysis, daily stats, A/B cohorts and personalization count from the
- * sums the store works out where the rows are (`firstFactDays`, `placeholderFillSums`); the
- * step funnel and the senders read the campaign's enrolments, events and bookings once. Both go to the pure functions of domain/analytics, which count
+ * and A/B cohorts. All but the step funnel count from sums the store works out where the rows
+ * are (`firstFactDays`, `placeholderFillSums`, `senderSums`); the step funnel reads the
+ * campaign's enrolments, events and bookings once. Both go to the pure functions of domain/analytics, which count
  * them the same way.
  */
 import {
@@ -15,7 +15,8 @@ import {
   factRules,
   messageKindsCounted,
   personalizationFrom,
-  senderBreakdown,
+  senderBreakdownFrom,
+  senderRules,
   stepFunnel,
 } from '../domain/analytics/index.ts';
 import { parseDateFilter, parseVariation } from '../domain/date-filter.ts';
@@ -92,12 +93,11 @@ export const analyticsReportHandlers: PartialHandlers = {
     const window: AnalyticsWindow = { from: parseDateFilter(query.date_filter, now), variation: 'all' };
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
     // A reply is credited to the account that last wrote to the lead, possibly before the window.
-    const data = await loadData(store, campaign.id, null);
-    const used = data.events.flatMap((event) => (event.account_id ? [event.account_id] : []));
+    const sums = await store.activity.senderSums(campaign.id, { from: window.from, ...senderRules });
     const accounts = await store.accounts.getMany(auth.organization.id, [
-      ...new Set([...campaign.enabled_accounts, ...used]),
+      ...new Set([...campaign.enabled_accounts, ...sums.map((sum) => sum.account_id)]),
     ]);
-    const senders = senderBreakdown(data, window.from, campaign.enabled_accounts, accounts);
+    const senders = senderBreakdownFrom(sums, campaign.enabled_accounts, accounts);
     return {
       status: 200,
       body: { success: true, campaign_id: campaign.id, window: analysisWindow(window), senders },

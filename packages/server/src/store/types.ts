@@ -361,6 +361,35 @@ export interface PlaceholderFillSums {
   }>;
 }
 
+/** The facts the sender breakdown credits (`ActivityStore.senderSums`), as rules. */
+export interface SenderRules {
+  /** Each one's first event credits a send to its account. */
+  sends: readonly FactRule[];
+  /**
+   * Per channel, the first reply and the first positive reply: credited to the reply's account,
+   * or when it names none, to the account of the lead's last event of the sends' kinds on that
+   * channel at or before it (at any time, also before the window).
+   */
+  replies: ReadonlyArray<{ channel: 'email' | 'linkedin'; replied: FactRule; positive: FactRule }>;
+}
+
+/** One sender account's credits in the sender breakdown (`ActivityStore.senderSums`). */
+export interface SenderSum {
+  account_id: string;
+  /**
+   * The channel of its first credit in the counting order (leads by `enrolled_at` then `id`;
+   * a lead's sends in order, then its replies): the platform of an account the organization
+   * does not know. Null when none of its credits had one.
+   */
+  channel: 'email' | 'linkedin' | null;
+  /** Sends credited, and the leads they went to. */
+  sent: number;
+  contacted: number;
+  /** First replies and first positive replies credited. */
+  replied: number;
+  positive: number;
+}
+
 export interface ActivityStore {
   /**
    * Throws `UniqueViolation` (`activity_events_step_run`) for a second event naming the same
@@ -419,6 +448,13 @@ export interface ActivityStore {
     campaignId: string,
     query: { from: string | null; kinds: readonly ActivityKind[] },
   ): Promise<PlaceholderFillSums>;
+  /**
+   * The sender breakdown's credits, summed where the rows are (SQL: one aggregate query): each
+   * counted lead's (as `firstFactDays` counts) first event of each fact of `rules` at or after
+   * `from` (`occurred_at`, ties by `id`), credited as `SenderRules` says; one row per account
+   * credited at least once. `domain/analytics` gives the same from the rows (`senderSumsOf`).
+   */
+  senderSums(campaignId: string, query: { from: string | null } & SenderRules): Promise<SenderSum[]>;
   /** Erases the personal text of a deleted lead's events in place (`data.message` of replies). */
   eraseLead(organizationId: string, leadId: string): Promise<void>;
 }

@@ -7,5 +7,5 @@ export { firstFactDaysOf } from './first-fact-days.ts';
 export { personalizationFrom, personalizationQuality, placeholderFills } from './personalization.ts';
 export { messageKindsCounted, placeholderFillSumsOf } from './placeholder-fill-sums.ts';
 export type { AnalyticsData, AnalyticsWindow, CountedBooking } from './population.ts';
-export { senderBreakdown } from './senders.ts';
+export { senderBreakdown, senderBreakdownFrom, senderRules, senderSumsOf } from './senders.ts';
 export { type SequenceContext, stepFunnel } from './step-funnel.ts';

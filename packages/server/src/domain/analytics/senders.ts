@@ -3,27 +3,30 @@
  * sends and replies over a window (every arm).
  */
 import type { Schemas } from '../../openapi/types.ts';
-import { type ActivityEvent, instant, messageKinds } from '../activity.ts';
+import { type ActivityEvent, instant, matchesRule } from '../activity.ts';
 import { compareText } from '../collections.ts';
-import type { SenderAccountRecord } from '../../store/records.ts';
-import { type Fact, type LeadFacts, leadFacts } from './facts.ts';
+import type { ActivityKind, SenderAccountRecord } from '../../store/records.ts';
+import type { FactRule, SenderRules, SenderSum } from '../../store/types.ts';
+import { type Fact, factRules, type LeadFacts, leadFacts } from './facts.ts';
 import { type AnalyticsData, percent } from './population.ts';
 
 type SenderBreakdownRow = Schemas['SenderBreakdownRow'];
 
-const sends: readonly Fact[] = ['email_sent', 'connection_requested', 'linkedin_message_sent'];
-const replies: ReadonlyArray<[Fact, Fact, 'email' | 'linkedin']> = [
-  ['email_replied', 'email_positive', 'email'],
-  ['linkedin_replied', 'linkedin_positive', 'linkedin'],
-];
+const sends = ['email_sent', 'connection_requested', 'linkedin_message_sent'] as const satisfies readonly Fact[];
+const replies = [
+  { channel: 'email', replied: 'email_replied', positive: 'email_positive' },
+  { channel: 'linkedin', replied: 'linkedin_replied', positive: 'linkedin_positive' },
+] as const satisfies ReadonlyArray<{ channel: 'email' | 'linkedin'; replied: Fact; positive: Fact }>;
 
-interface Tally {
-  sent: number;
-  contacted: Set<string>;
-  replied: number;
-  positive: number;
-  channel: 'email' | 'linkedin' | null;
-}
+/** The facts the report credits, as rules: what `ActivityStore.senderSums` is asked for. */
+export const senderRules: SenderRules = {
+  sends: sends.map((fact) => factRules[fact]),
+  replies: replies.map(({ channel, replied, positive }) => ({
+    channel,
+    replied: factRules[replied],
+    positive: factRules[positive],
+  })),
+};
 
 /**
  * Rows for the assigned accounts in the campaign's order, then for any other account with
@@ -38,61 +41,88 @@ export function senderBreakdown(
   enabledAccounts: readonly string[],
   accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform' | 'label'>>,
 ): SenderBreakdownRow[] {
-  const tallies = new Map<string, Tally>();
-  const tally = (accountId: string, channel: 'email' | 'linkedin' | null) => {
-    let entry = tallies.get(accountId);
-    if (!entry) {
-      entry = { sent: 0, contacted: new Set(), replied: 0, positive: 0, channel };
-      tallies.set(accountId, entry);
+  return senderBreakdownFrom(senderSumsOf(data, from), enabledAccounts, accounts);
+}
+
+/**
+ * `SenderSum`s from a campaign's rows (all its events: a reply may be credited to an earlier
+ * send), as the store sums them for `rules`.
+ */
+export function senderSumsOf(data: AnalyticsData, from: string | null, rules: SenderRules = senderRules): SenderSum[] {
+  const start = from === null ? Number.NEGATIVE_INFINITY : instant(from);
+  const sendKinds = new Set(rules.sends.flatMap((rule) => rule.kinds));
+  const sums = new Map<string, SenderSum & { leads: Set<string> }>();
+  const credit = (accountId: string, channel: 'email' | 'linkedin' | null) => {
+    let sum = sums.get(accountId);
+    if (!sum) {
+      sum = { account_id: accountId, channel: null, sent: 0, contacted: 0, replied: 0, positive: 0, leads: new Set() };
+      sums.set(accountId, sum);
     }
-    entry.channel ??= channel;
-    return entry;
+    // The platform of an account the organization does not know (never expected).
+    sum.channel ??= channel;
+    return sum;
   };
-  for (const id of enabledAccounts) tally(id, null);
   for (const lead of leadFacts(data, from)) {
-    for (const fact of sends) {
-      const event = lead.first[fact];
+    const first = (rule: FactRule) =>
+      lead.events.find((event) => instant(event.occurred_at) >= start && matchesRule(event, rule));
+    for (const rule of rules.sends) {
+      const event = first(rule);
       if (!event?.account_id) continue;
-      const entry = tally(event.account_id, event.channel);
-      entry.sent += 1;
-      entry.contacted.add(lead.enrolment.id);
+      const sum = credit(event.account_id, event.channel);
+      sum.sent += 1;
+      sum.leads.add(lead.enrolment.id);
     }
-    for (const [repliedFact, positiveFact, channel] of replies) {
-      for (const [fact, field] of [
-        [repliedFact, 'replied'],
-        [positiveFact, 'positive'],
+    for (const { channel, replied, positive } of rules.replies) {
+      for (const [rule, field] of [
+        [replied, 'replied'],
+        [positive, 'positive'],
       ] as const) {
-        const event = lead.first[fact];
-        const accountId = event ? replyAccount(lead, event, channel) : null;
-        if (accountId) tally(accountId, channel)[field] += 1;
+        const event = first(rule);
+        const accountId = event ? replyAccount(lead, event, channel, sendKinds) : null;
+        if (accountId) credit(accountId, channel)[field] += 1;
       }
     }
   }
+  return [...sums.values()].map(({ leads, ...sum }) => ({ ...sum, contacted: leads.size }));
+}
+
+/** The report from the campaign's sums (`ActivityStore.senderSums`). */
+export function senderBreakdownFrom(
+  sums: readonly SenderSum[],
+  enabledAccounts: readonly string[],
+  accounts: ReadonlyArray<Pick<SenderAccountRecord, 'id' | 'platform' | 'label'>>,
+): SenderBreakdownRow[] {
+  const byAccount = new Map(sums.map((sum) => [sum.account_id, sum]));
   const byId = new Map(accounts.map((account) => [account.id, account]));
   const assigned = new Set(enabledAccounts);
-  const others = [...tallies.keys()].filter((id) => !assigned.has(id)).sort(compareText);
-  return [...new Set(enabledAccounts), ...others].map((id) => {
-    const entry = tallies.get(id) as Tally;
+  const others = [...byAccount.keys()].filter((id) => !assigned.has(id)).sort(compareText);
+  return [...assigned, ...others].map((id) => {
+    const sum = byAccount.get(id);
     const account = byId.get(id);
     return {
       account_id: id,
       // An account unknown to the organization (never expected) still gets a row, so that
       // the rows add up to the analysis; its platform is the channel it was used on.
-      platform: account?.platform ?? entry.channel ?? 'email',
+      platform: account?.platform ?? sum?.channel ?? 'email',
       label: account?.label ?? id,
-      sent: entry.sent,
-      replied_leads: entry.replied,
-      positive_leads: entry.positive,
-      reply_rate_pct: percent(entry.replied, entry.contacted.size),
+      sent: sum?.sent ?? 0,
+      replied_leads: sum?.replied ?? 0,
+      positive_leads: sum?.positive ?? 0,
+      reply_rate_pct: percent(sum?.replied ?? 0, sum?.contacted ?? 0),
     };
   });
 }
 
-function replyAccount(lead: LeadFacts, reply: ActivityEvent, channel: 'email' | 'linkedin'): string | null {
+function replyAccount(
+  lead: LeadFacts,
+  reply: ActivityEvent,
+  channel: 'email' | 'linkedin',
+  sendKinds: ReadonlySet<ActivityKind>,
+): string | null {
   if (reply.account_id) return reply.account_id;
   const at = instant(reply.occurred_at);
   const lastSend = lead.events
-    .filter((e) => e.channel === channel && messageKinds.includes(e.kind) && instant(e.occurred_at) <= at)
+    .filter((e) => e.channel === channel && sendKinds.has(e.kind) && instant(e.occurred_at) <= at)
     .at(-1);
   return lastSend?.account_id ?? null;
 }

@@ -3,6 +3,7 @@ import type { ActivityEventRecord, BookingRecord } from '../records.ts';
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
 import { memoryFirstFactDays } from './first-fact-days.ts';
 import { memoryPlaceholderFillSums } from './placeholder-fill-sums.ts';
+import { memorySenderSums } from './sender-sums.ts';
 import { markNotKnown, withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
@@ -80,6 +81,9 @@ export function memoryActivity(state: MemoryState): ActivityStore {
     },
     async placeholderFillSums(campaignId, query) {
       return memoryPlaceholderFillSums(state, campaignId, query);
+    },
+    async senderSums(campaignId, query) {
+      return memorySenderSums(state, campaignId, query);
     },
     async eraseLead(organizationId, leadId) {
       const replies = state.activity.whereIndexed(

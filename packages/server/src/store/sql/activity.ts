@@ -5,6 +5,7 @@ import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { sqlFirstFactDays } from './first-fact-days.ts';
 import { sqlPlaceholderFillSums } from './placeholder-fill-sums.ts';
+import { sqlSenderSums } from './sender-sums.ts';
 import { dueNotKnown, enrolmentColumnsOf } from './leads.ts';
 import { insertRow, updateRow } from './rows.ts';
 
@@ -69,6 +70,9 @@ export function sqlActivity(client: SqlClient): ActivityStore {
     },
     async placeholderFillSums(campaignId, query) {
       return sqlPlaceholderFillSums(client, campaignId, query);
+    },
+    async senderSums(campaignId, query) {
+      return sqlSenderSums(client, campaignId, query);
     },
     async eraseLead(organizationId, leadId) {
       await client.query(

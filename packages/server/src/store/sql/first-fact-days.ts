@@ -6,11 +6,7 @@
 import { checkFactNames, type CountingCohort, type FactRule, type FirstFactDays } from '../types.ts';
 import type { EnrolmentStatus } from '../records.ts';
 import type { SqlClient } from './client.ts';
-
-/** How a reply counts (domain/activity.ts `replyClass`): `ooo` first, else its sentiment. */
-const replyClassOfEv = `case when ev.kind <> 'reply_received' then null
-  when ev.data->'out_of_office' = 'true'::jsonb then 'ooo'
-  else coalesce(ev.data->>'sentiment', 'unclassified') end`;
+import { factRuleCondition, replyClassOf } from './fact-rule-conditions.ts';
 
 interface Row {
   part: 'status' | 'day';
@@ -35,12 +31,10 @@ export async function sqlFirstFactDays(
     return `$${params.length}`;
   };
   const facts = Object.entries(query.facts);
-  const firstOf = facts.map(([, rule], i) => {
-    const conditions = [`ev.kind = any(${param(rule.kinds)}::text[])`];
-    if (rule.channel !== undefined) conditions.push(`ev.channel = ${param(rule.channel)}::text`);
-    if (rule.replyClass !== undefined) conditions.push(`ev.reply_class = ${param(rule.replyClass)}::text`);
-    return `min(ev.occurred_at) filter (where ${conditions.join(' and ')}) as f${i}`;
-  });
+  const firstOf = facts.map(
+    ([, rule], i) =>
+      `min(ev.occurred_at) filter (where ${factRuleCondition(rule, param, 'ev', 'ev.reply_class')}) as f${i}`,
+  );
   // Each lead's first day of each fact (meeting last), then one hashed grouping set per fact:
   // a pass over the counted leads, not a row per lead and fact to sort.
   const dayColumns = [...facts.map((_, i) => `f.f${i}`), 'm.at'].map((at) => `(${at} at time zone 'UTC')::date`);
@@ -53,7 +47,7 @@ export async function sqlFirstFactDays(
           and (e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))
      ),
      events as (
-       select ev.enrolment_id, ev.occurred_at, ev.kind, ev.channel, ${replyClassOfEv} as reply_class
+       select ev.enrolment_id, ev.occurred_at, ev.kind, ev.channel, ${replyClassOf('ev')} as reply_class
          from activity_events ev
         where ev.campaign_id = $1 and ($2::timestamptz is null or ev.occurred_at >= $2)
      ),
