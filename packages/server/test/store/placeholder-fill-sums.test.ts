@@ -100,8 +100,12 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
       id: ids[0],
       ...message([fill('tie', 'ai', 'filled')]),
     });
-    // A message without fills still counts; a lead removed from the campaign does not.
-    await b.event(second, 'connection_requested', '2026-11-04T09:00:00.000Z', { data: {} });
+    // A message without well-formed fills still counts (a fill without a name counts nowhere, an
+    // unknown way of filling only as a use); a lead removed from the campaign does not.
+    const malformed = [{ source: 'lead', fill: 'filled' }, 'text', { name: 'odd', source: 'lead', fill: 'weird' }];
+    await b.event(second, 'connection_requested', '2026-11-04T09:00:00.000Z', {
+      data: { placeholders: malformed as unknown as PlaceholderFill[] },
+    });
     await b.event(removed, 'email_sent', '2026-11-03T09:00:00.000Z', message([fill('company', 'ai', 'empty')]));
     // Not a message.
     await b.event(first, 'profile_viewed', '2026-11-02T08:00:00.000Z', message([fill('viewed', 'lead', 'filled')]));
@@ -112,6 +116,7 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
       fields: [
         { name: 'company', source: 'lead', uses: 1, filled: 1, fallback: 0, empty: 0 },
         { name: 'icebreaker', source: 'ai', uses: 3, filled: 1, fallback: 1, empty: 1 },
+        { name: 'odd', source: 'lead', uses: 1, filled: 0, fallback: 0, empty: 0 },
         { name: 'tie', source: 'ai', uses: 1, filled: 1, fallback: 0, empty: 0 },
         // The first lead's request comes before the second lead's email, though emails come first.
         { name: 'title', source: 'lead', uses: 2, filled: 1, fallback: 0, empty: 1 },
@@ -134,6 +139,7 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
       fields: [
         { name: 'company', source: 'lead', uses: 1, filled: 1, fallback: 0, empty: 0 },
         { name: 'icebreaker', source: 'ai', uses: 1, filled: 0, fallback: 1, empty: 0 },
+        { name: 'odd', source: 'lead', uses: 1, filled: 0, fallback: 0, empty: 0 },
         { name: 'tie', source: 'ai', uses: 1, filled: 1, fallback: 0, empty: 0 },
       ],
     });

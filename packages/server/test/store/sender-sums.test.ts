@@ -67,9 +67,10 @@ describeBackends('ActivityStore.senderSums', (store) => {
     // that names its account.
     await b.event(first, 'linkedin_message_sent', '2026-11-05T10:00:00.000Z', { account_id: 'li_x' });
     await b.reply(first, '2026-11-07T09:00:00.000Z', 'linkedin', { sentiment: 'neutral' }, { account_id: 'li_y' });
-    // Second lead: a send without an account (credited to nobody), then two emails at the same
+    // Second lead: sends without an account (credited to nobody), then two emails at the same
     // instant and a reply right then: the smaller ID is the first send, the larger the last.
     await b.event(second, 'connection_requested', '2026-11-05T08:00:00.000Z', { account_id: null });
+    await b.event(second, 'linkedin_message_sent', '2026-11-05T08:30:00.000Z', { account_id: '' });
     const ids = [crypto.randomUUID(), crypto.randomUUID()].sort();
     await b.event(second, 'email_sent', '2026-11-05T09:00:00.000Z', { id: ids[1], account_id: 'em_3' });
     await b.event(second, 'email_sent', '2026-11-05T09:00:00.000Z', { id: ids[0], account_id: 'em_1' });

@@ -32,6 +32,8 @@ export function placeholderFillSum() {
       messages += 1;
       const seen = new Set<string>();
       for (const fill of fills ?? []) {
+        // A fill the engine would not write (no name) counts nowhere, as in the SQL store.
+        if (typeof fill.name !== 'string') continue;
         // A placeholder counts once per message, however often the text uses it.
         if (seen.has(fill.name)) continue;
         seen.add(fill.name);
@@ -41,7 +43,7 @@ export function placeholderFillSum() {
           fields.set(fill.name, field);
         }
         field.uses += 1;
-        field[fill.fill] += 1;
+        if (fill.fill === 'filled' || fill.fill === 'fallback' || fill.fill === 'empty') field[fill.fill] += 1;
       }
     },
     result(): PlaceholderFillSums {

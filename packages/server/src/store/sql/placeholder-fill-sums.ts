@@ -7,10 +7,13 @@ import type { ActivityKind } from '../records.ts';
 import type { PlaceholderFillSums } from '../types.ts';
 import type { SqlClient } from './client.ts';
 
+type Field = PlaceholderFillSums['fields'][number];
+
 interface Row {
+  part: 'messages' | 'field';
   /** Null on the row that counts the messages. */
   name: string | null;
-  source: PlaceholderFillSums['fields'][number]['source'] | null;
+  source: Field['source'] | null;
   uses: number;
   filled: number;
   fallback: number;
@@ -50,21 +53,31 @@ export async function sqlPlaceholderFillSums(
               m.rank, m.kind_rank, p.ord, p.fill->>'name' as name, p.fill->>'source' as source,
               p.fill->>'fill' as fill
          from messages m cross join lateral jsonb_array_elements(m.fills) with ordinality as p(fill, ord)
+        where jsonb_typeof(p.fill->'name') = 'string'
         order by m.rank, m.kind_rank, p.fill->>'name', p.ord
      )
-     select null as name, null as source, count(*)::int as uses, 0 as filled, 0 as fallback, 0 as empty
+     select 'messages' as part, null as name, null as source, count(*)::int as uses, 0 as filled, 0 as fallback,
+            0 as empty
        from messages
      union all
-     select name, (array_agg(source order by rank, kind_rank, ord))[1], count(*)::int,
+     select 'field', name, (array_agg(source order by rank, kind_rank, ord))[1], count(*)::int,
             (count(*) filter (where fill = 'filled'))::int, (count(*) filter (where fill = 'fallback'))::int,
             (count(*) filter (where fill = 'empty'))::int
        from fills group by name`,
     [campaignId, query.from, query.kinds],
   );
   const sums: PlaceholderFillSums = { messages: 0, fields: [] };
-  for (const { name, source, uses, filled, fallback, empty } of rows) {
-    if (name === null || source === null) sums.messages = uses;
-    else sums.fields.push({ name, source, uses, filled, fallback, empty });
+  for (const { part, name, source, uses, filled, fallback, empty } of rows) {
+    if (part === 'messages') sums.messages = uses;
+    else
+      sums.fields.push({
+        name: name as string,
+        source: source as Field['source'],
+        uses,
+        filled,
+        fallback,
+        empty,
+      });
   }
   return sums;
 }

@@ -77,10 +77,11 @@ export async function sqlSenderSums(
      ),
      credited as (
        select c.rank, f.slot, f.enrolment_id, r.channel,
-              case when ${inList(sends)} then f.account_id
-                   else coalesce(f.account_id, (
+              -- An empty account ID is no account, as in the reference.
+              case when ${inList(sends)} then nullif(f.account_id, '')
+                   else coalesce(nullif(f.account_id, ''), (
                      -- The lead's last send on the reply's channel at or before it, at any time.
-                     select m.account_id from activity_events m
+                     select nullif(m.account_id, '') from activity_events m
                       where m.enrolment_id = f.enrolment_id and m.channel = r.channel
                         and m.kind = any(${sendKinds}::text[]) and m.occurred_at <= f.occurred_at
                       order by m.occurred_at desc, m.id desc limit 1)) end as account_id
