@@ -6,7 +6,7 @@
 import { checkFactNames, type CountingCohort, type FactRule, type FirstFactDays } from '../types.ts';
 import type { EnrolmentStatus } from '../records.ts';
 import type { SqlClient } from './client.ts';
-import { factRuleCondition, replyClassOf } from './fact-rule-conditions.ts';
+import { countedEnrolmentsOf, factRuleCondition, replyClassOf } from './analytics-sql.ts';
 
 interface Row {
   part: 'status' | 'day';
@@ -42,9 +42,7 @@ export async function sqlFirstFactDays(
   const rows = await client.query<Row>(
     `with counted as (
        select e.id, coalesce(e.variation, 'unassigned') as cohort, e.status
-         from enrolments e join leads l on l.id = e.lead_id
-        where e.campaign_id = $1
-          and (e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))
+         from ${countedEnrolmentsOf('$1')}
      ),
      events as (
        select ev.enrolment_id, ev.occurred_at, ev.kind, ev.channel, ${replyClassOf('ev')} as reply_class

@@ -5,6 +5,7 @@
  */
 import type { ActivityKind } from '../records.ts';
 import type { PlaceholderFillSums } from '../types.ts';
+import { rankedCountedOf } from './analytics-sql.ts';
 import type { SqlClient } from './client.ts';
 
 type Field = PlaceholderFillSums['fields'][number];
@@ -30,10 +31,7 @@ export async function sqlPlaceholderFillSums(
   // of the name's first fill in that order.
   const rows = await client.query<Row>(
     `with counted as (
-       select e.id, row_number() over (order by e.enrolled_at, e.id) as rank
-         from enrolments e join leads l on l.id = e.lead_id
-        where e.campaign_id = $1
-          and (e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))
+       ${rankedCountedOf('$1')}
      ),
      firsts as (
        select distinct on (ev.enrolment_id, ev.kind) ev.enrolment_id, ev.kind, ev.data

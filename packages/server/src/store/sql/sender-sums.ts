@@ -5,7 +5,7 @@
  */
 import type { FactRule, SenderRules, SenderSum } from '../types.ts';
 import type { SqlClient } from './client.ts';
-import { factRuleCondition, replyClassOf } from './fact-rule-conditions.ts';
+import { factRuleCondition, rankedCountedOf, replyClassOf } from './analytics-sql.ts';
 
 interface Row {
   account_id: string;
@@ -59,10 +59,7 @@ export async function sqlSenderSums(
     replyChannels.length === 0 ? 'f.channel' : `case f.slot ${replyChannels.join(' ')} else f.channel end`;
   const rows = await client.query<Row>(
     `with counted as (
-       select e.id, row_number() over (order by e.enrolled_at, e.id) as rank
-         from enrolments e join leads l on l.id = e.lead_id
-        where e.campaign_id = $1
-          and (e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))
+       ${rankedCountedOf('$1')}
      ),
      firsts as (
        select distinct on (ev.enrolment_id, s.slot) ev.enrolment_id, s.slot, ev.account_id, ev.channel, ev.occurred_at

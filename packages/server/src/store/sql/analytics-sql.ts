@@ -1,4 +1,4 @@
-/** SQL for the analytics facts' rules (`FactRule`), shared by the stores' analytics sums. */
+/** SQL the stores' analytics sums share: who counts, and the facts' rules (`FactRule`). */
 import type { FactRule } from '../types.ts';
 
 /** How the reply in row `ev` counts (domain/activity.ts `replyClass`): `ooo` first, else its sentiment. */
@@ -22,3 +22,17 @@ export function factRuleCondition(
   if (rule.replyClass !== undefined) conditions.push(`${replyClass} = ${param(rule.replyClass)}::text`);
   return conditions.join(' and ');
 }
+
+/**
+ * `from ... where ...` of a campaign's counted enrolments (`isCounted` in
+ * domain/analytics/population.ts) as `e`, with their leads as `l`: an enrolment counts unless
+ * its lead was removed from the campaign while it lived.
+ */
+export const countedEnrolmentsOf = (campaign: string) => `enrolments e join leads l on l.id = e.lead_id
+        where e.campaign_id = ${campaign}
+          and (e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))`;
+
+/** The counted enrolments' IDs and their rank in the counting order (`enrolled_at`, then `id`). */
+export const rankedCountedOf = (campaign: string) =>
+  `select e.id, row_number() over (order by e.enrolled_at, e.id) as rank
+         from ${countedEnrolmentsOf(campaign)}`;
