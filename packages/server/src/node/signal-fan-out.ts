@@ -21,7 +21,17 @@ export function whenAborted(signal: AbortSignal, onAbort: () => void): () => voi
       'abort',
       () => {
         waiting.delete(signal);
-        for (const handler of created) handler();
+        for (const handler of created) {
+          // One waiter that throws stops none of the others; its error is reported as a
+          // listener's of its own would have been.
+          try {
+            handler();
+          } catch (error) {
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
       },
       { once: true },
     );

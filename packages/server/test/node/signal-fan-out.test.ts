@@ -1,6 +1,6 @@
 /** `whenAborted`: one listener on the signal for every waiter, each called once, none after it stopped waiting. */
 import { getEventListeners } from 'node:events';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { whenAborted } from '../../src/node/signal-fan-out.ts';
 
 it('calls the waiters still waiting when the signal aborts, through one listener', () => {
@@ -35,4 +35,24 @@ it('keeps the signals apart', () => {
   expect(called).toEqual(['second']);
   first.abort();
   expect(called).toEqual(['second', 'first']);
+});
+
+it('a waiter that throws stops none of the others, and its error is reported on its own', () => {
+  const controller = new AbortController();
+  const called: string[] = [];
+  const failure = new Error('a waiter failed');
+  whenAborted(controller.signal, () => {
+    throw failure;
+  });
+  whenAborted(controller.signal, () => called.push('after'));
+  const reported: Array<() => void> = [];
+  const queue = vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => reported.push(task));
+  try {
+    controller.abort();
+  } finally {
+    queue.mockRestore();
+  }
+  expect(called).toEqual(['after']);
+  expect(reported).toHaveLength(1);
+  expect(() => reported[0]?.()).toThrow(failure);
 });

@@ -100,11 +100,21 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
       id: ids[0],
       ...message([fill('tie', 'ai', 'filled')]),
     });
-    // A message without well-formed fills still counts (a fill without a name counts nowhere, an
-    // unknown way of filling only as a use); a lead removed from the campaign does not.
-    const malformed = [{ source: 'lead', fill: 'filled' }, 'text', { name: 'odd', source: 'lead', fill: 'weird' }];
+    // A message without well-formed fills still counts (a fill that is no object or has no name
+    // counts nowhere, an unknown way of filling only as a use, a missing source is none), and
+    // so does one whose fills are no list; a lead removed from the campaign does not.
+    const malformed = [
+      { source: 'lead', fill: 'filled' },
+      'text',
+      null,
+      { name: 'odd', source: 'lead', fill: 'weird' },
+      { name: 'sourceless', fill: 'filled' },
+    ];
     await b.event(second, 'connection_requested', '2026-11-04T09:00:00.000Z', {
       data: { placeholders: malformed as unknown as PlaceholderFill[] },
+    });
+    await b.event(first, 'linkedin_message_sent', '2026-11-06T10:00:00.000Z', {
+      data: { placeholders: { not: 'a list' } as unknown as PlaceholderFill[] },
     });
     await b.event(removed, 'email_sent', '2026-11-03T09:00:00.000Z', message([fill('company', 'ai', 'empty')]));
     // Not a message.
@@ -112,11 +122,12 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
 
     const sums = await store().activity.placeholderFillSums(campaign.id, { from: null, kinds: messageKindsCounted });
     expect(sorted(sums)).toEqual({
-      messages: 5,
+      messages: 6,
       fields: [
         { name: 'company', source: 'lead', uses: 1, filled: 1, fallback: 0, empty: 0 },
         { name: 'icebreaker', source: 'ai', uses: 3, filled: 1, fallback: 1, empty: 1 },
         { name: 'odd', source: 'lead', uses: 1, filled: 0, fallback: 0, empty: 0 },
+        { name: 'sourceless', source: null, uses: 1, filled: 1, fallback: 0, empty: 0 },
         { name: 'tie', source: 'ai', uses: 1, filled: 1, fallback: 0, empty: 0 },
         // The first lead's request comes before the second lead's email, though emails come first.
         { name: 'title', source: 'lead', uses: 2, filled: 1, fallback: 0, empty: 1 },
@@ -129,21 +140,33 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
     };
     expect(sorted(placeholderFillSumsOf(data, null))).toEqual(sorted(sums));
 
-    // From the 4th on: the first lead's email and the second's LinkedIn message and request.
+    // From the 4th on: the first lead's email and LinkedIn message, the second's LinkedIn message and request.
     const later = await store().activity.placeholderFillSums(campaign.id, {
       from: '2026-11-04T09:00:00.000Z',
       kinds: messageKindsCounted,
     });
     expect(sorted(later)).toEqual({
-      messages: 3,
+      messages: 4,
       fields: [
         { name: 'company', source: 'lead', uses: 1, filled: 1, fallback: 0, empty: 0 },
         { name: 'icebreaker', source: 'ai', uses: 1, filled: 0, fallback: 1, empty: 0 },
         { name: 'odd', source: 'lead', uses: 1, filled: 0, fallback: 0, empty: 0 },
+        { name: 'sourceless', source: null, uses: 1, filled: 1, fallback: 0, empty: 0 },
         { name: 'tie', source: 'ai', uses: 1, filled: 1, fallback: 0, empty: 0 },
       ],
     });
   });
+
+  it('reads each kind once, however often the list names it', async () => {
+    const { campaignId } = await storedCampaign(store(), 5);
+    const once = await store().activity.placeholderFillSums(campaignId, { from: null, kinds: ['email_sent'] });
+    const twice = await store().activity.placeholderFillSums(campaignId, {
+      from: null,
+      kinds: ['email_sent', 'email_sent'],
+    });
+    expect(once.messages).toBeGreaterThan(0);
+    expect(sorted(twice)).toEqual(sorted(once));
+  }, 60_000);
 
   it('an unknown campaign has nothing to sum', async () => {
     expect(

@@ -28,18 +28,21 @@ export function placeholderFillSum() {
   let messages = 0;
   const fields = new Map<string, PlaceholderFillSums['fields'][number]>();
   return {
-    message(fills: readonly PlaceholderFill[] | undefined): void {
+    message(fills: unknown): void {
       messages += 1;
       const seen = new Set<string>();
-      for (const fill of fills ?? []) {
-        // A fill the engine would not write (no name) counts nowhere, as in the SQL store.
-        if (typeof fill.name !== 'string') continue;
+      // Read as the SQL store reads the stored JSON: what the engine would not write (no array,
+      // a fill that is no object or has no name) counts nowhere, and a source that is not text
+      // is none.
+      for (const fill of Array.isArray(fills) ? (fills as unknown[]) : []) {
+        if (!isFill(fill)) continue;
         // A placeholder counts once per message, however often the text uses it.
         if (seen.has(fill.name)) continue;
         seen.add(fill.name);
         let field = fields.get(fill.name);
         if (!field) {
-          field = { name: fill.name, source: fill.source, uses: 0, filled: 0, fallback: 0, empty: 0 };
+          const source = (typeof fill.source === 'string' ? fill.source : null) as PlaceholderFill['source'];
+          field = { name: fill.name, source, uses: 0, filled: 0, fallback: 0, empty: 0 };
           fields.set(fill.name, field);
         }
         field.uses += 1;
@@ -62,4 +65,9 @@ export function placeholderFillSumsOf(data: AnalyticsData, from: string | null):
     }
   }
   return sum.result();
+}
+
+/** An object with a name: the least of a fill that counts. */
+function isFill(value: unknown): value is PlaceholderFill {
+  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
 }

@@ -36,7 +36,8 @@ export function memoryPlaceholderFillSums(
     .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id));
   for (const enrolment of enrolments) {
     if (!isCounted(withLeadDeletedAt(state, enrolment))) continue;
-    for (const kind of query.kinds) {
+    // Each kind once, as the SQL store reads the list.
+    for (const kind of new Set(query.kinds)) {
       const event = firsts.get(`${enrolment.id} ${kind}`);
       if (event) sum.message(event.data.placeholders);
     }

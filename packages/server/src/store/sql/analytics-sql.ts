@@ -24,15 +24,12 @@ export function factRuleCondition(
 }
 
 /**
- * `from ... where ...` of a campaign's counted enrolments (`isCounted` in
- * domain/analytics/population.ts) as `e`, with their leads as `l`: an enrolment counts unless
- * its lead was removed from the campaign while it lived.
+ * True for a counted enrolment `e` with its lead `l` (`isCounted` in
+ * domain/analytics/population.ts): an enrolment counts unless its lead was removed from the
+ * campaign while it lived.
  */
-export const countedEnrolmentsOf = (campaign: string) => `enrolments e join leads l on l.id = e.lead_id
-        where e.campaign_id = ${campaign}
-          and (e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))`;
+export const isCountedSql = '(e.removed_at is null or (l.deleted_at is not null and e.removed_at >= l.deleted_at))';
 
-/** The counted enrolments' IDs and their rank in the counting order (`enrolled_at`, then `id`). */
-export const rankedCountedOf = (campaign: string) =>
-  `select e.id, row_number() over (order by e.enrolled_at, e.id) as rank
-         from ${countedEnrolmentsOf(campaign)}`;
+/** `from ... where ...` of a campaign's counted enrolments as `e`, with their leads as `l`. */
+export const countedEnrolmentsOf = (campaign: string) =>
+  `enrolments e join leads l on l.id = e.lead_id where e.campaign_id = ${campaign} and ${isCountedSql}`;

@@ -5,7 +5,7 @@
  */
 import type { FactRule, SenderRules, SenderSum } from '../types.ts';
 import type { SqlClient } from './client.ts';
-import { factRuleCondition, rankedCountedOf, replyClassOf } from './analytics-sql.ts';
+import { factRuleCondition, isCountedSql, replyClassOf } from './analytics-sql.ts';
 
 interface Row {
   account_id: string;
@@ -58,10 +58,7 @@ export async function sqlSenderSums(
   const channelOf =
     replyChannels.length === 0 ? 'f.channel' : `case f.slot ${replyChannels.join(' ')} else f.channel end`;
   const rows = await client.query<Row>(
-    `with counted as (
-       ${rankedCountedOf('$1')}
-     ),
-     firsts as (
+    `with firsts as (
        select distinct on (ev.enrolment_id, s.slot) ev.enrolment_id, s.slot, ev.account_id, ev.channel, ev.occurred_at
          from (select ev.enrolment_id, ev.id, ev.kind, ev.account_id, ev.channel, ev.occurred_at,
                       ${replyClassOf('ev')} as reply_class
@@ -73,7 +70,7 @@ export async function sqlSenderSums(
         order by ev.enrolment_id, s.slot, ev.occurred_at, ev.id
      ),
      credited as (
-       select c.rank, f.slot, f.enrolment_id, r.channel,
+       select e.enrolled_at, f.slot, f.enrolment_id, r.channel,
               -- An empty account ID is no account, as in the reference.
               case when ${inList(sends)} then nullif(f.account_id, '')
                    else coalesce(nullif(f.account_id, ''), (
@@ -82,12 +79,17 @@ export async function sqlSenderSums(
                       where m.enrolment_id = f.enrolment_id and m.channel = r.channel
                         and m.kind = any(${sendKinds}::text[]) and m.occurred_at <= f.occurred_at
                       order by m.occurred_at desc, m.id desc limit 1)) end as account_id
-         from counted c
-         join firsts f on f.enrolment_id = c.id
+         -- By primary key only (an event's enrolment is of the event's campaign): given the
+         -- campaign's enrolments to scan, the planner (with no statistics) compared every first
+         -- with every enrolment (decision 0023).
+         from firsts f
+         join enrolments e on e.id = f.enrolment_id
+         join leads l on l.id = e.lead_id
          cross join lateral (select ${channelOf} as channel) as r
+        where ${isCountedSql}
      )
      select f.account_id,
-            (array_agg(f.channel order by f.rank, f.slot) filter (where f.channel is not null))[1] as channel,
+            (array_agg(f.channel order by f.enrolled_at, f.enrolment_id, f.slot) filter (where f.channel is not null))[1] as channel,
             (count(*) filter (where ${inList(sends)}))::int as sent,
             (count(distinct f.enrolment_id) filter (where ${inList(sends)}))::int as contacted,
             (count(*) filter (where ${inList(numbersOf('replied'))}))::int as replied,
