@@ -12,7 +12,7 @@ import type { PlaceholderFillSums } from '../../src/store/types.ts';
 import { createTestApi } from '../support/api.ts';
 import { activityBuilder } from '../support/activity.ts';
 import { describeBackends } from '../support/backends.ts';
-import { reportWindows, storedCampaign } from '../support/stored-campaign.ts';
+import { campaignRows, reportWindows, storedCampaign } from '../support/stored-campaign.ts';
 
 /** In one order, so that two sums compare as sets of rows. */
 function sorted(sums: PlaceholderFillSums): PlaceholderFillSums {
@@ -133,12 +133,7 @@ describeBackends('ActivityStore.placeholderFillSums', (store) => {
         { name: 'title', source: 'lead', uses: 2, filled: 1, fallback: 0, empty: 1 },
       ],
     });
-    const data = {
-      enrolments: await store().activity.listEnrolments(campaign.id),
-      events: await store().activity.listForCampaign(campaign.id),
-      bookings: [],
-    };
-    expect(sorted(placeholderFillSumsOf(data, null))).toEqual(sorted(sums));
+    expect(sorted(placeholderFillSumsOf(await campaignRows(store(), campaign.id), null))).toEqual(sorted(sums));
 
     // From the 4th on: the first lead's email and LinkedIn message, the second's LinkedIn message and request.
     const later = await store().activity.placeholderFillSums(campaign.id, {

@@ -7,22 +7,13 @@
 import { expect, it } from 'vitest';
 import { messageKinds } from '../../src/domain/activity.ts';
 import { senderRules, senderSumsOf } from '../../src/domain/analytics/index.ts';
-import type { SenderRules, SenderSum, Store } from '../../src/store/types.ts';
+import type { SenderRules, SenderSum } from '../../src/store/types.ts';
 import { createTestApi } from '../support/api.ts';
 import { activityBuilder } from '../support/activity.ts';
 import { describeBackends } from '../support/backends.ts';
-import { reportWindows, storedCampaign } from '../support/stored-campaign.ts';
+import { campaignRows, reportWindows, storedCampaign } from '../support/stored-campaign.ts';
 
 const sorted = (sums: readonly SenderSum[]) => [...sums].sort((a, b) => (a.account_id < b.account_id ? -1 : 1));
-
-/** The campaign's rows, as the reference reads them. */
-async function rowsOf(store: Store, campaignId: string) {
-  return {
-    enrolments: await store.activity.listEnrolments(campaignId),
-    events: await store.activity.listForCampaign(campaignId),
-    bookings: [],
-  };
-}
 
 it('credits a reply without an account to the last send of the message kinds', () => {
   expect(new Set(senderRules.sends.flatMap((rule) => rule.kinds))).toEqual(new Set(messageKinds));
@@ -96,7 +87,7 @@ describeBackends('ActivityStore.senderSums', (store) => {
       credit('li_x', 'linkedin', { sent: 1, contacted: 1 }),
       credit('li_y', 'linkedin', { replied: 1 }),
     ]);
-    expect(sorted(senderSumsOf(await rowsOf(store(), campaign.id), from))).toEqual(sorted(sums));
+    expect(sorted(senderSumsOf(await campaignRows(store(), campaign.id), from))).toEqual(sorted(sums));
 
     // Rules of the test's own: emails only; a LinkedIn reply credited to the LinkedIn sends.
     const rules: SenderRules = {
@@ -114,7 +105,7 @@ describeBackends('ActivityStore.senderSums', (store) => {
       credit('em_1', 'email', { sent: 2, contacted: 2 }),
       credit('li_y', 'linkedin', { replied: 1 }),
     ]);
-    expect(sorted(senderSumsOf(await rowsOf(store(), campaign.id), null, rules))).toEqual(sorted(own));
+    expect(sorted(senderSumsOf(await campaignRows(store(), campaign.id), null, rules))).toEqual(sorted(own));
   });
 
   it('an unknown campaign, or no rules, has nothing to sum', async () => {

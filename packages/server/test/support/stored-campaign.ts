@@ -65,12 +65,16 @@ export async function storedCampaign(store: Store, seed: number): Promise<{ camp
   }
   for (const booking of simulated.bookings)
     await b.booking(storedOf(booking.enrolment_id), booking.kind, booking.booked_at);
-  const data: AnalyticsData = {
-    enrolments: await store.activity.listEnrolments(campaign.id),
-    events: await store.activity.listForCampaign(campaign.id),
-    bookings: await store.bookings.listForCampaign(campaign.id),
+  return { campaignId: campaign.id, data: await campaignRows(store, campaign.id) };
+}
+
+/** A campaign's rows as the reports read them: what the references work the sums out from. */
+export async function campaignRows(store: Store, campaignId: string): Promise<AnalyticsData> {
+  return {
+    enrolments: await store.activity.listEnrolments(campaignId),
+    events: await store.activity.listForCampaign(campaignId),
+    bookings: await store.bookings.listForCampaign(campaignId),
   };
-  return { campaignId: campaign.id, data };
 }
 
 /** Windows that start before, inside and after the simulated activity, in `Z` and offset forms. */

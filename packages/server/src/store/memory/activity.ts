@@ -1,20 +1,14 @@
 /** Memory implementations of the activity and booking stores. */
-import type { ActivityEventRecord, BookingRecord } from '../records.ts';
+import type { BookingRecord } from '../records.ts';
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
+import { enrolmentsInOrder, instant, oldestEventFirst } from './activity-order.ts';
 import { memoryFirstFactDays } from './first-fact-days.ts';
 import { memoryPlaceholderFillSums } from './placeholder-fill-sums.ts';
 import { memorySenderSums } from './sender-sums.ts';
-import { markNotKnown, withLeadDeletedAt } from './leads.ts';
+import { markNotKnown } from './leads.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
-
-// Timestamps are compared as instants: callers may write `Z` or `+00:00` forms, and the SQL
-// store compares `timestamptz` values, not their text.
-const instant = (iso: string) => Date.parse(iso);
-
-const oldestEventFirst = (a: ActivityEventRecord, b: ActivityEventRecord) =>
-  instant(a.occurred_at) - instant(b.occurred_at) || compareText(a.id, b.id);
 
 const newestBookingFirst = (a: BookingRecord, b: BookingRecord) =>
   instant(b.booked_at) - instant(a.booked_at) || compareText(b.id, a.id);
@@ -71,10 +65,7 @@ export function memoryActivity(state: MemoryState): ActivityStore {
         .sort(oldestEventFirst);
     },
     async listEnrolments(campaignId) {
-      return state.enrolments
-        .whereIndexed('campaign', campaignId)
-        .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id))
-        .map((e) => withLeadDeletedAt(state, e));
+      return enrolmentsInOrder(state, campaignId);
     },
     async firstFactDays(campaignId, query) {
       return memoryFirstFactDays(state, campaignId, query);

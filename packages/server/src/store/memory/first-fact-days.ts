@@ -3,10 +3,9 @@ import { matchesRule } from '../../domain/activity.ts';
 import { firstFactDaysSum } from '../../domain/analytics/first-fact-days.ts';
 import { isCounted } from '../../domain/analytics/population.ts';
 import { checkFactNames, type CountingCohort, type FactRule, type FirstFactDays } from '../types.ts';
+import { instant } from './activity-order.ts';
 import { withLeadDeletedAt } from './leads.ts';
 import type { MemoryState } from './state.ts';
-
-const instant = (iso: string) => Date.parse(iso);
 
 export function memoryFirstFactDays(
   state: MemoryState,

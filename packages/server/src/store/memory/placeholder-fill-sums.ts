@@ -3,11 +3,8 @@ import { placeholderFillSum } from '../../domain/analytics/placeholder-fill-sums
 import { isCounted } from '../../domain/analytics/population.ts';
 import type { ActivityEventRecord, ActivityKind } from '../records.ts';
 import type { PlaceholderFillSums } from '../types.ts';
-import { withLeadDeletedAt } from './leads.ts';
+import { enrolmentsInOrder, instant, oldestEventFirst } from './activity-order.ts';
 import type { MemoryState } from './state.ts';
-import { compareText } from './table.ts';
-
-const instant = (iso: string) => Date.parse(iso);
 
 export function memoryPlaceholderFillSums(
   state: MemoryState,
@@ -24,18 +21,11 @@ export function memoryPlaceholderFillSums(
   )) {
     const key = `${event.enrolment_id} ${event.kind}`;
     const known = firsts.get(key);
-    const earlier =
-      known === undefined ||
-      instant(event.occurred_at) - instant(known.occurred_at) < 0 ||
-      (instant(event.occurred_at) === instant(known.occurred_at) && compareText(event.id, known.id) < 0);
-    if (earlier) firsts.set(key, event);
+    if (known === undefined || oldestEventFirst(event, known) < 0) firsts.set(key, event);
   }
   const sum = placeholderFillSum();
-  const enrolments = state.enrolments
-    .whereIndexed('campaign', campaignId)
-    .sort((a, b) => instant(a.enrolled_at) - instant(b.enrolled_at) || compareText(a.id, b.id));
-  for (const enrolment of enrolments) {
-    if (!isCounted(withLeadDeletedAt(state, enrolment))) continue;
+  for (const enrolment of enrolmentsInOrder(state, campaignId)) {
+    if (!isCounted(enrolment)) continue;
     // Each kind once, as the SQL store reads the list.
     for (const kind of new Set(query.kinds)) {
       const event = firsts.get(`${enrolment.id} ${kind}`);
