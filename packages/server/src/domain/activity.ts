@@ -58,5 +58,9 @@ export const instant = (iso: string) => Date.parse(iso);
 
 /** Oldest first, ties by `id` (the store's order), whatever order events came in. */
 export function byTime<T extends Pick<ActivityEvent, 'occurred_at' | 'id'>>(events: readonly T[]): T[] {
-  return [...events].sort((a, b) => instant(a.occurred_at) - instant(b.occurred_at) || compareText(a.id, b.id));
+  // Each time parsed once rather than at every comparison: the step funnel sorts every event
+  // of a campaign (tens of thousands, about 17 comparisons each).
+  const keyed = events.map((event) => ({ event, at: instant(event.occurred_at) }));
+  keyed.sort((a, b) => a.at - b.at || compareText(a.event.id, b.event.id));
+  return keyed.map(({ event }) => event);
 }

@@ -101,7 +101,8 @@ export function sequenceProgress(input: ProgressInput): Progress {
   const firstReply = events.find((e) => e.kind === 'reply_received');
   const pausedAt = firstReply ? instant(firstReply.occurred_at) : null;
   const connections = events.filter((e) => connectionKinds.includes(e.kind)).map((e) => instant(e.occurred_at));
-  const ownIds = new Set(allSteps(steps).map((s) => s.id));
+  // Only a lead on steps not its arm's own needs them (most leads are not).
+  const ownIds = foreign ? new Set(allSteps(steps).map((s) => s.id)) : new Set<number>();
 
   const findRun = (step: SequenceStep, position: string): ActivityEvent | undefined => {
     const kinds = runKinds[step.type];
