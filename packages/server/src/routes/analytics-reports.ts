@@ -2,8 +2,8 @@
  * Tag Analytics, the reports: analysis, daily stats, step funnel, senders, personalization
  * and A/B cohorts. All but the step funnel count from sums the store works out where the rows
  * are (`firstFactDays`, `placeholderFillSums`, `senderSums`); the step funnel reads the
- * campaign's enrolments, events and bookings once. Both go to the pure functions of domain/analytics, which count
- * them the same way.
+ * campaign's enrolments and the events it walks once. Both go to the pure functions of
+ * domain/analytics, which count them the same way.
  */
 import {
   abCohortsFrom,
@@ -18,6 +18,7 @@ import {
   senderBreakdownFrom,
   senderRules,
   stepFunnel,
+  stepFunnelKinds,
 } from '../domain/analytics/index.ts';
 import { parseDateFilter, parseVariation } from '../domain/date-filter.ts';
 import type { FirstFactDays, Store } from '../store/types.ts';
@@ -30,15 +31,14 @@ function windowOf(query: { date_filter?: string | null; variation?: string | nul
 }
 
 /**
- * The campaign's enrolments, events and bookings. With `from`, only events and bookings
- * inside the window are read (the reports that need a lead's earlier events ask for all).
+ * What the step funnel counts from: the campaign's enrolments and its events of the kinds the
+ * funnel reads (`stepFunnelKinds`), all of them, since where a lead is in the sequence depends
+ * on everything that happened to it; no bookings, which it never counts.
  */
-async function loadData(store: Store, campaignId: string, from: string | null): Promise<AnalyticsData> {
-  const since = from ?? undefined;
+async function funnelData(store: Store, campaignId: string): Promise<AnalyticsData> {
   const enrolments = await store.activity.listEnrolments(campaignId);
-  const events = await store.activity.listForCampaign(campaignId, { from: since });
-  const bookings = await store.bookings.listForCampaign(campaignId, { since });
-  return { enrolments, events, bookings };
+  const events = await store.activity.listProgressEvents(campaignId, { kinds: stepFunnelKinds });
+  return { enrolments, events, bookings: [] };
 }
 
 /** The sums the analysis, daily stats and A/B cohorts count from (`firstFactDays`). */
@@ -75,8 +75,7 @@ export const analyticsReportHandlers: PartialHandlers = {
   async getStepFunnel({ path, query, auth, now }, { store }) {
     const window = windowOf(query, now);
     const campaign = await findCampaign(store, auth.organization.id, path.campaign_id);
-    // Where a lead is in the sequence depends on everything that happened to it.
-    const data = await loadData(store, campaign.id, null);
+    const data = await funnelData(store, campaign.id);
     const steps = stepFunnel(data, window, {
       sequence: campaign.sequence,
       winner: campaign.ab_winner,

@@ -3,7 +3,7 @@
  * inserts and updates records, scoped to an organization where the records belong to one.
  * Two implementations pass one contract suite: SQL (PGlite or PostgreSQL) and memory.
  */
-import { connectionKinds } from '../domain/activity.ts';
+import { type ActivityEvent, connectionKinds } from '../domain/activity.ts';
 import type {
   ActivityEventRecord,
   ActivityKind,
@@ -407,6 +407,13 @@ export interface ActivityStore {
     campaignId: string,
     filter?: { from?: string; kinds?: ActivityKind[] },
   ): Promise<ActivityEventRecord[]>;
+  /**
+   * A campaign's events of `kinds` as the sequence walks read them (`ActivityEvent`: without
+   * the organization, campaign, lead and arm columns), oldest first (`occurred_at`, ties by
+   * `id`): what the step funnel reads, every such event of the campaign, so fewer rows and
+   * columns than `listForCampaign` would give.
+   */
+  listProgressEvents(campaignId: string, filter: { kinds: readonly ActivityKind[] }): Promise<ActivityEvent[]>;
   /**
    * How many events of `kinds` each of `accountIds` recorded at or after `from` and before
    * `to`, whatever their campaign (an account absent from the map recorded none): a sender's

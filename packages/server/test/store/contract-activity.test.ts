@@ -58,6 +58,39 @@ describeBackends('store contract: activity', (store) => {
     expect(await store().activity.listForCampaign(campaign.id, { kinds: [] })).toEqual([]);
   });
 
+  it('lists a campaign’s events of some kinds with the columns the sequence walks read', async () => {
+    const b = await builderFor(store());
+    const campaign = await b.campaign();
+    const enrolment = await b.enrol(campaign);
+    const ids = ['00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001'];
+    const sent = await b.event(enrolment, 'email_sent', nov(2), {
+      id: ids[0],
+      step_id: 1,
+      account_id: 'acc_em_1',
+      data: { position: '0', next_step_id: 2 },
+    });
+    // Tied in time with the send: ordered by ID.
+    const accepted = await b.event(enrolment, 'connection_accepted', nov(2), { id: ids[1] });
+    await b.event(enrolment, 'email_opened', nov(2, 10));
+    const reply = await b.reply(enrolment, nov(3), 'email', { sentiment: 'positive' });
+    await b.event(await b.enrol(await b.campaign()), 'email_sent', nov(2));
+    const walked = ({ id, enrolment_id, kind, occurred_at, step_id, account_id, channel, data }: typeof sent) => ({
+      id,
+      enrolment_id,
+      kind,
+      occurred_at,
+      step_id,
+      account_id,
+      channel,
+      data,
+    });
+    const listed = await store().activity.listProgressEvents(campaign.id, {
+      kinds: ['email_sent', 'connection_accepted', 'reply_received'],
+    });
+    expect(listed).toEqual([accepted, sent, reply].map(walked));
+    expect(await store().activity.listProgressEvents(campaign.id, { kinds: [] })).toEqual([]);
+  });
+
   it('counts events of given kinds by account over a time range, across campaigns', async () => {
     const b = await builderFor(store());
     const [one, two] = [await b.enrol(await b.campaign()), await b.enrol(await b.campaign())];

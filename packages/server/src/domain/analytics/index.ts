@@ -8,4 +8,4 @@ export { personalizationFrom, personalizationQuality, placeholderFills } from '.
 export { messageKindsCounted, placeholderFillSumsOf } from './placeholder-fill-sums.ts';
 export type { AnalyticsData, AnalyticsWindow, CountedBooking } from './population.ts';
 export { senderBreakdown, senderBreakdownFrom, senderRules, senderSumsOf } from './senders.ts';
-export { type SequenceContext, stepFunnel } from './step-funnel.ts';
+export { type SequenceContext, stepFunnel, stepFunnelKinds } from './step-funnel.ts';

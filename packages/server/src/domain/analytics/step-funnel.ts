@@ -5,12 +5,11 @@
  * queue use.
  */
 import type { Schemas } from '../../openapi/types.ts';
-import type { Arm } from '../activity.ts';
-import { instant } from '../activity.ts';
+import type { ActivityKind, Sequence } from '../../store/records.ts';
+import { type Arm, connectionKinds, instant, runKinds } from '../activity.ts';
 import { sequenceStart } from '../campaign-queue.ts';
 import { sequenceProgress, stepPositions, type TrailEntry } from '../sequence-progress.ts';
-import type { Sequence } from '../../store/records.ts';
-import { type LeadFacts, leadFacts } from './facts.ts';
+import { factRules, type LeadFacts, leadFacts } from './facts.ts';
 import { type AnalyticsData, type AnalyticsWindow, percent } from './population.ts';
 
 type StepFunnelRow = Schemas['StepFunnelRow'];
@@ -24,11 +23,26 @@ export interface SequenceContext {
 }
 
 /**
+ * The events the funnel reads: the runs of steps, connections (which decide conditionals)
+ * and replies (which pause a lead and are counted). Never an open, which is a fifth of a
+ * campaign's events; nor a booking.
+ */
+export const stepFunnelKinds: readonly ActivityKind[] = [
+  ...new Set([
+    ...Object.values(runKinds).flat(),
+    ...connectionKinds,
+    ...factRules.replied.kinds,
+    ...factRules.positive.kinds,
+  ]),
+];
+
+/**
  * Rows in sequence order, `a` then `b`. A step counts as reached by a lead when it came due
  * or ran inside the window (a step due before the window's start that ran inside it counts,
  * so that `completed` stays within `reached` and matches the analysis's sends); completed
  * when it ran inside the window. A lead's first reply (and first positive reply) inside the
- * window counts for the last step that ran at or before it.
+ * window counts for the last step that ran at or before it. Of `data` it reads the
+ * enrolments and the events of `stepFunnelKinds`: others change nothing.
  */
 export function stepFunnel(data: AnalyticsData, window: AnalyticsWindow, context: SequenceContext): StepFunnelRow[] {
   if (Array.isArray(context.sequence) || window.variation === 'unassigned') return [];

@@ -34,6 +34,22 @@ export function memoryActivity(state: MemoryState): ActivityStore {
         )
         .sort(oldestEventFirst);
     },
+    async listProgressEvents(campaignId, filter) {
+      const kinds = new Set(filter.kinds);
+      return state.activity
+        .whereIndexed('campaign', campaignId, (e) => kinds.has(e.kind))
+        .sort(oldestEventFirst)
+        .map(({ id, enrolment_id, kind, occurred_at, step_id, account_id, channel, data }) => ({
+          id,
+          enrolment_id,
+          kind,
+          occurred_at,
+          step_id,
+          account_id,
+          channel,
+          data,
+        }));
+    },
     async countByAccount(accountIds, filter) {
       const accounts = new Set(accountIds);
       const kinds = new Set(filter.kinds);

@@ -1,4 +1,5 @@
 /** SQL implementations of the activity and booking stores. */
+import type { ActivityEvent } from '../../domain/activity.ts';
 import type { ActivityEventRecord, BookingRecord, EnrolmentWithLeadRecord } from '../records.ts';
 import { type ActivityStore, type BookingStore, decidesPath } from '../types.ts';
 import type { SqlClient } from './client.ts';
@@ -12,6 +13,9 @@ import { insertRow, updateRow } from './rows.ts';
 const enrolmentColumnsOfE = enrolmentColumnsOf('e');
 
 const activityJson = new Set(['data']);
+
+/** The columns of `ActivityEvent`, what the sequence walks read of an event. */
+const progressEventColumns = 'id, enrolment_id, kind, occurred_at, step_id, account_id, channel, data';
 
 export function sqlActivity(client: SqlClient): ActivityStore {
   return {
@@ -28,6 +32,14 @@ export function sqlActivity(client: SqlClient): ActivityStore {
             and ($3::text[] is null or kind = any($3))
           order by occurred_at, id`,
         [campaignId, filter.from ?? null, filter.kinds ?? null],
+      );
+    },
+    async listProgressEvents(campaignId, filter) {
+      return client.query<ActivityEvent>(
+        `select ${progressEventColumns} from activity_events
+          where campaign_id = $1 and kind = any($2::text[])
+          order by occurred_at, id`,
+        [campaignId, filter.kinds],
       );
     },
     async countByAccount(accountIds, filter) {

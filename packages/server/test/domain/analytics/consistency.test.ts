@@ -12,6 +12,7 @@ import {
   personalizationQuality,
   senderBreakdown,
   stepFunnel,
+  stepFunnelKinds,
 } from '../../../src/domain/analytics/index.ts';
 import { isCounted } from '../../../src/domain/analytics/population.ts';
 import type { VariationFilter } from '../../../src/domain/date-filter.ts';
@@ -169,6 +170,17 @@ describe.each([
       expect(completed('linkedin_message')).toBe((all.channels.linkedin.messages ?? 0) + messages.extra);
       expect(stepFunnel(data, { from, variation: 'unassigned' }, context)).toEqual([]);
       expect(stepFunnel(data, { from, variation: 'b' }, context)).toEqual(rows.filter((row) => row.variation === 'b'));
+    });
+
+    it('the step funnel counts the same from the events of stepFunnelKinds alone, without bookings', () => {
+      // What the route reads (ActivityStore.listProgressEvents): opens and bookings left out.
+      const read = { ...data, events: data.events.filter((e) => stepFunnelKinds.includes(e.kind)), bookings: [] };
+      expect(read.events.length).toBeLessThan(data.events.length);
+      for (const variation of ['all', 'a', 'b'] as const) {
+        expect(stepFunnel(read, { from, variation }, context), variation).toEqual(
+          stepFunnel(data, { from, variation }, context),
+        );
+      }
     });
 
     it('senders add up to the sends and the replies of each channel', () => {
