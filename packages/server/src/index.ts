@@ -10,6 +10,7 @@ export { operationTable, openApiDocument } from './openapi/document.ts';
 export { handlers } from './routes/index.ts';
 export { seedDemoOrganization } from './seed/demo.ts';
 export { createApiKey, createOrganization } from './seed/organizations.ts';
+export { allScopes } from './domain/api-keys.ts';
 export type { AppServices, ServerConfig } from './services.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/index.ts';
 export type { RateLimitStore, Store } from './store/types.ts';
@@ -28,6 +29,7 @@ export { requestIdFor } from './http/request-id.ts';
 export { headerValues, type NodeBindings, withHeaderLines } from './http/header-lines.ts';
 // For @ocs/mock: the same CORS wrapper around the standalone mock's answers (scenarios included).
 export { cors, type CorsPolicy, corsHeaders, parseCorsOrigins } from './http/middleware/cors.ts';
+export { listenOrigin } from './http/listen-origin.ts';
 export { RequestValidator } from './http/validation.ts';
 export { answerText, errorBody, jsonResponse } from './http/responses.ts';
 export type { OperationInfo } from './openapi/document.ts';

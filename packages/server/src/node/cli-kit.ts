@@ -4,6 +4,7 @@
  * CORS origins, node:util's parseArgs errors and listen failures said in one line, and the
  * debug switch.
  */
+import { listenOrigin } from '../http/listen-origin.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 
 /** A mistake in how the command was called: one line, exit code 2. */
@@ -42,7 +43,14 @@ export function environment(name: string): string | undefined {
 export function listenHost(flag: string | undefined): string {
   if (flag?.trim() === '')
     throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
-  return flag ?? environment('HOST') ?? '127.0.0.1';
+  const fromVariable = flag === undefined ? environment('HOST') : undefined;
+  const host = flag ?? fromVariable ?? '127.0.0.1';
+  if (listenOrigin(host) === null) {
+    throw new UsageError(
+      `${flag === undefined ? 'HOST' : '--host'} must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got '${host}'.`,
+    );
+  }
+  return host;
 }
 
 /**

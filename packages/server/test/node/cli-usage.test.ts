@@ -101,6 +101,13 @@ const mistakes: Array<[string, string[], RegExp]> = [
   ],
   ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
   ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
+  // Refused before anything opens, as a usage mistake (it was a failure to listen, exit 1).
+  [
+    'a --host no URL holds',
+    ['serve', '--port', '0', '--host', 'bad host'],
+    /--host must be an interface's address or name/,
+  ],
+  ['a --host with a port', ['serve', '--port', '0', '--host', 'localhost:80'], /got 'localhost:80'/],
 ];
 
 describe('mistakes', () => {
