@@ -107,9 +107,14 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
     '--rate-limit-per-endpoint abc',
     ['--rate-limit-per-endpoint', 'abc'],
     {},
-    /--rate-limit-per-endpoint must be a whole number of at least 1, got 'abc'/,
+    /--rate-limit-per-endpoint must be a whole number of at least 0, got 'abc'/,
   ],
-  ['--rate-limit-total 0', ['--rate-limit-total', '0'], {}, /--rate-limit-total must be a whole number of at least 1/],
+  [
+    '--rate-limit-total 1e3',
+    ['--rate-limit-total', '1e3'],
+    {},
+    /--rate-limit-total must be a whole number of at least 0/,
+  ],
   ['--seed 1.5', ['--seed', '1.5'], {}, /--seed must be a whole number of at least 0, got '1.5'/],
   ['--journal-limit abc', ['--journal-limit', 'abc'], {}, /--journal-limit must be a whole number of at least 0/],
   ['a missing option value', ['--port'], {}, /--port needs a value/],
@@ -118,6 +123,11 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ['PORT that is not a number', [], { PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got 'abc'/],
   // It would listen on every interface.
   ['an empty --host', ['--host=', '--port', '0'], {}, /--host needs an address/],
+  // No URL holds them: they used to fail in the seed as an "internal error".
+  ['a --host with a space', ['--host', 'bad host', '--port', '0'], {}, /--host must be an interface's address or name/],
+  ['a --host with a port', ['--host', 'localhost:80', '--port', '0'], {}, /got 'localhost:80'/],
+  ['a bracketed --host', ['--host', '[::1]', '--port', '0'], {}, /got '\[::1\]'/],
+  ['a HOST that is no address', ['--port', '0'], { HOST: '999.1.1.1' }, /^ocs-mock: HOST must be an interface's/],
   // Which was meant? It used to allow any origin.
   [
     '* with a named origin',

@@ -16,12 +16,25 @@ it('keeps the fixture order, and a repeated email is one lead', async () => {
 it('fails naming the refused item: an invalid field, or a campaign that does not exist', async () => {
   await expect(
     createOcsMock({ fixtures: { leads: [{ email: 'ada@example.com' }, { email: 'not an email' }] } }),
-  ).rejects.toThrow(/refused POST \/v1\/leads .*body\.leads\[1\]\.email/);
+  ).rejects.toThrow(/refused POST \/v1\/leads for fixtures\.leads .*body\.leads\[1\]\.email/);
   await expect(
     createOcsMock({
       fixtures: {
         leads: [{ email: 'ada@example.com' }, { email: 'grace@example.com', campaign_id: crypto.randomUUID() }],
       },
     }),
-  ).rejects.toThrow(/refused POST \/v1\/leads \(leads\[1\]\) .*HTTP 400/);
+  ).rejects.toThrow(/refused POST \/v1\/leads for fixtures\.leads\[1\] .*HTTP 400/);
+});
+
+it('names the campaign fixture a refused request was for, and its leads', async () => {
+  const campaigns = [{ name: 'Fine' }, { name: 'x'.repeat(10_000) }];
+  await expect(createOcsMock({ fixtures: { campaigns } })).rejects.toMatchObject({
+    fixture: 'fixtures.campaigns[1]',
+    message: expect.stringMatching(/refused POST \/v1\/campaigns for fixtures\.campaigns\[1\] /),
+  });
+  const withLeads = [{ name: 'Fine' }, { name: 'Leads', leads: [{ email: 'ada@example.com' }, { email: 'nope' }] }];
+  await expect(createOcsMock({ fixtures: { campaigns: withLeads } })).rejects.toMatchObject({
+    fixture: 'fixtures.campaigns[1].leads',
+    message: expect.stringMatching(/body\.leads\[1\]\.email/),
+  });
 });

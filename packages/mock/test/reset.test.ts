@@ -19,6 +19,7 @@ import { createOcsMock, OcsMockSetupError, type OcsMockDataCopy } from '../src/n
 import { mockedApi } from './support/setup.ts';
 
 const { mock, client } = await mockedApi({ seed: 11 });
+const auth = () => ({ Authorization: `Bearer ${mock.apiKey}` });
 
 describe('reset()', () => {
   it('undoes creates, updates and deletes', async () => {
@@ -92,6 +93,21 @@ describe('reset()', () => {
     const first = await listCampaigns(client());
     expect(first.rateLimit).toMatchObject({ limit: 100, remaining: 99 });
     expect((await listLeads(client())).total).toBe(30);
+  });
+
+  it('lets a request waiting in added latency go, with a connection reset: it writes nothing after the reset', async () => {
+    mock.scenarios.latency(60_000);
+    const waiting = mock.fetch(`${mock.baseUrl}/campaigns`, {
+      method: 'POST',
+      headers: { ...auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Made before the reset' }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    mock.reset();
+    await expect(waiting).rejects.toThrow(TypeError);
+    const { campaigns } = await listCampaigns(client());
+    expect(campaigns.map((campaign) => campaign.name)).not.toContain('Made before the reset');
+    expect(campaigns).toHaveLength(mock.data.campaigns.length);
   });
 
   it('is the same state every time: the seeded IDs never change', async () => {

@@ -33,16 +33,19 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-/** Waits `ms`, or less if the signal aborts first (the timer is cleared: nothing is left behind). */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
+/**
+ * Waits `ms`, or less if one of the signals aborts first (the timer is cleared: nothing is
+ * left behind).
+ */
+export function delay(ms: number, ...signals: AbortSignal[]): Promise<void> {
+  if (signals.some((signal) => signal.aborted)) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      for (const signal of signals) signal.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    for (const signal of signals) signal.addEventListener('abort', done, { once: true });
   });
 }

@@ -21,6 +21,13 @@ export class AppHandler extends HttpHandler {
     this.#path = path;
   }
 
+  /** Whether this handler answers `request`, by its method and URL as MSW matches them (`mock.fetch`). */
+  handles(request: Request): boolean {
+    const { method } = this.info;
+    if (method instanceof RegExp ? !method.test(request.method) : method !== request.method) return false;
+    return matchRequestUrl(new URL(request.url), this.#path).matches;
+  }
+
   override async parse(args: ParseArgs): ReturnType<HttpHandler['parse']> {
     const match = matchRequestUrl(new URL(args.request.url), this.#path, args.resolutionContext?.baseUrl);
     return { match, cookies: {} };

@@ -16,6 +16,15 @@ export function parseBaseUrl(value: string = defaultBaseUrl): BaseUrl {
   } catch {
     throw new TypeError(`@ocs/mock: baseUrl must be an absolute URL such as ${defaultBaseUrl}, got "${value}".`);
   }
+  // What a base URL cannot hold: clients call http(s), and put their own query on each call.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`@ocs/mock: baseUrl must be an http:// or https:// URL, got "${value}".`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new TypeError(
+      `@ocs/mock: baseUrl must have no query, fragment or credentials (a client sends them with each request, not in its base URL), got "${value}".`,
+    );
+  }
   let path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith('/v1')) path = `${path}/v1`;
   return { href: `${url.origin}${path}`, origin: url.origin, path };

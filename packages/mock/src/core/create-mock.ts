@@ -6,13 +6,16 @@
 import { getResponse, type HttpHandler, type RequestHandler } from 'msw';
 import { createApiKey, rateLimitHeaders, requestIdFor } from '@ocs/server';
 import { untilAborted } from './abort.ts';
+import { checkApiKeyOptions } from './api-key-options.ts';
 import { AppHandler } from './app-handler.ts';
 import { createEngine } from './engine.ts';
 import { faultOf } from './faults.ts';
 import { readOnlyFields } from './frozen.ts';
+import { checkMockOptions } from './mock-options.ts';
 import type { OcsMockRequests } from './journal/types.ts';
 import { operationMatcher } from './operations.ts';
 import type { OcsMockOptions } from './options.ts';
+import { checkOverrides } from './overrides/check-overrides.ts';
 import { type TypedHttp, typedHttp } from './overrides/typed-http.ts';
 import { createSandbox, type OcsMockSandbox } from './sandbox.ts';
 import type { OcsMockScenarios } from './scenarios.ts';
@@ -68,8 +71,11 @@ export interface OcsMock {
    * does, and an aborted request with its signal's reason: at once, before anything is
    * written if it was aborted before the call (nothing is recorded either) or during added
    * latency; a write the application made before the abort stays made, as on the service.
+   * Takes what `fetch` takes. A request no handler answers (outside `baseUrl`) rejects with a
+   * `TypeError` as `fetch` does when nothing answers, so that a client given the wrong base
+   * URL fails its tests here too.
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   /**
    * Another API key of the seeded organization, with only `scopes` (to test `403
    * INSUFFICIENT_SCOPE`) or expired at `expiresAt` (`401 API_KEY_EXPIRED`). `reset()` forgets it.
@@ -109,6 +115,7 @@ export type Scope =
  * const { campaigns } = await listCampaigns(client);
  */
 export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMock> {
+  checkMockOptions(options, 'createOcsMock');
   const engine = await createEngine(options);
   const { base } = engine;
   const overrides: RequestHandler[] = [];
@@ -141,6 +148,7 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
     data: engine.data,
     reset: () => engine.reset(),
     use: (...added) => {
+      checkOverrides(added);
       overrides.unshift(...added);
     },
     scenarios: engine.scenarios.api,
@@ -153,15 +161,25 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       campaignIds: () => engine.data.campaigns.map((campaign) => campaign.id),
     }),
     requests: engine.journal.api,
-    async fetch(request) {
+    async fetch(input, init) {
+      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       // As fetch: an aborted signal sends nothing (nothing is written or recorded), and an
       // abort later rejects at once, while a write the application already made stays made.
       request.signal.throwIfAborted();
+      if (!handlers.some((handler) => handler.handles(request))) {
+        throw new TypeError('fetch failed', {
+          cause: new Error(
+            `@ocs/mock: nothing answers ${request.method} ${request.url}: the mock answers under ${base.href} (and GET ${base.origin}/openapi.json or /openapi.yaml).`,
+          ),
+        });
+      }
       const response = await untilAborted(engine.fetch(request), request.signal);
       if (faultOf(response)?.kind !== 'networkError') return response;
       throw new TypeError('fetch failed', { cause: new Error('@ocs/mock: connection reset (a fault scenario)') });
     },
-    async createApiKey({ scopes, expiresAt } = {}) {
+    async createApiKey(options = {}) {
+      checkApiKeyOptions(options);
+      const { scopes, expiresAt } = options;
       const { key } = await createApiKey(engine.store, {
         organizationId: engine.data.organization.id,
         name: 'Test key',

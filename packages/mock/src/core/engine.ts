@@ -25,7 +25,6 @@ import { createJournal, type Journal } from './journal/journal.ts';
 import { operationMatcher, pathParams } from './operations.ts';
 import type { Clock, OcsMockOptions } from './options.ts';
 import { rateLimitControl } from './rate-limits.ts';
-import { checkRateLimits } from './scenario-options.ts';
 import { type ScenarioEngine, scenarioEngine } from './scenarios.ts';
 import { seed } from './seed/index.ts';
 import type { OcsMockData } from './seed/data.ts';
@@ -70,15 +69,13 @@ export interface Engine {
 
 const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * The engine of `createOcsMock` and `startMockServer`, which check `options` first
+ * (`checkMockOptions`): refused there, with the option's name, rather than as a 500 while
+ * seeding or on every request.
+ */
 export async function createEngine(options: OcsMockOptions = {}): Promise<Engine> {
   const base = parseBaseUrl(options.baseUrl);
-  // Refused here, with the option's name, rather than as a 500 while seeding or on every request.
-  checkRateLimits(options.rateLimits, 'rateLimits');
-  if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
-    throw new TypeError(
-      `@ocs/mock: seed must be an integer, got ${JSON.stringify(options.seed) ?? String(options.seed)}.`,
-    );
-  }
   const clock = options.clock ?? systemClock;
   const store = createMemoryStore();
   const limits = rateLimitControl();

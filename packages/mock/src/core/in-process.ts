@@ -11,10 +11,17 @@ export class OcsMockSetupError extends Error {
     readonly request: string,
     readonly status: number,
     readonly body: unknown,
+    /** The fixture the request created (`fixtures.campaigns[1]`), when a fixture's. */
+    readonly fixture?: string,
   ) {
     super(
-      `@ocs/mock: the application refused ${request} while creating the mock's data (HTTP ${status}): ${JSON.stringify(body)}. Fix the fixture it names.`,
+      `@ocs/mock: the application refused ${request}${fixture ? ` for ${fixture}` : ''} while creating the mock's data (HTTP ${status}): ${JSON.stringify(body)}. Fix the fixture it names.`,
     );
+  }
+
+  /** The same refusal, saying which fixture it was for. */
+  forFixture(fixture: string): OcsMockSetupError {
+    return new OcsMockSetupError(this.request, this.status, this.body, fixture);
   }
 }
 

@@ -23,6 +23,7 @@ import type {
   SandboxReply,
 } from './api-types.ts';
 import type { Engine } from './engine.ts';
+import { isPlainObject, shown } from './option-values.ts';
 import { OcsMockSandboxError } from './sandbox-error.ts';
 
 /** Which lead, in which campaign (default: the lead's campaign, its first enrolment). */
@@ -89,6 +90,15 @@ export interface OcsMockSandbox {
 
 type Method = 'GET' | 'POST';
 
+/**
+ * The object each sandbox operation takes: without it the call failed reading its fields
+ * ("Cannot read properties of undefined"). What is in it the API checks, and refuses as
+ * `OcsMockSandboxError` with its own answer.
+ */
+function argument(value: unknown, name: string, shape: string): void {
+  if (!isPlainObject(value)) throw new TypeError(`@ocs/mock: ${name} takes an object, ${shape}; got ${shown(value)}.`);
+}
+
 // The sandbox lists answer at most 500 items a page.
 const pageSize = 500;
 
@@ -153,6 +163,7 @@ export function createSandbox(engine: Engine): OcsMockSandbox {
 
   return {
     async reply(options) {
+      argument(options, 'sandbox.reply', '{ leadId, channel, message }');
       const campaignId = await campaignOf(options);
       const { reply } = await call('simulateReply', 'POST', `/sandbox/campaigns/${id(campaignId)}/replies`, {
         lead_id: options.leadId,
@@ -168,6 +179,7 @@ export function createSandbox(engine: Engine): OcsMockSandbox {
     },
 
     async engage(options) {
+      argument(options, 'sandbox.engage', "{ leadId, kind: 'email_opened' }");
       const { campaignId, leadId, ...fields } = options;
       const campaign = await campaignOf({ campaignId, leadId });
       const body: Record<string, unknown> = { ...fields, lead_id: leadId };
@@ -177,6 +189,7 @@ export function createSandbox(engine: Engine): OcsMockSandbox {
     },
 
     async advanceClock(by) {
+      argument(by, 'sandbox.advanceClock', '{ seconds }, { days } or { to }');
       const body = by.to instanceof Date ? { to: by.to.toISOString() } : by;
       const { clock, ran } = await call('advanceSandboxClock', 'POST', '/sandbox/clock/advance', body);
       return { clock, ran };

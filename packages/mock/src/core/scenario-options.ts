@@ -15,6 +15,7 @@ import { assertDocumented } from './documented-failures.ts';
 import type { ChaosKind } from './fault-scenarios.ts';
 import type { FaultKind } from './faults.ts';
 import { operationById } from './operations.ts';
+import { isPlainObject, optionsOf, shown, wholeNumber } from './option-values.ts';
 
 /** The codes `unavailable` may answer `503` with. */
 export const unavailableCodes = ['UPSTREAM_TIMEOUT', 'AUTH_UNAVAILABLE'] as const;
@@ -150,46 +151,4 @@ function checkOperations(value: unknown, name: string): void {
     );
   }
   for (const id of value as OperationId[]) operationById(id);
-}
-
-function wholeNumber(value: unknown, name: string, min: number, unit = ''): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number') throw new TypeError(`@ocs/mock: ${name} must be a number, got ${shown(value)}.`);
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(
-      `@ocs/mock: ${name} must be a whole number${unit ? ` of ${unit}` : ''} >= ${min}, got ${shown(value)}.`,
-    );
-  }
-}
-
-/** The options object (undefined: none given), with only the names the scenario takes. */
-function optionsOf(value: unknown, label: string, names: readonly string[]): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (!isPlainObject(value)) {
-    throw new TypeError(`@ocs/mock: ${label} takes an object ({ ${names.join(', ')} }), got ${shown(value)}.`);
-  }
-  // A misspelt option would otherwise be ignored: `{ operation: [...] }` would fault every operation.
-  const unknown = Object.keys(value).filter((key) => !names.includes(key));
-  if (unknown.length > 0) {
-    throw new TypeError(
-      `@ocs/mock: ${label} has no option ${unknown.map((key) => `"${key}"`).join(', ')}; it takes ${names.join(', ')}.`,
-    );
-  }
-  return value;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A value as a message shows it: JSON where it has one (a string quoted), else its name. */
-function shown(value: unknown): string {
-  if (typeof value === 'number' || value === undefined || typeof value === 'bigint') return String(value);
-  if (typeof value === 'function') return 'a function';
-  try {
-    const text = JSON.stringify(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  } catch {
-    return String(value);
-  }
 }

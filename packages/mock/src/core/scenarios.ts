@@ -117,8 +117,10 @@ export interface OcsMockScenarios {
 export type TransportFault = Exclude<FaultDecision, { kind: 'unavailable' }>;
 
 /**
- * A scenario's answer, or a fault to act out; `aborted` when the client gave up before the
- * scenarios were through with the request (during its latency); undefined lets it through.
+ * A scenario's answer, or a fault to act out; `aborted` when the request ended before the
+ * scenarios were through with it (during its latency): its client gave up, or `clear()` (a
+ * reset) let it go, to be answered as a hanging request is, with a connection reset, rather
+ * than write into the next test. Undefined lets it through.
  */
 export type ScenarioOutcome = { answer: Response } | { fault: TransportFault } | { aborted: true } | undefined;
 
@@ -152,8 +154,12 @@ export function scenarioEngine(
   let latencyAll = 0;
   let unavailable: PendingFailure | null = null;
   const faults = faultRules();
+  // Aborted (and replaced) at every clear(): the requests waiting in latency go.
+  let clearing = new AbortController();
 
   const clear = () => {
+    clearing.abort();
+    clearing = new AbortController();
     failures.clear();
     latencyByOperation.clear();
     latencyAll = 0;
@@ -181,6 +187,9 @@ export function scenarioEngine(
       for (const id of options.operations) latencyByOperation.set(operationById(id).operationId, ms);
     },
     rateLimit(budget) {
+      // No budget is no scenario: say what it takes rather than set nothing.
+      if (budget === undefined)
+        throw new TypeError('@ocs/mock: rateLimit needs a budget: { perEndpoint, total, windowMs }.');
       checkRateLimits(budget, 'rateLimit');
       rateLimits.setBudget(budget);
     },
@@ -220,9 +229,11 @@ export function scenarioEngine(
     async apply(request, operation) {
       const id = operation?.operationId;
       const wait = (id !== undefined ? latencyByOperation.get(id) : undefined) ?? latencyAll;
-      if (wait > 0) await delay(wait, request.signal);
-      // The client left before the service saw the request: no scenario spends one of its `times`.
-      if (request.signal.aborted) return { aborted: true };
+      const cleared = clearing.signal;
+      if (wait > 0) await delay(wait, request.signal, cleared);
+      // The client left, or a reset let the request go, before the service saw it: nothing is
+      // written, and no scenario spends one of its `times`.
+      if (request.signal.aborted || cleared.aborted) return { aborted: true };
       if (unavailable) {
         const failure = unavailable;
         if (--failure.remaining <= 0) unavailable = null;

@@ -99,13 +99,14 @@ async function main(argv: string[]): Promise<boolean> {
     integerOption('PORT', environment('PORT'), 0, 65535) ??
     defaultMockPort;
   const seed = integerOption('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER) ?? 1;
+  // 0 as createOcsMock takes it: every request answered 429.
   const perEndpoint = integerOption(
     '--rate-limit-per-endpoint',
     values['rate-limit-per-endpoint'],
-    1,
+    0,
     Number.MAX_SAFE_INTEGER,
   );
-  const total = integerOption('--rate-limit-total', values['rate-limit-total'], 1, Number.MAX_SAFE_INTEGER);
+  const total = integerOption('--rate-limit-total', values['rate-limit-total'], 0, Number.MAX_SAFE_INTEGER);
   // Any origin when not given: the mock is for development. OCS_CORS_ORIGIN as ocs-server reads it.
   const corsOrigins = corsOriginsOption(values['cors-origin'], 'OCS_CORS_ORIGIN') ?? '*';
   const journalLimit = integerOption('--journal-limit', values['journal-limit'], 0, Number.MAX_SAFE_INTEGER);

@@ -8,9 +8,11 @@
  * another origin.
  */
 import { serve } from '@hono/node-server';
-import { cors, parseCorsOrigins, withDocs, withHeaderLines } from '@ocs/server';
+import { cors, listenOrigin, parseCorsOrigins, withDocs, withHeaderLines } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
+import { checkMockOptions, mockOptionNames } from '../core/mock-options.ts';
+import { shown } from '../core/option-values.ts';
 import type { OcsMockOptions } from '../core/options.ts';
 import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
 import type { OcsMockScenarios } from '../core/scenarios.ts';
@@ -50,6 +52,9 @@ function corsOriginsOf(given: MockServerOptions['corsOrigins']): '*' | string[] 
   }
 }
 
+/** What `startMockServer` takes: `createOcsMock`'s options but the base URL, and where to listen. */
+const serverOptionNames = [...mockOptionNames.filter((name) => name !== 'baseUrl'), 'port', 'host', 'corsOrigins'];
+
 /** The standalone mock's default port: the reference server has 4010, Prism 4012 (docs/decisions/0008-ports-and-names.md). */
 export const defaultMockPort = 4011;
 
@@ -85,11 +90,16 @@ export interface MockServer {
  * await server.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  checkMockOptions(options, 'startMockServer', serverOptionNames);
   const corsOrigins = corsOriginsOf(options.corsOrigins);
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? defaultMockPort;
-  // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}`;
+  // A port that is not a number would be a pipe's path to Node, and a host no URL can hold
+  // would fail in the seed as a bad base URL.
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new TypeError(`@ocs/mock: port must be a whole number from 0 to 65535 (0: a free one), got ${shown(port)}.`);
+  }
+  const origin = originOn(host);
   // The engine reads only the path of its base URL here; the listener gives the origin.
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
@@ -136,6 +146,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
     server.once('error', reject);
   });
+}
+
+/** The server's URL origin on `host` (`http://[::1]` for `::1`). */
+function originOn(host: unknown): string {
+  const origin = typeof host === 'string' ? listenOrigin(host) : null;
+  if (origin !== null) return origin;
+  throw new TypeError(
+    `@ocs/mock: host must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got ${shown(host)}.`,
+  );
 }
 
 function refused(reason: string): Response {

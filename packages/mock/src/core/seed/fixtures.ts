@@ -27,7 +27,7 @@ export interface CreatedFixtures {
 }
 
 export async function createFixtures(
-  call: CallApp,
+  callApp: CallApp,
   fixtures: OcsMockFixtures,
   accounts: readonly SenderAccount[],
 ): Promise<CreatedFixtures> {
@@ -39,7 +39,9 @@ export async function createFixtures(
     if (!created.leadIds.includes(id)) created.leadIds.push(id);
   };
 
-  for (const fixture of fixtures.campaigns ?? []) {
+  for (const [index, fixture] of (fixtures.campaigns ?? []).entries()) {
+    const label = `fixtures.campaigns[${index}]`;
+    const call: CallApp = (method, path, body) => naming(label, callApp(method, path, body));
     const { senders, leads, webhooks, activate, ...input } = fixture;
     const { campaign_id: campaignId } = await call<{ campaign_id: string }>(
       'POST',
@@ -55,8 +57,9 @@ export async function createFixtures(
       await call('PUT', `/campaigns/${campaignId}/senders`, { account_ids: accountIds });
     }
     for (const id of await importLeads(
-      call,
+      callApp,
       (leads ?? []).map((lead) => ({ ...lead, campaign_id: campaignId })),
+      `${label}.leads`,
     )) {
       addLead(id);
     }
@@ -74,7 +77,7 @@ export async function createFixtures(
       for (const id of accountIds) busy.add(id);
     }
   }
-  for (const id of await importLeads(call, fixtures.leads ?? [])) addLead(id);
+  for (const id of await importLeads(callApp, fixtures.leads ?? [], 'fixtures.leads')) addLead(id);
   return created;
 }
 
@@ -89,18 +92,32 @@ const batchSize = 500;
  * per lead, which was most of a mock's start), in order; an item the service refuses fails
  * as its single form would have.
  */
-async function importLeads(call: CallApp, leads: readonly LeadInput[]): Promise<string[]> {
+async function importLeads(call: CallApp, leads: readonly LeadInput[], label: string): Promise<string[]> {
   const ids: string[] = [];
   for (let start = 0; start < leads.length; start += batchSize) {
     const batch = leads.slice(start, start + batchSize);
-    const { results } = await call<{ results: BatchItem[] }>('POST', '/leads', { leads: batch });
+    // A batch refused whole names its item within the batch (`body.leads[3]`).
+    const end = Math.min(start + batchSize, leads.length) - 1;
+    const { results } = await naming(
+      batchSize < leads.length ? `${label}[${start}..${end}]` : label,
+      call<{ results: BatchItem[] }>('POST', '/leads', { leads: batch }),
+    );
     for (const result of results) {
       const index = start + result.index;
-      if (!result.lead_id) throw new OcsMockSetupError(`POST /v1/leads (leads[${index}])`, result.status, result);
+      if (!result.lead_id) throw new OcsMockSetupError('POST /v1/leads', result.status, result, `${label}[${index}]`);
       ids.push(result.lead_id);
     }
   }
   return ids;
+}
+
+/** `answer`, or its refusal naming the fixture it was for. */
+async function naming<T>(fixture: string, answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    throw error instanceof OcsMockSetupError ? error.forFixture(fixture) : error;
+  }
 }
 
 /** One connected account per channel the sequence uses, preferring accounts not in `busy`. */

@@ -8,6 +8,7 @@ import { createSignedRequest } from '@ocs/sdk/webhooks';
 import { type MemoryStore, prospectResponseKey } from '@ocs/server';
 import type { ProspectResponseEvent } from '../api-types.ts';
 import type { Clock } from '../options.ts';
+import { isPlainObject, optionsOf, shown } from '../option-values.ts';
 import { buildEvent, type Channel, type EventSource } from './event.ts';
 
 type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
@@ -73,11 +74,21 @@ export interface WebhookContext {
 
 const defaultReceiver = 'https://receiver.ocs.test/webhooks';
 
+const triggerOptions = ['campaignId', 'leadId', 'secret', 'url', 'channel', 'overrides'];
+
 export function mockWebhooks(context: WebhookContext): OcsMockWebhooks {
   return {
     async trigger(options) {
       if (typeof options?.secret !== 'string' || options.secret === '') {
         throw new TypeError("@ocs/mock: webhooks.trigger needs the webhook's signing secret: { secret }.");
+      }
+      const given = optionsOf(options, 'webhooks.trigger', triggerOptions);
+      // The option picks the reply's channel; `overrides.channel` may still set any value, to
+      // test how a receiver treats one it does not know.
+      if (given.channel !== undefined && given.channel !== 'email' && given.channel !== 'linkedin') {
+        throw new TypeError(
+          `@ocs/mock: webhooks.trigger.channel must be 'email' or 'linkedin', got ${shown(given.channel)}.`,
+        );
       }
       const source = await findSource(context, options);
       const overrides = options.overrides ?? {};
@@ -110,7 +121,14 @@ async function findSource(context: WebhookContext, options: TriggerOptions): Pro
   if (options.campaignId && options.leadId) return source(options.campaignId, options.leadId);
   if (options.leadId) {
     const enrolment = (await store.enrolments.listForLead(options.leadId)).find((e) => e.removed_at === null);
-    if (!enrolment) throw new Error(`@ocs/mock: lead ${options.leadId} is enrolled in no campaign; pass campaignId.`);
+    if (!enrolment) {
+      const known = (await store.leads.get(organizationId, options.leadId)) !== null;
+      throw new Error(
+        known
+          ? `@ocs/mock: lead ${options.leadId} is enrolled in no campaign; pass campaignId.`
+          : `@ocs/mock: the mock has no lead ${options.leadId}; pass the ID of one of its leads (mock.data.leads).`,
+      );
+    }
     return source(enrolment.campaign_id, options.leadId);
   }
   for (const campaignId of options.campaignId ? [options.campaignId] : context.campaignIds()) {
@@ -134,8 +152,4 @@ function merge(target: unknown, patch: unknown): unknown {
   const result: Record<string, unknown> = { ...target };
   for (const [key, value] of Object.entries(patch)) result[key] = merge(result[key], value);
   return result;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
