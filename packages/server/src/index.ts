@@ -26,6 +26,7 @@ export {
 } from './http/rate-limit.ts';
 export { requestIdFor } from './http/request-id.ts';
 // For @ocs/mock's listener: a header sent twice is refused there as on the server.
+export { answerHalfClosedClients } from './http/half-closed-clients.ts';
 export { headerValues, type NodeBindings, withHeaderLines } from './http/header-lines.ts';
 // For @ocs/mock: the same CORS wrapper around the standalone mock's answers (scenarios included).
 export { cors, type CorsPolicy, corsHeaders, parseCorsOrigins } from './http/middleware/cors.ts';

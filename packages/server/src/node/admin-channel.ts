@@ -154,7 +154,13 @@ export function askAdminChannel(path: string, request: unknown, options: { timeo
             ? new AdminChannelUnavailable('missing', `its admin socket ${path} does not exist`)
             : error.code === 'ECONNREFUSED'
               ? new AdminChannelUnavailable('refused', `nothing listens on its admin socket ${path}`)
-              : error,
+              : // The server went away with the connection open (it was killed, or crashed): as a close.
+                error.code === 'ECONNRESET' || error.code === 'EPIPE'
+                ? new AdminChannelUnavailable(
+                    'closed',
+                    `it dropped the admin connection without answering (${error.code})`,
+                  )
+                : error,
         ),
       ),
     );

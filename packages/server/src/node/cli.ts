@@ -148,8 +148,15 @@ const argumentOf: Record<string, string> = {
 /** How long a CLI waits for a running server to answer an admin command. */
 function adminTimeoutMs(): number {
   const value = Number(process.env.OCS_ADMIN_TIMEOUT_MS);
-  return Number.isInteger(value) && value > 0 ? value : 10_000;
+  // The answer is waited for up to 5 s longer, on one timer.
+  return Number.isInteger(value) && value > 0 ? Math.min(value, longestTimerMs - 5_000) : 10_000;
 }
+
+/**
+ * The longest delay `setTimeout` keeps (about 24.8 days); a longer one fires at once, with a
+ * warning, so a waiting time set beyond it in the environment is this long instead.
+ */
+const longestTimerMs = 2 ** 31 - 1;
 
 function parse(argv: string[]) {
   try {
@@ -429,6 +436,10 @@ async function serveCommand(
   // Listening from the start: a signal while the store opens stops the server once it is up,
   // rather than killing the process with the store half open.
   const stopSignal = listenForStop();
+  // A second signal while PostgreSQL is being connected to (it may not answer for
+  // connectTimeoutMs): nothing of this process is open there to close, and a migration under
+  // way rolls back with its connection, so the process ends at once.
+  if (location.databaseUrl) stopSignal.onForced(() => store || process.exit(stopSignal.exitCode()));
   let storeReady: (store: SqlStore) => void = () => undefined;
   let storeFailed: (error: unknown) => void = () => undefined;
   const opened = new Promise<SqlStore>((resolve, reject) => {
@@ -494,7 +505,7 @@ async function serveCommand(
 /** How long requests and deliveries under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
 function shutdownGraceMs(): number {
   const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
-  return Number.isInteger(value) && value >= 0 ? value : defaultShutdownGraceMs;
+  return Number.isInteger(value) && value >= 0 ? Math.min(value, longestTimerMs) : defaultShutdownGraceMs;
 }
 
 /**

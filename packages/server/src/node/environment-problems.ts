@@ -5,6 +5,8 @@
  * internal error.
  */
 
+import { connectTimeoutMs } from '../store/sql/connect-timeout.ts';
+
 const unreachable = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
 /** PostgreSQL's SQLSTATEs for a refused login or a missing database. */
@@ -21,6 +23,14 @@ export function environmentProblem(error: unknown): string | null {
   // pg's error for `sslmode=require` against a server without SSL has no code.
   if (message === 'The server does not support SSL connections') {
     return 'the PostgreSQL server does not accept SSL connections: remove sslmode from --database-url or DATABASE_URL, or turn SSL on in the server.';
+  }
+  // pg's errors for a host that accepts the connection and never speaks (pg-client.ts ends
+  // the wait), and for one that speaks something else than PostgreSQL and hangs up: no code.
+  if (message === 'timeout expired') {
+    return `PostgreSQL did not answer within ${connectTimeoutMs / 1000} s: check --database-url or DATABASE_URL (its host and port), and that the server runs.`;
+  }
+  if (message === 'Connection terminated unexpectedly') {
+    return 'the connection to PostgreSQL closed unexpectedly: check that --database-url or DATABASE_URL points at a PostgreSQL server, and that it runs.';
   }
   if (typeof code !== 'string') return null;
   if (code === 'EACCES' && typeof path === 'string' && typeof dataDir === 'string') {

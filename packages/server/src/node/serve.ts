@@ -5,6 +5,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
+import { answerHalfClosedClients } from '../http/half-closed-clients.ts';
 import { createApp } from '../app.ts';
 import { withHeaderLines } from '../http/header-lines.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -116,6 +117,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
     }),
   );
+  answerHalfClosedClients(server);
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {
       server.off('error', failed);

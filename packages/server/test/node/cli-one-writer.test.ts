@@ -119,6 +119,14 @@ describe('while serve runs on a PGlite directory', () => {
     expect((await get(serving, keyMadeMeanwhile)).status).toBe(200);
   });
 
+  it('a wait set beyond what a timer keeps is waited, not ended at once with a warning', async () => {
+    const listed = await runCli(['org', 'list', '--data-dir', dataDir], {
+      env: { OCS_ADMIN_TIMEOUT_MS: '3000000000' },
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe('');
+  });
+
   it('a holder that does not answer makes a command refuse, printing nothing as done', async () => {
     process.kill(serving.pid, 'SIGSTOP');
     try {

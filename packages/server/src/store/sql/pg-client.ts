@@ -1,6 +1,7 @@
 /** SqlClient over a PostgreSQL server with a `pg` pool (Node only). */
 import type { Pool, PoolClient } from 'pg';
 import { type SqlClient, typeParsers } from './client.ts';
+import { connectTimeoutMs } from './connect-timeout.ts';
 import { savepoints } from './savepoint.ts';
 import { isStalePlan, StatementNames } from './statement-names.ts';
 
@@ -9,6 +10,8 @@ export interface PgOptions {
   /** Schema to use instead of `public` (tests give each suite its own). */
   schema?: string;
   max?: number;
+  /** How long making a connection may take (default `connectTimeoutMs`). */
+  connectTimeoutMs?: number;
 }
 
 export async function createPgClient(options: PgOptions): Promise<SqlClient> {
@@ -16,7 +19,19 @@ export async function createPgClient(options: PgOptions): Promise<SqlClient> {
   const types = {
     getTypeParser: (oid: number, format?: string) => typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text'),
   };
+  const timeoutMs = options.connectTimeoutMs ?? connectTimeoutMs;
+  // A connection that is not made within `connectTimeoutMs` fails, rather than wait forever
+  // on a host that accepts it and never speaks (something else than PostgreSQL on the port, a
+  // firewall holding it): the server's start and every command would hang, unsaid. Set on the
+  // client, not the pool, whose option of the same name would also end a request's wait for a
+  // pooled connection under load.
+  class TimedClient extends pg.Client {
+    constructor(config?: ConstructorParameters<typeof pg.Client>[0]) {
+      super({ ...(typeof config === 'object' ? config : {}), connectionTimeoutMillis: timeoutMs });
+    }
+  }
   const pool = new pg.Pool({
+    Client: TimedClient,
     connectionString: options.connectionString,
     // A few connections more than the cores: PostgreSQL shares them with this process, and
     // more backends only add switching (8 served a third more GETs than 20 at 32 in flight).
