@@ -13,7 +13,13 @@ const flag = (name: string) => {
 // `serve` on PGlite (the store options.ts chooses): PGlite's module and bundle are read and
 // compiled while the server's own modules load (decision 0016). Not for the short commands,
 // which a running server may answer without opening PGlite at all.
-const onPglite = !storeLocation({ 'database-url': flag('--database-url'), 'data-dir': flag('--data-dir') }).databaseUrl;
+const onPglite = (() => {
+  try {
+    return !storeLocation({ 'database-url': flag('--database-url'), 'data-dir': flag('--data-dir') }).databaseUrl;
+  } catch {
+    return false; // both stores named: the command says so
+  }
+})();
 if (argv[0] === 'serve' && onPglite && flag('--help') === undefined) prefetchPgliteArtifacts();
 const { report, run } = await import('./cli.ts');
 

@@ -101,6 +101,11 @@ const mistakes: Array<[string, string[], RegExp]> = [
   ],
   ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
   ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
+  [
+    'both stores',
+    ['org', 'list', '--data-dir', '/tmp/never-made-ocs', '--database-url', 'postgres://a@127.0.0.1:1/x'],
+    /give --database-url \(PostgreSQL\) or --data-dir \(embedded PGlite\), not both\./,
+  ],
   // Refused before anything opens, as a usage mistake (it was a failure to listen, exit 1).
   [
     'a --host no URL holds',
