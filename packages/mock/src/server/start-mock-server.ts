@@ -8,7 +8,7 @@
  * another origin.
  */
 import { serve } from '@hono/node-server';
-import { answerHalfClosedClients, cors, listenOrigin, parseCorsOrigins, withDocs, withHeaderLines } from '@ocs/server';
+import { cors, listenOrigin, parseCorsOrigins, withDocs, withHeaderLines } from '@ocs/server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
 import { checkMockOptions, mockOptionNames } from '../core/mock-options.ts';
@@ -144,7 +144,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       };
       resolve(readOnlyFields(mockServer, 'url', 'apiKey', 'data'));
     });
-    answerHalfClosedClients(server);
     server.once('error', reject);
   });
 }
