@@ -71,3 +71,62 @@ describe('a bare fetch handler', () => {
     }
   });
 });
+
+describe('the body it reads', () => {
+  it('answers 413 past maxBodyBytes (1 MiB by default), announced or streamed, reading no further', async () => {
+    const onEvent = vi.fn();
+    const handler = createFetchHandler({ secret, onEvent, onError: () => {}, maxBodyBytes: 1000 });
+    const signed = { 'X-Signature-256': `sha256=${'0'.repeat(64)}` };
+    const announced = await handler(
+      new Request('https://receiver.test/hooks', { method: 'POST', headers: signed, body: 'x'.repeat(1001) }),
+    );
+    expect(announced.status).toBe(413);
+    expect(await announced.json()).toMatchObject({ reason: 'body_too_large' });
+    // Streamed without a Content-Length: counted while read, and the rest never pulled.
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(400));
+      },
+    });
+    const streamed = await handler(
+      new Request('https://receiver.test/hooks', {
+        method: 'POST',
+        headers: signed,
+        body: endless,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(streamed.status).toBe(413);
+    expect(pulled).toBeLessThan(10);
+    // The default: 1 MiB.
+    const large = await createFetchHandler({ secret, onEvent, onError: () => {} })(
+      new Request('https://receiver.test/hooks', {
+        method: 'POST',
+        headers: signed,
+        body: 'x'.repeat(1024 * 1024 + 1),
+      }),
+    );
+    expect(large.status).toBe(413);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('refuses an unsigned delivery before reading its body', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(400));
+      },
+    });
+    const handler = createFetchHandler({ secret, onEvent: vi.fn(), onError: () => {} });
+    const answer = await handler(
+      new Request('https://receiver.test/hooks', { method: 'POST', body, duplex: 'half' } as RequestInit),
+    );
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({ reason: 'missing_signature' });
+    // The stream's first pull happens on construction at most: nothing was read.
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+});

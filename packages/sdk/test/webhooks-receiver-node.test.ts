@@ -73,7 +73,12 @@ describe('node:http', () => {
           controller.close();
         },
       });
-      const streamed = await fetch(url, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+      const streamed = await fetch(url, {
+        method: 'POST',
+        body: chunks,
+        duplex: 'half',
+        headers: { 'X-Signature-256': 'sha256=00' },
+      } as RequestInit);
       expect(streamed.status).toBe(413);
       expect(onEvent).not.toHaveBeenCalled();
       // Under the limit, the body is read and verified (unsigned here: 401).
@@ -114,7 +119,7 @@ describe('node:http', () => {
         port,
         path: pathname,
         method: 'POST',
-        headers: { 'content-length': 1000 },
+        headers: { 'content-length': 1000, 'x-signature-256': 'sha256=00' },
       });
       request.on('error', () => {}); // the socket this test destroys
       request.write('{"event":"prospect_response"');

@@ -22,9 +22,12 @@ export function parseSignature(value: string): string | undefined {
 /** A header's value as Fetch `Headers` or Node give it (an array when it was sent twice). */
 export type HeaderValue = string | readonly string[] | null | undefined;
 
-/** One string for a header's value: a header sent twice is joined, and fails the format check. */
+/**
+ * One string for a header's value: a header sent twice (an array) is joined, and anything
+ * else a caller passed (a number) is written out; both fail the format check.
+ */
 export function headerText(value: HeaderValue): string | undefined {
-  return typeof value === 'string' ? value : value?.join(', ');
+  return value ? String(value) : undefined;
 }
 
 /** The signature header from Fetch `Headers` or a plain record, whatever the case of its name. */

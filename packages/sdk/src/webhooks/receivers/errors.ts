@@ -32,3 +32,7 @@ export class WebhookReceiverError extends Error {
     Object.assign(this, { name: 'WebhookReceiverError', reason, status, [brandKey]: 'WebhookReceiverError' });
   }
 }
+
+/** The body is over the receiver's `maxBodyBytes`: 413. */
+export const bodyTooLarge = (limit: number) =>
+  new WebhookReceiverError('body_too_large', 413, `The body is over ${limit} bytes (the receiver's maxBodyBytes).`);

@@ -4,14 +4,17 @@
  * `Deno.serve`, `Bun.serve`, Cloudflare Workers and other edge functions. Verifies with the
  * Web Crypto build, which every one of them has.
  */
-import { readBody } from '../body.ts';
 import { WebhookVerificationError } from '../errors.ts';
 import type { ProspectResponseEvent } from '../types.ts';
 import { diagnoseSignature, verifyAndParse } from '../web.ts';
+import { bodyTooLarge } from './errors.ts';
 import type { ReceiverOptions } from './options.ts';
 import { createReceiver } from './receive.ts';
 
-export type FetchHandlerOptions<Event = ProspectResponseEvent> = ReceiverOptions<Event, Request>;
+export interface FetchHandlerOptions<Event = ProspectResponseEvent> extends ReceiverOptions<Event, Request> {
+  /** The largest body read, in bytes: 1 MiB by default; larger answers 413 (as the Node receiver). */
+  maxBodyBytes?: number;
+}
 
 /**
  * A `(Request) => Promise<Response>` that receives `prospect_response` deliveries: it reads
@@ -35,6 +38,7 @@ export function createFetchHandler<Event = ProspectResponseEvent>(
   options: FetchHandlerOptions<Event>,
 ): (request: Request) => Promise<Response> {
   const receive = createReceiver({ verifyAndParse, diagnoseSignature }, options);
+  const limit = options.maxBodyBytes ?? 1024 * 1024;
   return async (request) => {
     const answer = await receive({
       request,
@@ -47,11 +51,37 @@ export function createFetchHandler<Event = ProspectResponseEvent>(
             'The Request’s body was read before this handler (await c.req.json(), request.json() or a validator), and a parsed body cannot be verified: pass the Request before anything reads it.',
           );
         }
-        return readBody(request);
+        return readLimited(request, limit);
       },
     });
     return new Response(JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
   };
+}
+
+/** The body, read up to `limit` bytes: a larger one is refused as soon as it shows (413). */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  if (Number(request.headers.get('content-length')) > limit) throw bodyTooLarge(limit);
+  if (!request.body) return new Uint8Array(await request.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw bodyTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
 }
 
 export { WebhookVerificationError } from '../errors.ts';

@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { RawBody } from '../body.ts';
 import { WebhookVerificationError } from '../errors.ts';
-import { WebhookReceiverError } from './errors.ts';
+import { bodyTooLarge } from './errors.ts';
 
 /** A request as Express and other frameworks extend it. */
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
@@ -16,16 +16,13 @@ export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown 
 const isRaw = (value: unknown): value is string | Uint8Array =>
   typeof value === 'string' || value instanceof Uint8Array;
 
-const tooLarge = (limit: number) =>
-  new WebhookReceiverError('body_too_large', 413, `The body is over ${limit} bytes (the receiver's maxBodyBytes).`);
-
 async function readStream(request: IncomingMessage, limit: number): Promise<Uint8Array> {
-  if (Number(request.headers['content-length']) > limit) throw tooLarge(limit);
+  if (Number(request.headers['content-length']) > limit) throw bodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
+    if (size > limit) throw bodyTooLarge(limit);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

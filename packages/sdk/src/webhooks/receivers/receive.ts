@@ -6,7 +6,7 @@
 import { type RawBody, readBody } from '../body.ts';
 import { createDeduplicator, type DedupeKey, type OnceResult } from '../dedupe.ts';
 import { WebhookVerificationError } from '../errors.ts';
-import { type HeadersLike, signatureFrom } from '../signature.ts';
+import { type HeadersLike, headerText, signatureFrom, signatureHeader } from '../signature.ts';
 import type {
   ProspectResponseEvent,
   VerifyAndParseInput,
@@ -98,6 +98,11 @@ export function createReceiver<Event = ProspectResponseEvent, Request = unknown>
   return async ({ request, method, headers, body: read }) => {
     if (method !== 'POST') {
       return refuse(new WebhookReceiverError('method_not_allowed', 405, 'Deliveries are POSTs.'), request);
+    }
+    // Unsigned: refused before its body is read, which may be large and is nobody's to read.
+    if (!headerText(signatureFrom(headers))) {
+      const message = `No ${signatureHeader} header: give the webhook a secret, and pass the request's headers.`;
+      return refuse(new WebhookVerificationError('missing_signature', message), request);
     }
     let body: string | Uint8Array;
     try {
