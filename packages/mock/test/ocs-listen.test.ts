@@ -345,6 +345,15 @@ describe('ocs as a command', () => {
         /--sentiment must be positive, neutral or negative/,
       ],
       [['trigger', 'prospect_response', '--channel', 'sms', '--api-key', 'k'], /--channel must be email or linkedin/],
+      // A built-in property name is no sentiment: it used to pass, and fail after a lead was made.
+      [
+        ['trigger', 'prospect_response', '--sentiment', 'toString', '--api-key', 'k'],
+        /--sentiment must be positive, neutral or negative, got 'toString'/,
+      ],
+      [
+        ['listen', '--forward-to', 'http://user:pw@127.0.0.1:3000/hooks', '--api-key', 'k'],
+        /--forward-to must carry no user or password/,
+      ],
       [['serve'], /unknown command 'serve'/],
       [['listen', '--bogus'], /unknown option --bogus/],
     ];

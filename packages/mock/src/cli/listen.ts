@@ -63,8 +63,13 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   }
   const forwardTo = values['forward-to'];
   if (!forwardTo) throw new UsageError('--forward-to is required, e.g. --forward-to http://localhost:3000/webhooks.');
-  if (!/^https?:$/.test(URL.parse(forwardTo)?.protocol ?? '')) {
+  const target = URL.parse(forwardTo);
+  if (!/^https?:$/.test(target?.protocol ?? '')) {
     throw new UsageError(`--forward-to must be an http(s) URL, got '${forwardTo}'.`);
+  }
+  // fetch refuses such a URL at every delivery; and the password would be printed on each line.
+  if (target?.username || target?.password) {
+    throw new UsageError('--forward-to must carry no user or password (a receiver checks the signature, not a login).');
   }
   const { client, baseUrl } = connect(values);
 
@@ -140,7 +145,9 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
 
   try {
     if (values.campaign) {
-      for (const id of values.campaign) await claim(id, true);
+      // Each campaign once, whatever its case: a second claim of one slot would take this
+      // relay's own webhook for a user's, and leave it enabled at exit.
+      for (const id of new Set(values.campaign.map((given) => given.toLowerCase()))) await claim(id, true);
     } else {
       for (const id of await campaignIds()) await claim(id, false);
     }

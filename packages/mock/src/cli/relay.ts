@@ -4,7 +4,6 @@
  * and signature to the developer's receiver, and answers the server with the receiver's
  * status, so that a failing receiver is retried exactly as a real one would be.
  */
-import { buffer } from 'node:stream/consumers';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +42,22 @@ const aliveHeader = 'x-ocs-listen';
  */
 export const relayPathPrefix = '/ocs-listen/';
 
+/** The largest delivery read: the service's events are a few kilobytes. */
+const maxDeliveryBytes = 1024 * 1024;
+
+/** The request's body, or null past `maxDeliveryBytes` (announced, or counted while read). */
+async function readLimited(request: IncomingMessage): Promise<Buffer | null> {
+  if (Number(request.headers['content-length']) > maxDeliveryBytes) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxDeliveryBytes) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Headers of a delivery passed on to the receiver as they came. */
 const passedOn = ['content-type', 'x-signature-256', 'user-agent'];
 
@@ -64,18 +79,26 @@ export async function startRelay(options: {
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await buffer(request);
     // The query names what the registration displaced (slot-lease.ts), not where to deliver.
     const own = new URL(request.url ?? '/', 'http://relay.invalid').pathname === path;
     if (own && request.method === 'HEAD') {
       response.writeHead(204, { [aliveHeader]: 'relay' }).end();
       return;
     }
-    if (request.method !== 'POST' || !own) {
-      response.writeHead(404).end();
+    // Refused before a byte of the body is read: any process on this machine can call the
+    // relay, and reading what it sends to another path, or unsigned, or without end, would
+    // hold memory and the exit (the connection is closed with the answer).
+    const signature = request.headers['x-signature-256'];
+    if (request.method !== 'POST' || !own || !signature) {
+      response.writeHead(request.method === 'POST' && own ? 401 : 404, { connection: 'close' }).end();
       return;
     }
-    const signature = request.headers['x-signature-256'];
+    const body = await readLimited(request);
+    if (!body) {
+      options.onRefused(`refused a delivery of more than ${maxDeliveryBytes} bytes`);
+      response.writeHead(413, { connection: 'close' }).end();
+      return;
+    }
     if (!(await verifySignature({ payload: body, signature, secret: options.secret }))) {
       options.onRefused('refused a delivery whose X-Signature-256 does not match the session secret');
       response.writeHead(401).end();

@@ -78,7 +78,8 @@ export async function trigger(argv: string[], io: CommandIo): Promise<void> {
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'.`);
   const sentiment = values.sentiment as Sentiment;
-  if (!(sentiment in replies)) {
+  // Own names only: `in` also finds `toString`, `constructor`, `__proto__`.
+  if (!Object.hasOwn(replies, sentiment)) {
     throw new UsageError(`--sentiment must be positive, neutral or negative, got '${values.sentiment}'.`);
   }
   const channel = values.channel as Channel;
