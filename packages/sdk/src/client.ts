@@ -9,7 +9,7 @@
  */
 import type { Client, Middleware } from 'openapi-fetch';
 import { authorization, baseUrl, checkLimits, env } from './config.ts';
-import { type Deadline, startDeadline } from './deadline.ts';
+import { startDeadline } from './deadline.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
 import { mergeHeaders } from './headers.ts';
 import type { paths } from './generated/openapi.ts';
@@ -131,39 +131,17 @@ export function createClient(options: ClientOptions = {}): OcsClient {
   // The middlewares of `client.use()`: the path API runs them, and so do the named
   // operations once there is one (src/operation.ts).
   const hooks: Middleware[] = [];
-  // The deadline of each path API call whose body is still to be read, by its request.
-  const reading = new WeakMap<Request, Deadline>();
   const client = createPathClient<paths>({
     baseUrl: base,
     headers,
     fixed,
     hooks,
-    // The path API's deadline covers the attempts, the waits and reading the body (readBody).
+    // The path API's deadline covers the attempts and waits up to the answer's headers.
     async fetch(request, schemaPath) {
       const deadline = startDeadline(timeoutMs, request.signal);
       try {
         const retryable = isRetryable(request.method, request.headers.get('idempotency-key'));
-        const response = await send(
-          request,
-          {},
-          { deadline, maxRetries, retryable, route: `${request.method} ${schemaPath}` },
-        );
-        reading.set(request, deadline);
-        return response;
-      } catch (error) {
-        deadline.done();
-        throw error;
-      }
-    },
-    async readBody(request, read) {
-      const deadline = reading.get(request);
-      reading.delete(request);
-      // An answer an onRequest middleware made, or a call's own fetch: no deadline of ours.
-      if (!deadline) return read?.();
-      try {
-        return read ? await deadline.race(read) : undefined;
-      } catch (error) {
-        throw deadline.stopped() ?? error;
+        return await send(request, {}, { deadline, maxRetries, retryable, route: `${request.method} ${schemaPath}` });
       } finally {
         deadline.done();
       }

@@ -55,11 +55,6 @@ export function createPathClient<Paths extends object>(options: {
   hooks: Middleware[];
   /** Sends a request: the route template comes along for the transport's bookkeeping. */
   fetch: (request: Request, schemaPath: string) => Promise<Response>;
-  /**
-   * Reads the answer's body of the request `fetch` sent (`read`, or undefined when there is
-   * none to read) within that call's deadline and signal, and ends them.
-   */
-  readBody: <T>(request: Request, read?: () => Promise<T>) => Promise<T | undefined>;
 }): Client<Paths, 'application/json'> {
   const hooks = options.hooks as Hook[];
 
@@ -148,29 +143,22 @@ export function createPathClient<Paths extends object>(options: {
       }
     }
     const length = response.headers.get('content-length');
-    const answer = response;
-    // The body is read within the call's deadline and signal; a stream is the caller's to read.
-    const read = <T>(work?: () => Promise<T>) => options.readBody(outgoing, work) as Promise<T>;
     if (
       response.status === 204 ||
       method === 'HEAD' ||
       (length === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'))
     ) {
-      await read();
       return response.ok ? { data: undefined, response } : { error: undefined, response };
     }
     if (response.ok) {
-      if (parseAs === 'stream') {
-        await read();
-        return { data: response.body, response };
-      }
-      if (parseAs !== 'json') return { data: await read<unknown>(() => answer[parseAs]()), response };
-      const text = await read(() => answer.text());
+      if (parseAs === 'stream') return { data: response.body, response };
+      if (parseAs !== 'json') return { data: await response[parseAs](), response };
+      const text = await response.text();
       // Every answer of the API is a JSON object: anything else (a proxy's or a captive
       // portal's page) throws the error a named operation throws for it, not a SyntaxError.
       return { data: text ? readAnswer(response, text) : undefined, response };
     }
-    let error: unknown = await read(() => answer.text());
+    let error: unknown = await response.text();
     try {
       error = JSON.parse(error as string);
     } catch {

@@ -198,23 +198,6 @@ describe('a fetch that ignores the signal', () => {
     await expect(getCampaign(client, { campaign_id }, { timeoutMs: 100 })).rejects.toBeInstanceOf(OcsTimeoutError);
   });
 
-  it('on the path API too: a body that never ends times out, or aborts with the signal', async () => {
-    const endless = () =>
-      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) }));
-    const client = testClient({ fetch: deaf(async () => endless()), timeoutMs: 100 });
-    const get = (signal?: AbortSignal) =>
-      client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, ...(signal ? { signal } : {}) });
-    await expect(get()).rejects.toBeInstanceOf(OcsTimeoutError);
-    const patient = testClient({ fetch: deaf(async () => endless()), timeoutMs: 60_000 });
-    await expect(
-      patient.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, signal: AbortSignal.timeout(50) }),
-    ).rejects.toBeInstanceOf(OcsAbortError);
-    // Every other form of body is read within the deadline as well.
-    await expect(
-      client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, parseAs: 'text' }),
-    ).rejects.toBeInstanceOf(OcsTimeoutError);
-  });
-
   it('stops paging: no page is requested after the abort', async () => {
     const controller = new AbortController();
     const client = testClient({ fetch: deaf(async () => page(calls.length - 1)) });
