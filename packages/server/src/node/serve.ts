@@ -6,6 +6,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer } from 'node:http';
 import { answerHalfClosedClients } from '../http/half-closed-clients.ts';
+import { listenOrigin } from '../http/listen-origin.ts';
 import { createApp } from '../app.ts';
 import { withHeaderLines } from '../http/header-lines.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -127,7 +128,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : options.port;
       // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
-      const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+      const url = `${listenOrigin(options.host) ?? `http://${options.host}`}:${port}`;
       logger.log({
         level: 'info',
         message: 'listening',
