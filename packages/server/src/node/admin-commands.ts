@@ -179,6 +179,14 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
     }
     case 'deliveries list': {
       const page = await store.deliveries.listForCampaign(command.campaignId, { limit: command.limit, offset: 0 });
+      // "No deliveries." would hide a mistyped ID: an empty page is checked against the
+      // campaigns of every organization (the operator's command belongs to none).
+      if (page.total === 0 && !(await campaignExists(store, command.campaignId))) {
+        throw new AdminCommandError(
+          `no campaign ${command.campaignId}; GET /v1/campaigns lists an organization's campaigns.`,
+          'not-found',
+        );
+      }
       return { text: page.items.map(describeDelivery).join('\n') || 'No deliveries.', json: page };
     }
   }
@@ -199,6 +207,11 @@ function checkExpiry(value: string): string {
   if (Date.parse(instant) <= Date.now())
     throw new AdminCommandError(`--expires-at must be in the future, got '${value}' (${instant}).`, 'usage');
   return instant;
+}
+
+async function campaignExists(store: SqlStore, id: string): Promise<boolean> {
+  const rows = await store.client.query('select 1 from campaigns where id = $1', [id]);
+  return rows.length > 0;
 }
 
 function noOrganization(id: string): AdminCommandError {

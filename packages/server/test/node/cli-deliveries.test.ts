@@ -74,3 +74,16 @@ it('lists a campaign’s deliveries with every attempt, for people and as JSON',
 it('asks for the campaign', async () => {
   await expect(main(['deliveries', 'list', '--data-dir', dataDir])).rejects.toThrow(/--campaign/);
 });
+
+it('says so when no campaign has the ID, rather than "No deliveries."', async () => {
+  const store = await openStore({ dataDir });
+  const f = await deliveryFixtures(store);
+  await store.close();
+  // A campaign without deliveries is not a mistake.
+  expect(await main(['deliveries', 'list', '--campaign', f.campaign.id, '--data-dir', dataDir])).toBe(0);
+  expect(printed.join('')).toContain('No deliveries.');
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  await expect(main(['deliveries', 'list', '--campaign', unknown, '--data-dir', dataDir])).rejects.toThrow(
+    `no campaign ${unknown}`,
+  );
+});
