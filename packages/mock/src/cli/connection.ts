@@ -15,6 +15,9 @@ export const connectionOptions = {
 export const connectionHelp = `  --base-url <url>   the server (or OCS_BASE_URL; default http://127.0.0.1:4011, ocs-mock)
   --api-key <key>    its API key (or OCS_API_KEY)`;
 
+/** How long a command waits for one call's answer. */
+export const callTimeoutMs = 30_000;
+
 export interface Connection {
   client: OcsClient;
   baseUrl: string;
@@ -29,7 +32,7 @@ export function connect(values: { 'base-url'?: string; 'api-key'?: string }): Co
   }
   try {
     // A CLI reports at once: one retry covers a blip, not a server that is down.
-    return { client: createClient({ apiKey, baseUrl, maxRetries: 1, timeoutMs: 30_000 }), baseUrl };
+    return { client: createClient({ apiKey, baseUrl, maxRetries: 1, timeoutMs: callTimeoutMs }), baseUrl };
   } catch (error) {
     // The SDK checks the key's shape before any request: a typo is a usage mistake.
     if (error instanceof OcsError) {

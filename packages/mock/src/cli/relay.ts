@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '@ocs/sdk/webhooks';
+import { receiverDeadlineMs } from './receiver-deadline.ts';
 
 export interface Forwarded {
   at: Date;
@@ -118,7 +119,7 @@ export async function startRelay(options: {
         headers,
         body: new Uint8Array(body),
         redirect: 'manual',
-        signal: AbortSignal.timeout(75_000), // the service's own limit (section 6)
+        signal: AbortSignal.timeout(receiverDeadlineMs), // the service's own limit
       });
       status = answer.status;
       await answer.body?.cancel();

@@ -127,7 +127,8 @@ export class SlotLeases {
     for (const lease of this.leases.values()) {
       try {
         await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId });
-        if (lease.displaced) await this.reEnable(lease.campaignId, lease.displaced.url);
+        const back = lease.displaced && (await this.giveBackTo(lease));
+        if (back) await this.reEnable(lease.campaignId, back.url);
         this.leases.delete(lease.campaignId);
       } catch (error) {
         const what = lease.displaced
@@ -139,10 +140,46 @@ export class SlotLeases {
     return problems;
   }
 
-  private async slotOf(campaignId: string): Promise<Slot> {
-    const webhooks = await call('listWebhooks', this.baseUrl, () =>
+  /**
+   * What a lease gives the slot back to. A `listen --replace` may borrow the slot from another
+   * running `listen`, whose relay it then displaced; the two may stop in either order:
+   * - this one's relay was displaced by another that still runs: nothing, as that one gives
+   *   the slot back when it stops (to this relay, or past it, below);
+   * - the displaced webhook is a relay that no longer answers (its `listen` has stopped): what
+   *   that relay had displaced, following the chain, so that the user's own webhook comes
+   *   back rather than a relay nobody listens on.
+   */
+  private async giveBackTo(lease: Lease): Promise<{ id: string; url: string } | null> {
+    const webhooks = await this.webhooksOf(lease.campaignId);
+    for (const webhook of webhooks) {
+      if (
+        webhook.enabled &&
+        relayMarker(webhook.webhook_url)?.displacedId === lease.webhookId &&
+        (await relayAnswers(webhook.webhook_url))
+      ) {
+        return null;
+      }
+    }
+    const passed = new Set<string>();
+    let back = lease.displaced;
+    while (back && !passed.has(back.id)) {
+      const relay = relayMarker(back.url);
+      if (!relay || (await relayAnswers(back.url))) return back;
+      passed.add(back.id);
+      const next = webhooks.find((webhook) => webhook.webhook_id === relay.displacedId);
+      back = next ? { id: next.webhook_id, url: next.webhook_url } : null;
+    }
+    return null;
+  }
+
+  private webhooksOf(campaignId: string) {
+    return call('listWebhooks', this.baseUrl, () =>
       paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 }),
     );
+  }
+
+  private async slotOf(campaignId: string): Promise<Slot> {
+    const webhooks = await this.webhooksOf(campaignId);
     // The latest, should runs of an older `ocs`, which made a new one each time, have left several.
     const spare = webhooks.filter((webhook) => !webhook.enabled && relayMarker(webhook.webhook_url)).at(-1);
     const slot: Slot = { holder: null, spare: spare ? { id: spare.webhook_id, url: spare.webhook_url } : null };

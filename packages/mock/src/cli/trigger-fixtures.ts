@@ -59,7 +59,16 @@ export async function triggerCampaign(
     paginate(client, listCampaigns).toArray({ limit: 10_000 }),
   );
   const existing = campaigns.find((campaign) => campaign.name === triggerCampaignName);
-  if (existing) return { campaign: existing, created: false, activate: !existing.is_active };
+  if (existing) {
+    // Made by a run that failed between the two steps of its creation: without senders its
+    // sequence writes to no one, so every later run would wait 14 sandbox days for nothing.
+    if (!existing.enabled_accounts?.length) {
+      progress.checkpoint();
+      await assignSenders(client, baseUrl, existing.id, await pickSenders(client, baseUrl));
+      progress.did('senders', `gave the "${existing.name}" campaign (${existing.id}) its senders`);
+    }
+    return { campaign: existing, created: false, activate: !existing.is_active };
+  }
   progress.checkpoint();
   const created = await createTriggerCampaign(client, baseUrl);
   progress.did('campaign', `created the "${created.name}" campaign (${created.id}) with its senders`);
@@ -68,22 +77,11 @@ export async function triggerCampaign(
 
 /**
  * One email, then a LinkedIn connection request with a note: both channels written to on
- * day 0. Left inactive: it is activated once its first lead is in. One step for Ctrl-C:
- * the campaign is never left without its senders.
+ * day 0. Left inactive: it is activated once its first lead is in. One step for Ctrl-C;
+ * a failure between the campaign and its senders is mended by the next run (above).
  */
 async function createTriggerCampaign(client: OcsClient, baseUrl: string): Promise<{ id: string; name: string }> {
-  const accounts = await call('listAccounts', baseUrl, () => paginate(client, listAccounts).toArray({ limit: 500 }));
-  const pick = (platform: Channel) =>
-    accounts
-      .filter((a) => a.platform === platform && a.status === 'connected')
-      .sort((a, b) => (a.campaign_ids?.length ?? 0) - (b.campaign_ids?.length ?? 0))[0];
-  const email = pick('email');
-  const linkedin = pick('linkedin');
-  if (!email || !linkedin) {
-    throw new CliFailure(
-      'the organization needs a connected email and a connected LinkedIn account to send from; pass --campaign to use one of yours.',
-    );
-  }
+  const senders = await pickSenders(client, baseUrl);
   const { campaign_id: createdId } = await call('createCampaign', baseUrl, () =>
     createCampaign(client, {
       name: triggerCampaignName,
@@ -98,11 +96,31 @@ async function createTriggerCampaign(client: OcsClient, baseUrl: string): Promis
   );
   // The document allows a null ID here; a created campaign always has one.
   if (!createdId) throw new CliFailure('createCampaign answered without a campaign_id.');
-  const id = createdId;
+  await assignSenders(client, baseUrl, createdId, senders);
+  return { id: createdId, name: triggerCampaignName };
+}
+
+/** A connected email and LinkedIn account, each the one sending for the fewest campaigns. */
+async function pickSenders(client: OcsClient, baseUrl: string): Promise<string[]> {
+  const accounts = await call('listAccounts', baseUrl, () => paginate(client, listAccounts).toArray({ limit: 500 }));
+  const pick = (platform: Channel) =>
+    accounts
+      .filter((a) => a.platform === platform && a.status === 'connected')
+      .sort((a, b) => (a.campaign_ids?.length ?? 0) - (b.campaign_ids?.length ?? 0))[0];
+  const email = pick('email');
+  const linkedin = pick('linkedin');
+  if (!email || !linkedin) {
+    throw new CliFailure(
+      'the organization needs a connected email and a connected LinkedIn account to send from; pass --campaign to use one of yours.',
+    );
+  }
+  return [email.id, linkedin.id];
+}
+
+async function assignSenders(client: OcsClient, baseUrl: string, campaignId: string, accountIds: string[]) {
   await call('replaceSenders', baseUrl, () =>
-    replaceSenders(client, { campaign_id: id, account_ids: [email.id, linkedin.id] }),
+    replaceSenders(client, { campaign_id: campaignId, account_ids: accountIds }),
   );
-  return { id, name: triggerCampaignName };
 }
 
 /** A new lead of the campaign, moved along the sandbox clock until the sequence wrote to it on `channel`. */

@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { listWebhooks, simulateReply } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
-import { call, connect, connectionHelp, connectionOptions } from './connection.ts';
+import { call, callTimeoutMs, connect, connectionHelp, connectionOptions } from './connection.ts';
+import { receiverDeadlineMs } from './receiver-deadline.ts';
 import { Interruption } from './interruption.ts';
 import { type Channel, contactedLead, triggerCampaign, triggerCampaignName } from './trigger-fixtures.ts';
 
@@ -95,8 +96,15 @@ export async function trigger(argv: string[], io: CommandIo): Promise<void> {
     const lead = await contactedLead(client, baseUrl, campaign.id, channel, activate, progress);
     progress.checkpoint();
     // The last step: once the reply is simulated the event is on its way, and the command done.
+    // @ocs/mock answers once the delivery was attempted, which may take the receiver's whole
+    // deadline (`ocs listen` forwards to the application and waits for it): a timeout here
+    // would report a reply that was made, and a second run would send a second event.
     const { reply } = await call('simulateReply', baseUrl, () =>
-      simulateReply(client, { campaign_id: campaign.id, lead_id: lead.id, channel, message: replies[sentiment] }),
+      simulateReply(
+        client,
+        { campaign_id: campaign.id, lead_id: lead.id, channel, message: replies[sentiment] },
+        { timeoutMs: callTimeoutMs + receiverDeadlineMs },
+      ),
     );
     const what = `${reply.sentiment} reply on ${channel} from ${lead.email} (lead ${lead.id}) in campaign "${campaign.name}" (${campaign.id})`;
     if (!reply.delivery) {
