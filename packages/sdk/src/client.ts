@@ -9,7 +9,6 @@
  */
 import type { Client, Middleware } from 'openapi-fetch';
 import { authorization, baseUrl, checkLimits, env } from './config.ts';
-import { startDeadline } from './deadline.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
 import { mergeHeaders } from './headers.ts';
 import type { paths } from './generated/openapi.ts';
@@ -136,16 +135,19 @@ export function createClient(options: ClientOptions = {}): OcsClient {
     headers,
     fixed,
     hooks,
-    // The path API's deadline covers the attempts and waits up to the answer's headers.
-    async fetch(request, schemaPath) {
-      const deadline = startDeadline(timeoutMs, request.signal);
-      try {
-        const retryable = isRetryable(request.method, request.headers.get('idempotency-key'));
-        return await send(request, {}, { deadline, maxRetries, retryable, route: `${request.method} ${schemaPath}` });
-      } finally {
-        deadline.done();
-      }
-    },
+    // The path API's deadline covers the attempts, the waits and the reading of the answer.
+    timeoutMs,
+    fetch: (request, schemaPath, deadline) =>
+      send(
+        request,
+        {},
+        {
+          deadline,
+          maxRetries,
+          retryable: isRetryable(request.method, request.headers.get('idempotency-key')),
+          route: `${request.method} ${schemaPath}`,
+        },
+      ),
   });
   return Object.defineProperties(client, {
     // Parsed when read: most callers never look at it.

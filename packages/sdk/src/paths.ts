@@ -9,16 +9,20 @@
  * RequestInit (`signal`...), `{ data, error, response }`, and middlewares (`use`, `eject`)
  * with `onRequest`, `onResponse` and `onError` called as openapi-fetch calls them. Query
  * arrays are sent `form`-exploded (`a=1&a=2`) and query objects as `deepObject` (`a[b]=1`),
- * openapi-fetch's defaults; the style options of its serializers are not supported.
+ * openapi-fetch's defaults; the style options of its serializers are not supported. Unlike
+ * openapi-fetch, a call has the client's deadline (`timeoutMs`, with `signal`) over its
+ * fetch and the reading of the answer, as the named operations do.
  */
 import type { Client, Middleware } from 'openapi-fetch';
+import { type Deadline, startDeadline } from './deadline.ts';
 import { readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 
 type Loose = Record<string, unknown>;
+type Fetch = (request: Request, schemaPath: string, deadline: Deadline) => Promise<Response>;
 type Init = Loose & {
   baseUrl?: string;
-  fetch?: (request: Request, schemaPath: string) => Promise<Response>;
+  fetch?: Fetch;
   headers?: Loose;
   params?: { path?: Loose; query?: Loose; header?: Loose };
   parseAs?: 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
@@ -54,117 +58,128 @@ export function createPathClient<Paths extends object>(options: {
   /** The middlewares `use` adds and `eject` removes (the caller keeps the array). */
   hooks: Middleware[];
   /** Sends a request: the route template comes along for the transport's bookkeeping. */
-  fetch: (request: Request, schemaPath: string) => Promise<Response>;
+  fetch: Fetch;
+  /**
+   * A call's deadline (src/deadline.ts, with the request's AbortSignal): its fetch and the
+   * reading of its answer's body run within it, so that a body that stops half-way ends
+   * the call too.
+   */
+  timeoutMs: number;
 }): Client<Paths, 'application/json'> {
   const hooks = options.hooks as Hook[];
 
   async function request(method: string, schemaPath: string, init: Init = {}) {
-    const {
-      baseUrl = options.baseUrl,
-      fetch = options.fetch,
-      headers,
-      params = {},
-      parseAs = 'json',
-      body,
-      middleware = [],
-      querySerializer = serializeQuery,
-      bodySerializer,
-      pathSerializer,
-      ...rest
-    } = init;
-    const path = params.path ?? {};
-    const url = `${baseUrl.replace(/\/$/, '')}${
-      pathSerializer
-        ? pathSerializer(schemaPath, path)
-        : schemaPath.replace(/\{([^{}]+)\}/g, (match, name: string) =>
-            path[name] == null ? match : encode(Array.isArray(path[name]) ? path[name].join(',') : path[name]),
-          )
-    }`;
-    const search = querySerializer(params.query ?? {});
-    const given = mergeHeaders(options.headers, headers, params.header, options.fixed);
-    const serialized =
-      body === undefined
-        ? undefined
-        : bodySerializer
-          ? bodySerializer(body, given)
-          : body instanceof FormData
-            ? body
-            : given.get('content-type') === 'application/x-www-form-urlencoded'
-              ? new URLSearchParams(body as Record<string, string>).toString()
-              : JSON.stringify(body);
-    let outgoing = new Request(search ? `${url}?${search}` : url, {
-      redirect: 'follow',
-      ...rest,
-      method,
-      body: serialized as BodyInit | undefined,
-      headers: mergeHeaders(
-        serialized === undefined || serialized instanceof FormData ? {} : { 'Content-Type': 'application/json' },
-        given,
-      ),
-    });
-    const all = [...hooks, ...middleware] as Hook[];
-    const context = {
-      schemaPath,
-      params,
-      id: Math.random().toString(36).slice(2, 11),
-      options: { baseUrl, fetch, parseAs },
-    };
-    let response: Response | undefined;
-    for (const hook of all) {
-      const result = await hook.onRequest?.({ ...context, request: outgoing } as never);
-      if (result instanceof Request) outgoing = result;
-      else if (result instanceof Response) {
-        response = result;
-        break;
-      } else if (result)
-        throw new Error('onRequest: must return new Request() or Response() when modifying the request');
-    }
-    if (!response) {
-      try {
-        response = await fetch(outgoing, schemaPath);
-      } catch (error) {
-        let failure: unknown = error;
-        for (const hook of [...all].reverse()) {
-          const result = await hook.onError?.({ ...context, request: outgoing, error: failure } as never);
-          if (result instanceof Response) {
-            response = result;
-            break;
-          }
-          if (result instanceof Error) failure = result;
-          else if (result)
-            throw new Error('onError: must return new Response() or instance of Error', { cause: error });
-        }
-        if (!response) throw failure;
-      }
-      for (const hook of [...all].reverse()) {
-        const result: unknown = await hook.onResponse?.({ ...context, request: outgoing, response } as never);
-        if (result instanceof Response) response = result;
-        else if (result) throw new Error('onResponse: must return new Response() when modifying the response');
-      }
-    }
-    const length = response.headers.get('content-length');
-    if (
-      response.status === 204 ||
-      method === 'HEAD' ||
-      (length === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'))
-    ) {
-      return response.ok ? { data: undefined, response } : { error: undefined, response };
-    }
-    if (response.ok) {
-      if (parseAs === 'stream') return { data: response.body, response };
-      if (parseAs !== 'json') return { data: await response[parseAs](), response };
-      const text = await response.text();
-      // Every answer of the API is a JSON object: anything else (a proxy's or a captive
-      // portal's page) throws the error a named operation throws for it, not a SyntaxError.
-      return { data: text ? readAnswer(response, text) : undefined, response };
-    }
-    let error: unknown = await response.text();
+    const deadline = startDeadline(options.timeoutMs, init.signal as AbortSignal | undefined);
     try {
-      error = JSON.parse(error as string);
-    } catch {
-      // Not JSON: the error is the text.
+      const {
+        baseUrl = options.baseUrl,
+        fetch = options.fetch,
+        headers,
+        params = {},
+        parseAs = 'json',
+        body,
+        middleware = [],
+        querySerializer = serializeQuery,
+        bodySerializer,
+        pathSerializer,
+        ...rest
+      } = init;
+      const path = params.path ?? {};
+      const url = `${baseUrl.replace(/\/$/, '')}${
+        pathSerializer
+          ? pathSerializer(schemaPath, path)
+          : schemaPath.replace(/\{([^{}]+)\}/g, (match, name: string) =>
+              path[name] == null ? match : encode(Array.isArray(path[name]) ? path[name].join(',') : path[name]),
+            )
+      }`;
+      const search = querySerializer(params.query ?? {});
+      const given = mergeHeaders(options.headers, headers, params.header, options.fixed);
+      const serialized =
+        body === undefined
+          ? undefined
+          : bodySerializer
+            ? bodySerializer(body, given)
+            : body instanceof FormData
+              ? body
+              : given.get('content-type') === 'application/x-www-form-urlencoded'
+                ? new URLSearchParams(body as Record<string, string>).toString()
+                : JSON.stringify(body);
+      let outgoing = new Request(search ? `${url}?${search}` : url, {
+        redirect: 'follow',
+        ...rest,
+        method,
+        body: serialized as BodyInit | undefined,
+        headers: mergeHeaders(
+          serialized === undefined || serialized instanceof FormData ? {} : { 'Content-Type': 'application/json' },
+          given,
+        ),
+      });
+      const all = [...hooks, ...middleware] as Hook[];
+      const context = {
+        schemaPath,
+        params,
+        id: Math.random().toString(36).slice(2, 11),
+        options: { baseUrl, fetch, parseAs },
+      };
+      let response: Response | undefined;
+      for (const hook of all) {
+        const result = await hook.onRequest?.({ ...context, request: outgoing } as never);
+        if (result instanceof Request) outgoing = result;
+        else if (result instanceof Response) {
+          response = result;
+          break;
+        } else if (result) throw new Error('onRequest: return a Request, a Response or nothing');
+      }
+      if (!response) {
+        try {
+          response = await fetch(outgoing, schemaPath, deadline);
+        } catch (error) {
+          let failure: unknown = error;
+          for (const hook of [...all].reverse()) {
+            const result = await hook.onError?.({ ...context, request: outgoing, error: failure } as never);
+            if (result instanceof Response) {
+              response = result;
+              break;
+            }
+            if (result instanceof Error) failure = result;
+            else if (result) throw new Error('onError: return a Response, an Error or nothing', { cause: error });
+          }
+          if (!response) throw failure;
+        }
+        for (const hook of [...all].reverse()) {
+          const result: unknown = await hook.onResponse?.({ ...context, request: outgoing, response } as never);
+          if (result instanceof Response) response = result;
+          else if (result) throw new Error('onResponse: return a Response or nothing');
+        }
+      }
+      const length = response.headers.get('content-length');
+      if (
+        response.status === 204 ||
+        method === 'HEAD' ||
+        (length === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'))
+      ) {
+        return response.ok ? { data: undefined, response } : { error: undefined, response };
+      }
+      // A stream is the caller's to read, after the call.
+      if (response.ok && parseAs === 'stream') return { data: response.body, response };
+      const answered = response;
+      const read = response.ok && parseAs !== 'json' ? (parseAs as 'text') : 'text';
+      const content = await deadline.race(() => answered[read]());
+      if (response.ok) {
+        // Every answer of the API is a JSON object: anything else (a proxy's or a captive
+        // portal's page) throws the error a named operation throws for it, not a SyntaxError.
+        return { data: parseAs !== 'json' ? content : content ? readAnswer(response, content) : undefined, response };
+      }
+      let error: unknown = content;
+      try {
+        error = JSON.parse(error as string);
+      } catch {
+        // Not JSON: the error is the text.
+      }
+      return { error, response };
+    } finally {
+      deadline.done();
     }
-    return { error, response };
   }
 
   const client: Loose = {
@@ -176,7 +191,7 @@ export function createPathClient<Paths extends object>(options: {
           typeof middleware !== 'object' ||
           !('onRequest' in middleware || 'onResponse' in middleware || 'onError' in middleware)
         ) {
-          throw new Error('Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`');
+          throw new Error('Middleware must be an object with onRequest, onResponse or onError');
         }
         hooks.push(middleware);
       }

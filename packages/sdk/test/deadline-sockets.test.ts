@@ -52,6 +52,33 @@ describe('timeoutMs aborts the request', () => {
     await allClosed(server);
   });
 
+  it('the path API: a body that stops half-way times out, and the socket closes', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"success":true,"campaign":');
+    });
+    const client = clientOf(server, { timeoutMs: 300 });
+    for (const parseAs of ['json', 'text', 'arrayBuffer'] as const) {
+      const error = await client
+        .GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, parseAs })
+        .catch((e: unknown) => e);
+      expect(error, parseAs).toBeInstanceOf(OcsTimeoutError);
+    }
+    await allClosed(server);
+  });
+
+  it('the path API: an error answer whose body stops half-way times out too', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(404, { 'Content-Type': 'application/json' });
+      response.write('{"success":false,');
+    });
+    const error = await clientOf(server, { timeoutMs: 300 })
+      .GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsTimeoutError);
+    await allClosed(server);
+  });
+
   it('a page of an iterator that never comes: the page fetch times out and its socket closes', async () => {
     const server = await startServer((request, response) => {
       // The first page answers; the second never does.

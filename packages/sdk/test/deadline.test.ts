@@ -192,10 +192,25 @@ describe('a fetch that ignores the signal', () => {
     ).rejects.toBeInstanceOf(OcsAbortError);
   });
 
-  it('times out a body that never ends', async () => {
-    const endless = new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) });
-    const client = testClient({ fetch: deaf(async () => new Response(endless)) });
-    await expect(getCampaign(client, { campaign_id }, { timeoutMs: 100 })).rejects.toBeInstanceOf(OcsTimeoutError);
+  it('times out a body that never ends, on both APIs', async () => {
+    const endless = () =>
+      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) }));
+    const client = testClient({ fetch: deaf(async () => endless()), timeoutMs: 100 });
+    await expect(getCampaign(client, { campaign_id })).rejects.toBeInstanceOf(OcsTimeoutError);
+    await expect(client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } })).rejects.toBeInstanceOf(
+      OcsTimeoutError,
+    );
+  });
+
+  it('leaves a stream to the caller: parseAs stream answers at once, within the deadline', async () => {
+    const client = testClient({ fetch: deaf(async () => new Response('{"success":true}')), timeoutMs: 100 });
+    const { data } = await client.GET('/campaigns/{campaign_id}', {
+      params: { path: { campaign_id } },
+      parseAs: 'stream',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Read after the deadline would have passed: the stream is not torn down by it.
+    expect(await new Response(data).text()).toBe('{"success":true}');
   });
 
   it('stops paging: no page is requested after the abort', async () => {
