@@ -385,6 +385,12 @@ describe('ocs as a command', () => {
       ],
       [['serve'], /unknown command 'serve'/],
       [['listen', '--bogus'], /unknown option --bogus/],
+      // An empty --campaign (a variable that was not set): trigger used its own campaign.
+      [['trigger', 'prospect_response', '--campaign=', '--api-key', 'k'], /--campaign needs a campaign ID/],
+      [
+        ['listen', '--forward-to', 'http://127.0.0.1:3000', '--campaign', ' ', '--api-key', 'k'],
+        /--campaign needs a campaign ID/,
+      ],
     ];
     for (const [args, message] of mistakes) {
       const { code, stderr } = await run(ocsBin, args);

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { listCampaigns, paginate } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
+import { checkCampaignIds } from './campaign-option.ts';
 import { call, connect, connectionHelp, connectionOptions, describeFailure, isApiError } from './connection.ts';
 import { type Forwarded, startRelay } from './relay.ts';
 import { SlotLeases } from './slot-lease.ts';
@@ -71,6 +72,7 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   if (target?.username || target?.password) {
     throw new UsageError('--forward-to must carry no user or password (a receiver checks the signature, not a login).');
   }
+  checkCampaignIds(values.campaign);
   const { client, baseUrl } = connect(values);
 
   const secret = `whsec_${randomBytes(24).toString('hex')}`;

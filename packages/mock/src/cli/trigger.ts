@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { listWebhooks, simulateReply } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
+import { checkCampaignIds } from './campaign-option.ts';
 import { call, callTimeoutMs, connect, connectionHelp, connectionOptions } from './connection.ts';
 import { receiverDeadlineMs } from './receiver-deadline.ts';
 import { Interruption } from './interruption.ts';
@@ -87,6 +88,7 @@ export async function trigger(argv: string[], io: CommandIo): Promise<void> {
   if (channel !== 'email' && channel !== 'linkedin') {
     throw new UsageError(`--channel must be email or linkedin, got '${values.channel}'.`);
   }
+  checkCampaignIds(values.campaign === undefined ? undefined : [values.campaign]);
   const { client, baseUrl } = connect(values);
 
   const progress = new Interruption('no reply was simulated, so no prospect_response was sent');
