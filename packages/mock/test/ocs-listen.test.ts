@@ -254,29 +254,33 @@ describe('a listen --replace over another listen', () => {
   it.each([
     ['the order they started', 'first'],
     ['the reverse order', 'second'],
-  ] as const)("gives the user's webhook back when the two stop in %s", async (_order, stoppedFirst) => {
-    const user = await userCampaign(`Borrowed twice, ${stoppedFirst} stopped first`);
-    const { listen: first } = await startListen(['--campaign', user.id, '--replace']);
-    const { listen: second } = await startListen(['--campaign', user.id, '--replace']);
-    const during = (await webhooksOf(user.id)).filter((w) => w.enabled);
-    expect(during.map((w) => w.webhook_url)).toEqual([expect.stringMatching(/\/ocs-listen\//)]);
+  ] as const)(
+    "gives the user's webhook back when the two stop in %s",
+    async (_order, stoppedFirst) => {
+      const user = await userCampaign(`Borrowed twice, ${stoppedFirst} stopped first`);
+      const { listen: first } = await startListen(['--campaign', user.id, '--replace']);
+      const { listen: second } = await startListen(['--campaign', user.id, '--replace']);
+      const during = (await webhooksOf(user.id)).filter((w) => w.enabled);
+      expect(during.map((w) => w.webhook_url)).toEqual([expect.stringMatching(/\/ocs-listen\//)]);
 
-    const [one, other] = stoppedFirst === 'first' ? [first, second] : [second, first];
-    expect(await one.stop('SIGINT')).toBe(0);
-    // Whoever still runs holds the slot: one relay enabled, the user's webhook still disabled.
-    const between = await webhooksOf(user.id);
-    expect(between.filter((w) => w.enabled).map((w) => w.webhook_url)).toEqual([
-      expect.stringMatching(/\/ocs-listen\//),
-    ]);
-    expect(between.find((w) => w.webhook_id === user.webhookId)?.enabled).toBe(false);
-    expect(await other.stop('SIGINT')).toBe(0);
-    expect(other.stderr()).toBe('');
+      const [one, other] = stoppedFirst === 'first' ? [first, second] : [second, first];
+      expect(await one.stop('SIGINT')).toBe(0);
+      // Whoever still runs holds the slot: one relay enabled, the user's webhook still disabled.
+      const between = await webhooksOf(user.id);
+      expect(between.filter((w) => w.enabled).map((w) => w.webhook_url)).toEqual([
+        expect.stringMatching(/\/ocs-listen\//),
+      ]);
+      expect(between.find((w) => w.webhook_id === user.webhookId)?.enabled).toBe(false);
+      expect(await other.stop('SIGINT')).toBe(0);
+      expect(other.stderr()).toBe('');
 
-    const after = await webhooksOf(user.id);
-    expect(after.filter((w) => w.enabled)).toEqual([
-      expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook }),
-    ]);
-  }, 120_000);
+      const after = await webhooksOf(user.id);
+      expect(after.filter((w) => w.enabled)).toEqual([
+        expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook }),
+      ]);
+    },
+    120_000,
+  );
 });
 
 describe('listen run again and again', () => {

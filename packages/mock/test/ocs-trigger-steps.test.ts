@@ -4,6 +4,7 @@
  * an earlier run that failed between its two steps gets them, and the reply is given the
  * receiver's whole deadline, since @ocs/mock answers it once the delivery was attempted.
  */
+import type * as Sdk from '@ocs/sdk';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { receiverDeadlineMs } from '../src/cli/receiver-deadline.ts';
 import { callTimeoutMs } from '../src/cli/connection.ts';
@@ -14,7 +15,7 @@ const sdk = vi.hoisted(() => ({
 }));
 
 vi.mock('@ocs/sdk', async (original) => {
-  const actual = await original<typeof import('@ocs/sdk')>();
+  const actual = await original<typeof Sdk>();
   const record =
     (operation: string, answer: (params: Record<string, unknown>) => unknown) =>
     async (_client: unknown, params: Record<string, unknown>, options?: unknown) => {
