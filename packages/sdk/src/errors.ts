@@ -215,7 +215,8 @@ export const createApiError = (
 
 /**
  * The API's answer read from its text: a JSON object from a 2xx. Anything else (an error
- * answer, a proxy's or a captive portal's page, JSON that is not an object) throws the
+ * answer, a proxy's or a captive portal's page, JSON that is not an object, an array
+ * included) throws the
  * error, with the text as its body when it is not JSON. Both APIs read 2xx bodies with it.
  */
 export function readAnswer(
@@ -236,7 +237,7 @@ export function readAnswer(
       notJson = true;
     }
   }
-  if (!response.ok || !data || typeof data != 'object')
+  if (!response.ok || !data || typeof data != 'object' || Array.isArray(data))
     throw createApiError(response, data, idempotencyKey, attempts, notJson);
   return data;
 }

@@ -103,6 +103,7 @@ describe("2xx answers that are not the API's", () => {
     ['JSON null', null, null, ''],
     ['a JSON string', '"ok"', 'ok', ''],
     ['a JSON number', '42', 42, ''],
+    ['a JSON array', '[{"id":"a"}]', [{ id: 'a' }], ''],
   ])('%s is an OcsApiError with the status and request ID', async (_name, sent, body, notJson) => {
     const error = await failWith(200, sent, { 'X-Request-ID': 'req_portal' });
     expect(error).toBeInstanceOf(OcsApiError);
