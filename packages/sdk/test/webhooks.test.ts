@@ -174,6 +174,13 @@ describe.each(entries)('$name', ({ api }) => {
       }
     });
 
+    it('says the secret is missing when verifyAndParse is called without options (from JavaScript)', async () => {
+      const verifyAndParse = api.verifyAndParse as (input: unknown) => Promise<unknown>;
+      await expect(verifyAndParse({ payload: body, signature })).rejects.toThrow(
+        new TypeError('secret: expected a string or an array of strings'),
+      );
+    });
+
     it('throws parsed_body for a parsed object, and leaves a Request readable', async () => {
       const parsed = JSON.parse(body) as unknown as string;
       await expect(api.verifySignature({ payload: parsed, signature, secret })).rejects.toMatchObject({

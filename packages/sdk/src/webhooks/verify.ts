@@ -60,7 +60,8 @@ export async function verifySignatureWith(check: Check, input: VerifySignatureIn
 export async function verifyAndParseWith<Event = ProspectResponseEvent>(
   check: Check,
   input: VerifyAndParseInput,
-  { secret, schema }: VerifyAndParseOptions<Event>,
+  // Defaulted: called from JavaScript without options, the secret check says what is missing.
+  { secret, schema }: VerifyAndParseOptions<Event> = {} as VerifyAndParseOptions<Event>,
 ): Promise<Event> {
   checkSecret(secret);
   const request = isRequest(input) ? input : undefined;
@@ -95,14 +96,13 @@ export async function verifyAndParseWith<Event = ProspectResponseEvent>(
       `${signatureHeader} does not match: check the secret, and pass the body exactly as received.`,
     );
   }
-  let event: unknown;
+  let event: { event?: unknown; idempotency_key?: unknown } | null;
   try {
     event = JSON.parse(bodyText(body));
   } catch (cause) {
     throw new WebhookVerificationError('invalid_json', 'The signed body is not valid JSON.', { cause });
   }
-  const fields = event as { event?: unknown; idempotency_key?: unknown } | null;
-  if (fields?.event !== 'prospect_response' || typeof fields.idempotency_key !== 'string') {
+  if (event?.event !== 'prospect_response' || typeof event.idempotency_key !== 'string') {
     throw new WebhookVerificationError(
       'invalid_payload',
       'The signed JSON is not a prospect_response event with an idempotency_key.',
