@@ -155,6 +155,7 @@ async function call(
         body: flags & BODY ? body : undefined,
         headers,
         parseAs: 'stream',
+        deadline,
         fetch: (request: Request) => send(request, {}, sending),
       }));
     } else {

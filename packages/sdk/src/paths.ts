@@ -19,10 +19,12 @@ import { readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 
 type Loose = Record<string, unknown>;
-type Fetch = (request: Request, schemaPath: string, deadline: Deadline) => Promise<Response>;
 type Init = Loose & {
   baseUrl?: string;
-  fetch?: Fetch;
+  /** As openapi-fetch calls it: the Request alone. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** A named operation's own deadline (src/operation.ts), when it sends through here. */
+  deadline?: Deadline;
   headers?: Loose;
   params?: { path?: Loose; query?: Loose; header?: Loose };
   parseAs?: 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
@@ -58,7 +60,7 @@ export function createPathClient<Paths extends object>(options: {
   /** The middlewares `use` adds and `eject` removes (the caller keeps the array). */
   hooks: Middleware[];
   /** Sends a request: the route template comes along for the transport's bookkeeping. */
-  fetch: Fetch;
+  fetch: (request: Request, schemaPath: string, deadline: Deadline) => Promise<Response>;
   /**
    * A call's deadline (src/deadline.ts, with the request's AbortSignal): its fetch and the
    * reading of its answer's body run within it, so that a body that stops half-way ends
@@ -69,11 +71,12 @@ export function createPathClient<Paths extends object>(options: {
   const hooks = options.hooks as Hook[];
 
   async function request(method: string, schemaPath: string, init: Init = {}) {
-    const deadline = startDeadline(options.timeoutMs, init.signal as AbortSignal | undefined);
+    // A named operation sending through here (for the middlewares) brings its own.
+    const deadline = init.deadline ?? startDeadline(options.timeoutMs, init.signal as AbortSignal | undefined);
     try {
       const {
         baseUrl = options.baseUrl,
-        fetch = options.fetch,
+        fetch,
         headers,
         params = {},
         parseAs = 'json',
@@ -104,8 +107,8 @@ export function createPathClient<Paths extends object>(options: {
               : given.get('content-type') === 'application/x-www-form-urlencoded'
                 ? new URLSearchParams(body as Record<string, string>).toString()
                 : JSON.stringify(body);
+      // `redirect: 'follow'`, which openapi-fetch sets, is a Request's default.
       let outgoing = new Request(search ? `${url}?${search}` : url, {
-        redirect: 'follow',
         ...rest,
         method,
         body: serialized as BodyInit | undefined,
@@ -118,8 +121,13 @@ export function createPathClient<Paths extends object>(options: {
       const context = {
         schemaPath,
         params,
-        id: Math.random().toString(36).slice(2, 11),
-        options: { baseUrl, fetch, parseAs },
+        id: Math.random().toString(36).slice(2),
+        // openapi-fetch's middlewares may send with it, as with fetch.
+        options: {
+          baseUrl,
+          fetch: fetch ?? ((request: Request) => options.fetch(request, schemaPath, deadline)),
+          parseAs,
+        },
       };
       let response: Response | undefined;
       for (const hook of all) {
@@ -132,7 +140,10 @@ export function createPathClient<Paths extends object>(options: {
       }
       if (!response) {
         try {
-          response = await fetch(outgoing, schemaPath, deadline);
+          // Raced: a fetch of the caller's own may ignore the signal.
+          response = await deadline.race(() =>
+            fetch ? fetch(outgoing) : options.fetch(outgoing, schemaPath, deadline),
+          );
         } catch (error) {
           let failure: unknown = error;
           for (const hook of [...all].reverse()) {
@@ -178,7 +189,7 @@ export function createPathClient<Paths extends object>(options: {
       }
       return { error, response };
     } finally {
-      deadline.done();
+      if (!init.deadline) deadline.done();
     }
   }
 
@@ -187,10 +198,7 @@ export function createPathClient<Paths extends object>(options: {
     use(...middlewares: Hook[]) {
       for (const middleware of middlewares) {
         if (!middleware) continue;
-        if (
-          typeof middleware !== 'object' ||
-          !('onRequest' in middleware || 'onResponse' in middleware || 'onError' in middleware)
-        ) {
+        if (!(middleware.onRequest || middleware.onResponse || middleware.onError)) {
           throw new Error('Middleware must be an object with onRequest, onResponse or onError');
         }
         hooks.push(middleware);
@@ -203,7 +211,7 @@ export function createPathClient<Paths extends object>(options: {
       }
     },
   };
-  for (const method of ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE']) {
+  for (const method of 'GET PUT POST DELETE OPTIONS HEAD PATCH TRACE'.split(' ')) {
     client[method] = (path: string, init?: Init) => request(method, path, init);
   }
   return client as unknown as Client<Paths, 'application/json'>;

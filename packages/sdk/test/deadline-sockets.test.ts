@@ -4,7 +4,7 @@
  * closed, for the named operations, the path API and a page of an iterator.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { getCampaign, listLeads, OcsAbortError, OcsTimeoutError, paginate } from '../src/index.ts';
+import { getCampaign, listLeads, OcsAbortError, OcsNotFoundError, OcsTimeoutError, paginate } from '../src/index.ts';
 import { clientOf, startServer } from './helpers/http.ts';
 
 const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
@@ -77,6 +77,20 @@ describe('timeoutMs aborts the request', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OcsTimeoutError);
     await allClosed(server);
+  });
+
+  it("a named call through middlewares keeps its own timeoutMs, not the client's", async () => {
+    const server = await startServer((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(404, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ success: false, error: 'CAMPAIGN_NOT_FOUND', message: 'No such campaign.' }));
+      }, 400);
+    });
+    const client = clientOf(server, { timeoutMs: 150, maxRetries: 0 });
+    client.use({ onRequest: () => undefined });
+    // The client's 150 ms has passed when the answer comes; the call's 5 s has not.
+    const error = await getCampaign(client, { campaign_id }, { timeoutMs: 5_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcsNotFoundError);
   });
 
   it('a page of an iterator that never comes: the page fetch times out and its socket closes', async () => {

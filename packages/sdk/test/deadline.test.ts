@@ -202,6 +202,27 @@ describe('a fetch that ignores the signal', () => {
     );
   });
 
+  it("times out a named call's error body through middlewares, or aborts it, by the call's own options", async () => {
+    const stalled = () =>
+      new Response(
+        new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"success":')) }),
+        { status: 404 },
+      );
+    const client = testClient({ fetch: deaf(async () => stalled()), timeoutMs: 60_000, maxRetries: 0 });
+    client.use({ onRequest: () => undefined });
+    await expect(getCampaign(client, { campaign_id }, { timeoutMs: 100 })).rejects.toBeInstanceOf(OcsTimeoutError);
+    await expect(getCampaign(client, { campaign_id }, { signal: AbortSignal.timeout(50) })).rejects.toBeInstanceOf(
+      OcsAbortError,
+    );
+  });
+
+  it("times out a path API call's own fetch (per request) that never settles", async () => {
+    const client = testClient({ timeoutMs: 100 });
+    await expect(
+      client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, fetch: never }),
+    ).rejects.toBeInstanceOf(OcsTimeoutError);
+  });
+
   it('leaves a stream to the caller: parseAs stream answers at once, within the deadline', async () => {
     const client = testClient({ fetch: deaf(async () => new Response('{"success":true}')), timeoutMs: 100 });
     const { data } = await client.GET('/campaigns/{campaign_id}', {

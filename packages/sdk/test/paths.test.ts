@@ -150,4 +150,38 @@ describe('path API runtime', () => {
     expect(order).toEqual(['global /auth/verify', 'global /campaigns', 'onError OcsConnectionError']);
     expect(() => client.use({} as never)).toThrow(/Middleware must be an object/);
   });
+
+  it('a per-request fetch is called as openapi-fetch calls it (the Request alone), so fetch itself will do', async () => {
+    const server = await startServer((_request, response) => json(response, 200, { success: true, via: 'fetch' }));
+    const client = clientOf(server);
+    const calls: unknown[][] = [];
+    const { data } = await client.GET('/auth/verify', {
+      fetch: (...args: Parameters<typeof fetch>) => {
+        calls.push(args);
+        return fetch(...args);
+      },
+    });
+    expect(data).toMatchObject({ via: 'fetch' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.[0]).toBeInstanceOf(Request);
+    expect(calls[0]?.[1]).toBeUndefined();
+    expect((await client.GET('/auth/verify', { fetch: globalThis.fetch })).data).toMatchObject({ via: 'fetch' });
+  });
+
+  it("a middleware may send with its options' fetch, through the client's transport", async () => {
+    const server = await startServer((request, response) =>
+      json(response, 200, { success: true, path: request.url, auth: request.headers.authorization }),
+    );
+    const client = clientOf(server);
+    let resent: unknown;
+    client.use({
+      async onResponse({ request, options }) {
+        resent = await (await options.fetch(new Request(request.url.replace('/auth/verify', '/campaigns')))).json();
+        return undefined;
+      },
+    });
+    await client.GET('/auth/verify');
+    expect(resent).toMatchObject({ path: '/v1/campaigns' });
+    expect(server.received).toHaveLength(2);
+  });
 });
