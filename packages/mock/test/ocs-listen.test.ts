@@ -283,6 +283,48 @@ describe('a listen --replace over another listen', () => {
   );
 });
 
+describe('three listens --replace on one campaign', () => {
+  const orders = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+  ] as const;
+  it.each(orders)(
+    "give the user's webhook back whatever order they stop in (%i, %i, %i)",
+    async (...order) => {
+      const user = await userCampaign(`Borrowed three times, ${order.join('')}`);
+      const listens: Watched[] = [];
+      for (let i = 0; i < 3; i += 1) listens.push((await startListen(['--campaign', user.id, '--replace'])).listen);
+      for (const index of order) {
+        const listen = listens[index] as Watched;
+        expect(await listen.stop('SIGINT'), `listen ${index}: ${listen.stderr()}`).toBe(0);
+        const enabled = (await webhooksOf(user.id)).filter((w) => w.enabled);
+        // Always one webhook in the slot: a running listen's relay, else the user's own.
+        expect(enabled).toHaveLength(1);
+      }
+      const after = await webhooksOf(user.id);
+      expect(after.filter((w) => w.enabled)).toEqual([
+        expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook }),
+      ]);
+    },
+    120_000,
+  );
+
+  it("gives the user's webhook back when the listen that displaced another was killed", async () => {
+    const user = await userCampaign('Borrowed twice, the second killed');
+    const { listen: first } = await startListen(['--campaign', user.id, '--replace']);
+    const { listen: second } = await startListen(['--campaign', user.id, '--replace']);
+    await second.stop('SIGKILL');
+    expect(await first.stop('SIGINT'), first.stderr()).toBe(0);
+    expect((await webhooksOf(user.id)).filter((w) => w.enabled)).toEqual([
+      expect.objectContaining({ webhook_id: user.webhookId }),
+    ]);
+  }, 120_000);
+});
+
 describe('listen run again and again', () => {
   it("reuses its relay webhook: three runs leave one on the campaign, repointed at each run's relay with its secret", async () => {
     const { campaigns } = await listCampaigns(client, {});

@@ -125,15 +125,18 @@ export class SlotLeases {
   async releaseAll(): Promise<string[]> {
     const problems: string[] = [];
     for (const lease of this.leases.values()) {
+      let what = `disable webhook ${lease.webhookId}`;
       try {
         await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId });
-        const back = lease.displaced && (await this.giveBackTo(lease));
-        if (back) await this.reEnable(lease.campaignId, back.url);
+        const webhooks = lease.displaced ? await this.webhooksOf(lease.campaignId) : [];
+        const back = lease.displaced && (await giveBackTo(lease, webhooks));
+        if (back) {
+          what = `re-enable ${back.url} (webhook ${back.id})`;
+          await this.clearStaleHolder(lease, webhooks, back.id);
+          await this.reEnable(lease.campaignId, back.url);
+        }
         this.leases.delete(lease.campaignId);
       } catch (error) {
-        const what = lease.displaced
-          ? `re-enable ${lease.displaced.url} (webhook ${lease.displaced.id})`
-          : `disable webhook ${lease.webhookId}`;
         problems.push(`campaign ${lease.campaignId}: could not ${what}: ${(error as Error).message}`);
       }
     }
@@ -141,35 +144,16 @@ export class SlotLeases {
   }
 
   /**
-   * What a lease gives the slot back to. A `listen --replace` may borrow the slot from another
-   * running `listen`, whose relay it then displaced; the two may stop in either order:
-   * - this one's relay was displaced by another that still runs: nothing, as that one gives
-   *   the slot back when it stops (to this relay, or past it, below);
-   * - the displaced webhook is a relay that no longer answers (its `listen` has stopped): what
-   *   that relay had displaced, following the chain, so that the user's own webhook comes
-   *   back rather than a relay nobody listens on.
+   * The slot held by the relay of a `listen` that was killed after it displaced this one
+   * (its relay no longer answers) is taken back before giving the slot back: else the
+   * re-enabled webhook would be refused (the slot taken) and the dead relay would stay.
    */
-  private async giveBackTo(lease: Lease): Promise<{ id: string; url: string } | null> {
-    const webhooks = await this.webhooksOf(lease.campaignId);
-    for (const webhook of webhooks) {
-      if (
-        webhook.enabled &&
-        relayMarker(webhook.webhook_url)?.displacedId === lease.webhookId &&
-        (await relayAnswers(webhook.webhook_url))
-      ) {
-        return null;
-      }
-    }
-    const passed = new Set<string>();
-    let back = lease.displaced;
-    while (back && !passed.has(back.id)) {
-      const relay = relayMarker(back.url);
-      if (!relay || (await relayAnswers(back.url))) return back;
-      passed.add(back.id);
-      const next = webhooks.find((webhook) => webhook.webhook_id === relay.displacedId);
-      back = next ? { id: next.webhook_id, url: next.webhook_url } : null;
-    }
-    return null;
+  private async clearStaleHolder(lease: Lease, webhooks: Webhook[], backId: string): Promise<void> {
+    const holder = webhooks.find(
+      (webhook) => webhook.enabled && webhook.webhook_id !== backId && webhook.webhook_id !== lease.webhookId,
+    );
+    if (!holder || !relayMarker(holder.webhook_url) || (await relayAnswers(holder.webhook_url))) return;
+    await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: holder.webhook_id });
   }
 
   private webhooksOf(campaignId: string) {
@@ -180,8 +164,7 @@ export class SlotLeases {
 
   private async slotOf(campaignId: string): Promise<Slot> {
     const webhooks = await this.webhooksOf(campaignId);
-    // The latest, should runs of an older `ocs`, which made a new one each time, have left several.
-    const spare = webhooks.filter((webhook) => !webhook.enabled && relayMarker(webhook.webhook_url)).at(-1);
+    const spare = await spareRelay(webhooks);
     const slot: Slot = { holder: null, spare: spare ? { id: spare.webhook_id, url: spare.webhook_url } : null };
     const enabled = webhooks.find((webhook) => webhook.enabled);
     if (!enabled) return slot;
@@ -199,6 +182,64 @@ export class SlotLeases {
   private async reEnable(campaignId: string, url: string): Promise<void> {
     await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url });
   }
+}
+
+/** What the slot's bookkeeping reads of a campaign's webhooks (listWebhooks' items). */
+interface Webhook {
+  webhook_id: string;
+  webhook_url: string;
+  enabled: boolean;
+}
+
+/**
+ * What a lease gives the slot back to, read from the webhooks as they are now (a webhook may
+ * have been repointed since the lease began). A `listen --replace` may borrow the slot from
+ * another running `listen`, whose relay it then displaced; they may stop in any order:
+ * - the slot is held by the relay of another `listen` that still runs (it displaced this
+ *   one, or one that displaced this one): nothing, as that one gives the slot back when it
+ *   stops, along the same chain (to this relay, or past it, below);
+ * - the displaced webhook is a relay whose `listen` has stopped (it no longer answers), or
+ *   this lease's own: what that relay had displaced, following the chain, so that the user's
+ *   own webhook comes back rather than a relay nobody listens on.
+ */
+async function giveBackTo(lease: Lease, webhooks: readonly Webhook[]): Promise<{ id: string; url: string } | null> {
+  for (const webhook of webhooks) {
+    if (
+      webhook.enabled &&
+      webhook.webhook_id !== lease.webhookId &&
+      relayMarker(webhook.webhook_url) &&
+      (await relayAnswers(webhook.webhook_url))
+    ) {
+      return null;
+    }
+  }
+  const passed = new Set<string>();
+  let id = lease.displaced?.id ?? null;
+  while (id !== null && !passed.has(id)) {
+    passed.add(id);
+    const webhook = webhooks.find((candidate) => candidate.webhook_id === id);
+    if (!webhook) return null;
+    const relay = relayMarker(webhook.webhook_url);
+    const live = relay && id !== lease.webhookId && (await relayAnswers(webhook.webhook_url));
+    if (!relay || live) return { id, url: webhook.webhook_url };
+    id = relay.displacedId;
+  }
+  return null;
+}
+
+/**
+ * A relay webhook to reuse: disabled, its `listen` stopped (its relay no longer answers: a
+ * running `listen` whose relay another displaced still needs it), and named as displaced by
+ * no webhook, whose way back to the user's webhook would be lost if it were repointed. The
+ * latest, should runs of an older `ocs`, which made a new one each time, have left several.
+ */
+async function spareRelay(webhooks: readonly Webhook[]): Promise<Webhook | null> {
+  const named = new Set(webhooks.map((webhook) => relayMarker(webhook.webhook_url)?.displacedId));
+  for (const webhook of [...webhooks].reverse()) {
+    if (webhook.enabled || !relayMarker(webhook.webhook_url) || named.has(webhook.webhook_id)) continue;
+    if (!(await relayAnswers(webhook.webhook_url))) return webhook;
+  }
+  return null;
 }
 
 /**
