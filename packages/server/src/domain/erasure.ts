@@ -168,7 +168,9 @@ export async function eraseLeadEverywhere(
   at: string,
 ): Promise<boolean> {
   await tx.enrolments.listForLead(leadId, { forUpdate: true });
-  const lead = await tx.leads.get(organizationId, leadId);
+  // Locked before its values are read: a change of the lead or a deal pointing at it that
+  // is under way commits first, and what it wrote is erased with the rest.
+  const lead = await tx.leads.get(organizationId, leadId, { lock: 'update' });
   if (!lead) return false;
   const values = personalValues(lead);
   if (!(await tx.leads.erase(organizationId, leadId, at))) return false;

@@ -144,6 +144,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
         }
         continue;
       }
+      if (outcome === 'spent') sentToday.set(account.id, account.daily_limit);
       if (outcome === 'ran') {
         ranThisPass += 1;
         if (isMessage(due.next.step)) sentToday.set(account.id, (sentToday.get(account.id) ?? 0) + 1);
@@ -185,8 +186,11 @@ async function readDue(store: Store, listed: CampaignRecord, now: string, sender
   return { campaign, pending, accounts, bounds };
 }
 
-/** `taken`: another engine ran it, or the lead or campaign changed since the round read them. */
-type StepOutcome = 'ran' | 'taken';
+/**
+ * `taken`: another engine ran it, or the lead or campaign changed since the round read them;
+ * `spent`: its account reached its daily limit since the round counted (another engine sent).
+ */
+type StepOutcome = 'ran' | 'taken' | 'spent';
 
 /**
  * Runs a due lead's pending step: of its arm (a lead without one yet is given the arm its
@@ -207,18 +211,19 @@ async function runStep(
   const { steps } = followedSteps(sequence, arm);
   const kind = runKind(step);
   try {
-    const ran = await runner.store.transaction(async (tx) => {
+    return await runner.store.transaction(async (tx): Promise<StepOutcome> => {
       // What the round read may be stale: under the lead's lock (a reply takes it too), the
       // step runs only if the lead is still running and the campaign still active.
       const current = await tx.enrolments.find(campaign.id, enrolment.lead_id, { forUpdate: true });
       if (!current || current.id !== enrolment.id || current.status === 'paused' || current.status === 'completed') {
-        return false;
+        return 'taken';
       }
-      if (current.variation !== enrolment.variation) return false;
-      if (!(await tx.campaigns.get(campaign.organization_id, campaign.id))?.is_active) return false;
+      if (current.variation !== enrolment.variation) return 'taken';
+      if (!(await tx.campaigns.get(campaign.organization_id, campaign.id))?.is_active) return 'taken';
       const lead = await tx.leads.get(campaign.organization_id, enrolment.lead_id);
-      if (!lead) return false;
+      if (!lead) return 'taken';
       const message = isMessage(step) ? step : null;
+      if (message && !(await withinDailyLimit(tx, account, now))) return 'spent';
       const rendered = message ? renderOrRefuse(message, lead, aiFields) : null;
       const event: ActivityEventRecord = {
         id: newId(),
@@ -261,9 +266,8 @@ async function runStep(
           tx,
         );
       }
-      return true;
+      return 'ran';
     });
-    return ran ? 'ran' : 'taken';
   } catch (error) {
     // Another engine ran this step first: it is done, and was sent once.
     if (error instanceof UniqueViolation && error.constraint === uniqueConstraints.stepRun) return 'taken';
@@ -325,6 +329,19 @@ async function messagesSentToday(
   const from = `${now.slice(0, 10)}T00:00:00.000Z`;
   const to = new Date(Date.parse(from) + dayMs).toISOString();
   return store.activity.countByAccount(connected, { kinds: [...messageKinds], from, to });
+}
+
+/**
+ * Whether the account may send one more message today, counted again under its row's lock:
+ * the round counted before it ran anything, and the engine of another server on the same
+ * database may have sent on the account since. The lock orders the engines' sends on one
+ * account, and the count inside it sees every one committed.
+ */
+async function withinDailyLimit(tx: Store, account: SenderAccountRecord, now: string): Promise<boolean> {
+  const [locked] = await tx.accounts.getMany(account.organization_id, [account.id], { forUpdate: true });
+  if (locked?.status !== 'connected') return false;
+  const sent = await messagesSentToday(tx, [locked], now);
+  return (sent.get(locked.id) ?? 0) < locked.daily_limit;
 }
 
 /** The message, or `MessageTooLong` naming the step (the one rendered: a first step's arm is drawn here). */

@@ -32,32 +32,36 @@ export const dealHandlers: PartialHandlers = {
 
   async createDeal({ body, auth, now }, { store }) {
     const organizationId = auth.organization.id;
-    await assertPeopleInOrganization(store, organizationId, body);
-    // `stage_id: null` is read like an omitted one: the default pipeline's first stage.
-    const stage = body.stage_id
-      ? await findStage(store, organizationId, body.stage_id)
-      : await defaultFirstStage(store, organizationId);
-    const at = now.toISOString();
-    const record: DealRecord = {
-      id: newId(),
-      organization_id: organizationId,
-      name: body.name,
-      lead_id: body.lead_id ?? null,
-      pipeline_id: stage?.pipeline_id ?? null,
-      stage_id: stage?.id ?? null,
-      owner_id: body.owner_id ?? null,
-      value: body.value ?? null,
-      probability: body.probability === undefined ? (stage?.probability ?? null) : body.probability,
-      expected_close_date: recordTime(body.expected_close_date ?? null, 'body.expected_close_date'),
-      actual_close_date: closeDateOnCreate(stage?.outcome ?? null, at),
-      notes: body.notes ?? null,
-      custom_fields: body.custom_fields ?? null,
-      metadata: body.metadata ?? null,
-      created_at: at,
-      updated_at: at,
-    };
-    await store.deals.insert(record);
-    const lead = record.lead_id ? await store.leads.get(organizationId, record.lead_id) : null;
+    // One transaction, the lead locked from its check to the insert (peopleProblem).
+    const { record, lead } = await store.transaction(async (tx) => {
+      await assertPeopleInOrganization(tx, organizationId, body);
+      // `stage_id: null` is read like an omitted one: the default pipeline's first stage.
+      const stage = body.stage_id
+        ? await findStage(tx, organizationId, body.stage_id)
+        : await defaultFirstStage(tx, organizationId);
+      const at = now.toISOString();
+      const record: DealRecord = {
+        id: newId(),
+        organization_id: organizationId,
+        name: body.name,
+        lead_id: body.lead_id ?? null,
+        pipeline_id: stage?.pipeline_id ?? null,
+        stage_id: stage?.id ?? null,
+        owner_id: body.owner_id ?? null,
+        value: body.value ?? null,
+        probability: body.probability === undefined ? (stage?.probability ?? null) : body.probability,
+        expected_close_date: recordTime(body.expected_close_date ?? null, 'body.expected_close_date'),
+        actual_close_date: closeDateOnCreate(stage?.outcome ?? null, at),
+        notes: body.notes ?? null,
+        custom_fields: body.custom_fields ?? null,
+        metadata: body.metadata ?? null,
+        created_at: at,
+        updated_at: at,
+      };
+      await tx.deals.insert(record);
+      const lead = record.lead_id ? await tx.leads.get(organizationId, record.lead_id) : null;
+      return { record, lead };
+    });
     return { status: 201, body: { success: true, message: 'Deal created', deal: dealView(record, lead) } };
   },
 
@@ -72,10 +76,12 @@ export const dealHandlers: PartialHandlers = {
     const organizationId = auth.organization.id;
     const at = now.toISOString();
     const updated = await store.transaction(async (tx) => {
+      // The lead first (see peopleProblem), its refusal after the deal's own 404.
+      const people = await peopleProblem(tx, organizationId, body);
       // Locked: the close date depends on the stage the deal is leaving.
       const deal = await tx.deals.get(organizationId, path.deal_id, { forUpdate: true });
       if (!deal) throw dealNotFound(path.deal_id);
-      await assertPeopleInOrganization(tx, organizationId, body);
+      if (people) throw people;
       const patch: DealPatch = {
         name: body.name,
         lead_id: body.lead_id,
@@ -145,9 +151,24 @@ async function assertPeopleInOrganization(
   organizationId: string,
   body: { lead_id?: string | null; owner_id?: string | null },
 ): Promise<void> {
+  const problem = await peopleProblem(store, organizationId, body);
+  if (problem) throw problem;
+}
+
+/**
+ * Why `lead_id` or `owner_id` is refused, or null. The lead is locked `for share` in the
+ * caller's transaction, where the deal is written: an erasure of the lead waits for the deal
+ * and scrubs it, or comes first and the lead is not found. Locks are taken lead first, then
+ * deal, in the order an erasure takes them, so that the two cannot deadlock.
+ */
+async function peopleProblem(
+  store: Store,
+  organizationId: string,
+  body: { lead_id?: string | null; owner_id?: string | null },
+): Promise<ApiError | null> {
   const issues: ValidationIssue[] = [];
   const summaries: string[] = [];
-  if (body.lead_id && !(await store.leads.get(organizationId, body.lead_id))) {
+  if (body.lead_id && !(await store.leads.get(organizationId, body.lead_id, { lock: 'share' }))) {
     issues.push({ field: 'body.lead_id', message: 'lead not found', type: 'not_found' });
     summaries.push('body.lead_id is not a lead of this organization');
   }
@@ -155,7 +176,7 @@ async function assertPeopleInOrganization(
     issues.push({ field: 'body.owner_id', message: 'member not found', type: 'not_found' });
     summaries.push('body.owner_id is not a member of this organization');
   }
-  if (issues.length > 0) throw validationError(issues, `Request validation failed: ${summaries.join('; ')}.`);
+  return issues.length > 0 ? validationError(issues, `Request validation failed: ${summaries.join('; ')}.`) : null;
 }
 
 /** Records hold UTC (`...Z`), whatever offset the caller used, so every backend stores the same instant. */

@@ -51,7 +51,9 @@ export const leadHandlers: PartialHandlers = {
   async updateLead({ path, body, auth, now }, { store }) {
     try {
       const updated = await store.transaction(async (tx) => {
-        const lead = await findLead(tx, auth.organization.id, path.lead_id);
+        // Locked: the checks below hold against the lead as it is when written (two changes
+        // clearing its email and its profile at once; an erasure committing meanwhile).
+        const lead = await findLead(tx, auth.organization.id, path.lead_id, { lock: 'update' });
         const patch = leadPatch(body);
         assertUpdateAllowed(lead, patch, body);
         if (patch.email && !sameEmail(patch.email, lead.email)) {

@@ -192,8 +192,14 @@ export interface LeadStore {
    * (`inserted`) or the existing lead, unchanged. No two records may share an email.
    */
   insertMissing(records: LeadRecord[]): Promise<Array<{ lead: LeadRecord; inserted: boolean }>>;
-  /** A lead that is not deleted. */
-  get(organizationId: string, id: string): Promise<LeadRecord | null>;
+  /**
+   * A lead that is not deleted. With `lock`, its row is locked until the surrounding
+   * transaction ends: `update` for a write that reads the lead first (an erasure, a change
+   * checked against the lead as it is), `share` for a write that copies or points at it (a
+   * deal), so that an erasure either waits for that write and erases what it wrote, or
+   * comes first and the write finds no lead.
+   */
+  get(organizationId: string, id: string, options?: { lock?: 'update' | 'share' }): Promise<LeadRecord | null>;
   getMany(organizationId: string, ids: string[]): Promise<LeadRecord[]>;
   /** The live lead with this email, compared case-insensitively. */
   findByEmail(organizationId: string, email: string): Promise<LeadRecord | null>;
@@ -676,7 +682,10 @@ export interface IdempotencyStore {
 export interface RateLimitStore {
   /**
    * Counts one request in each bucket for the window starting at `windowStart`, and returns
-   * each bucket's count after it, in the order given.
+   * each bucket's count after it, in the order given. A counter's window only moves forward:
+   * a hit of an earlier window than the counter's (one that ran late, at a minute boundary,
+   * in this process or another) counts in the counter's window, rather than taking the
+   * counter back and forgetting the later window's hits.
    */
   hit(apiKeyId: string, buckets: string[], windowStart: string): Promise<number[]>;
 }

@@ -291,6 +291,19 @@ describeBackends('campaign engine', (store) => {
     expect(total).toBe(6);
   });
 
+  it("keeps to an account's daily limit when two engines (two servers on one database) send on it at once", async () => {
+    // Each engine counts the account's messages before its round; under the account's lock
+    // a step counts again, and sees what the other engine has sent meanwhile.
+    const accounts = await demoAccounts(h.api);
+    await store().accounts.update(h.api.organizationId, accounts.email.id, { daily_limit: 3 });
+    for (let i = 0; i < 10; i += 1) await enrolledLead(h.api, campaignId, {});
+    await activate(h.api, campaignId);
+    const second = createEngine({ store: store(), clock: h.clock, channel: sandboxChannel, deliveries: noDeliveries });
+    const [one, two] = await Promise.all([h.engine.runDue(), second.runDue()]);
+    expect(one.steps_run + two.steps_run).toBe(3);
+    expect(await store().activity.listForCampaign(campaignId, { kinds: ['email_sent'] })).toHaveLength(3);
+  });
+
   it('sends nothing for a draft campaign, and shows in the queue what it runs next', async () => {
     const { enrolment } = await enrolledLead(h.api, campaignId, {});
     expect(await h.engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });

@@ -75,11 +75,26 @@ describe('while serve runs on a PGlite directory', () => {
     const campaigns = await get(serving, demo.apiKey);
     expect(campaigns.status).toBe(200);
 
-    const { campaigns: items } = (await campaigns.json()) as { campaigns: Array<{ id: string }> };
-    const campaignId = items[0]?.id ?? '00000000-0000-4000-8000-000000000000';
+    const created = await fetch(`${serving.url}/campaigns`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Through the server' }),
+    });
+    const { campaign_id: campaignId } = (await created.json()) as { campaign_id: string };
     const deliveries = await runCli(['deliveries', 'list', '--campaign', campaignId, '--data-dir', dataDir, '--json']);
     expect(deliveries.code).toBe(0);
     expect(JSON.parse(deliveries.stdout)).toMatchObject({ total: 0, items: [] });
+    // An ID no campaign has is said, through the server as on a store of the CLI's own.
+    const unknown = await runCli([
+      'deliveries',
+      'list',
+      '--campaign',
+      '00000000-0000-4000-8000-000000000000',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(oneLine(unknown.stderr)).toMatch(/no campaign 00000000-0000-4000-8000-000000000000/);
 
     const missing = await runCli([
       'key',

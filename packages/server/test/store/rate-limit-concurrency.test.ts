@@ -35,6 +35,15 @@ describeBackends('rate-limit counters under concurrency', (store, backend) => {
     expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([2]);
   });
 
+  it('counts a late hit of an earlier window in the later one, never taking the counter back', async () => {
+    // Another process (or a batch that waited) may write a hit of minute 0 after minute 1 began.
+    const keyId = crypto.randomUUID();
+    for (let i = 1; i <= 3; i++) expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([i]);
+    expect(await store().rateLimits.hit(keyId, ['total'], at(0))).toEqual([4]);
+    expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([5]);
+    expect(await store().rateLimits.hit(keyId, ['total'], at(2))).toEqual([1]);
+  });
+
   it('keeps keys apart', async () => {
     const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
     const hits = await Promise.all([

@@ -113,8 +113,10 @@ export function memoryRateLimits(state: MemoryState): RateLimitStore {
       return buckets.map((bucket) => {
         const id = `${apiKeyId}\u0000${bucket}`;
         const current = state.rateLimits.get(id);
-        const count = current && current.window_start === windowStart ? current.count + 1 : 1;
-        state.rateLimits.set(id, { count, window_start: windowStart });
+        // ISO instants of one form: their text orders as their time.
+        const later = !current || current.window_start < windowStart;
+        const count = later ? 1 : current.count + 1;
+        state.rateLimits.set(id, { count, window_start: later ? windowStart : current.window_start });
         return count;
       });
     },

@@ -208,10 +208,10 @@ export function sqlLeads(client: SqlClient, shared = false): LeadStore {
       await reportingUniqueViolations(() => insertRow(client, 'leads', record, leadJson));
     },
     insertMissing: (records) => insertMissingCoalesced(records),
-    async get(organizationId, id) {
-      if (readShared) return readShared(organizationId, id);
+    async get(organizationId, id, options) {
+      if (readShared && !options?.lock) return readShared(organizationId, id);
       const [row] = await client.query<LeadRecord>(
-        'select * from leads where organization_id = $1 and id = $2 and deleted_at is null',
+        `select * from leads where organization_id = $1 and id = $2 and deleted_at is null${options?.lock ? ` for ${options.lock}` : ''}`,
         [organizationId, id],
       );
       return row ?? null;
@@ -272,13 +272,16 @@ export function sqlLeads(client: SqlClient, shared = false): LeadStore {
       );
     },
     async update(organizationId, id, patch) {
-      const [live] = await client.query(
-        'select 1 from leads where organization_id = $1 and id = $2 and deleted_at is null',
-        [organizationId, id],
-      );
-      if (!live) return null;
+      // One statement whose condition is the lead being live: an erasure that committed
+      // while this waited for the row is seen, and the erased row is left as it is.
       return reportingUniqueViolations(() =>
-        updateRow<LeadRecord>(client, 'leads', { organization_id: organizationId, id }, patch, leadJson),
+        updateRow<LeadRecord>(
+          client,
+          'leads',
+          { organization_id: organizationId, id, deleted_at: null },
+          patch,
+          leadJson,
+        ),
       );
     },
     async erase(organizationId, id, at) {

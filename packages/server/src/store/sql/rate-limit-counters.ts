@@ -16,12 +16,14 @@ interface PendingHit {
   reject: (error: unknown) => void;
 }
 
-// Adds `n` hits per bucket; a counter still in an earlier window starts again from `n`.
+// Adds `n` hits per bucket; a counter still in an earlier window starts again from `n`. A
+// batch of an earlier window than the counter's (it ran late) counts in the counter's window:
+// moving the counter back would forget the later window's hits (RateLimitStore.hit).
 const addHits = `insert into rate_limit_counters as c (api_key_id, bucket, window_start, count)
   select $1, b.bucket, $3, b.n from unnest($2::text[], $4::int[]) as b(bucket, n)
   on conflict (api_key_id, bucket) do update
-     set count = case when c.window_start = excluded.window_start then c.count + excluded.count else excluded.count end,
-         window_start = excluded.window_start
+     set count = case when c.window_start < excluded.window_start then excluded.count else c.count + excluded.count end,
+         window_start = greatest(c.window_start, excluded.window_start)
   returning bucket, count`;
 
 export function sqlRateLimits(client: SqlClient): RateLimitStore {

@@ -28,7 +28,7 @@ export async function insertRow(
 }
 
 /**
- * Updates the rows matching `where` (column equality) with `patch`, returning the updated
+ * Updates the rows matching `where` (column equality; `null` is `is null`) with `patch`, returning the updated
  * row or null when none matched.
  */
 export async function updateRow<T>(
@@ -39,23 +39,21 @@ export async function updateRow<T>(
   jsonColumns: ReadonlySet<string> = new Set(),
 ): Promise<T | null> {
   const sets = Object.entries(patch).filter(([, value]) => value !== undefined);
-  const conditions = Object.entries(where);
-  if (sets.length === 0) {
-    const rows = await client.query<T>(
-      `select * from ${table} where ${conditions.map(([c], i) => `${c} = $${i + 1}`).join(' and ')}`,
-      conditions.map(([, v]) => v),
-    );
-    return rows[0] ?? null;
-  }
   const params: unknown[] = [];
   const assignments = sets.map(([column, value]) => {
     params.push(toParam(column, value, jsonColumns));
     return `${column} = $${params.length}${jsonColumns.has(column) ? '::jsonb' : ''}`;
   });
-  const filters = conditions.map(([column, value]) => {
+  // A condition `null` is `is null` (`deleted_at: null`: only a live row).
+  const filters = Object.entries(where).map(([column, value]) => {
+    if (value === null) return `${column} is null`;
     params.push(value);
     return `${column} = $${params.length}`;
   });
+  if (sets.length === 0) {
+    const rows = await client.query<T>(`select * from ${table} where ${filters.join(' and ')}`, params);
+    return rows[0] ?? null;
+  }
   const rows = await client.query<T>(
     `update ${table} set ${assignments.join(', ')} where ${filters.join(' and ')} returning *`,
     params,
