@@ -114,7 +114,11 @@ export function movesDueTimes(patch: CampaignPatch): boolean {
 
 export interface CampaignStore {
   insert(record: CampaignRecord): Promise<void>;
-  /** With `forUpdate`, the row is locked until the surrounding transaction ends. */
+  /**
+   * With `forUpdate`, the row is locked until the surrounding transaction ends, as an update
+   * locks it (PostgreSQL's `no key update`): writers of the campaign wait for each other, the
+   * foreign-key checks of rows inserted for it (a step's event) do not wait for them.
+   */
   get(organizationId: string, id: string, options?: { forUpdate?: boolean }): Promise<CampaignRecord | null>;
   /** Newest first, ties by `id`. */
   list(organizationId: string, filter: { is_active?: boolean } & PageRequest): Promise<Page<CampaignRecord>>;

@@ -26,7 +26,7 @@ export function sqlCampaigns(client: SqlClient, shared = false): CampaignStore {
     async get(organizationId, id, options) {
       if (readShared && !options?.forUpdate) return readShared(organizationId, id);
       const [row] = await client.query<CampaignRecord>(
-        `select * from campaigns where organization_id = $1 and id = $2${options?.forUpdate ? ' for update' : ''}`,
+        `select * from campaigns where organization_id = $1 and id = $2${options?.forUpdate ? ' for no key update' : ''}`,
         [organizationId, id],
       );
       return row ?? null;

@@ -174,6 +174,13 @@ async function insertMissingRows(client: SqlClient, sent: SentLead[]): Promise<v
   }
 }
 
+/**
+ * A lead's row locks. `update` is PostgreSQL's `no key update`, what an `update` of the row
+ * takes: it orders changes and erasures of the lead, and deals (`share`), but not the foreign
+ * key checks of rows inserted for the lead (`key share`), which never wait for it.
+ */
+const locks = { update: 'no key update', share: 'share' } as const;
+
 /** `shared`: `client` is the store's own, outside any transaction (see reads-by-id.ts). */
 export function sqlLeads(client: SqlClient, shared = false): LeadStore {
   const readShared = shared
@@ -211,7 +218,7 @@ export function sqlLeads(client: SqlClient, shared = false): LeadStore {
     async get(organizationId, id, options) {
       if (readShared && !options?.lock) return readShared(organizationId, id);
       const [row] = await client.query<LeadRecord>(
-        `select * from leads where organization_id = $1 and id = $2 and deleted_at is null${options?.lock ? ` for ${options.lock}` : ''}`,
+        `select * from leads where organization_id = $1 and id = $2 and deleted_at is null${options?.lock ? ` for ${locks[options.lock]}` : ''}`,
         [organizationId, id],
       );
       return row ?? null;
@@ -503,7 +510,7 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
     async getMany(organizationId, ids, options) {
       if (ids.length === 0) return [];
       // Locks are taken in one order (ID, code points) so that two lockers cannot deadlock.
-      const lock = options?.forUpdate ? ' order by id collate "C" for update' : '';
+      const lock = options?.forUpdate ? ' order by id collate "C" for no key update' : '';
       const rows = await client.query<SenderAccountRecord>(
         `select * from sender_accounts where organization_id = $1 and id = any($2::text[])${lock}`,
         [organizationId, ids],
