@@ -2,7 +2,7 @@
  * Rate-limit counters under concurrent hits (the SQL store coalesces them into batches): each
  * hit still gets a count of its own, the counts are consecutive, and the stored total is exact.
  */
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { SqlStore } from '../../src/store/sql/index.ts';
 import { describeBackends } from '../support/backends.ts';
 
@@ -53,6 +53,35 @@ describeBackends('rate-limit counters under concurrency', (store, backend) => {
     ]);
     expect(hits.map(([count]) => count).sort()).toEqual([1, 1, 2]);
   });
+
+  // Two connections of one pool stand for two servers; PGlite has one connection.
+  if (backend === 'postgres') {
+    it("locks a batch's counters in one order, whatever order its hits came in, so two servers cannot deadlock", async () => {
+      const sql = (store() as SqlStore).client;
+      const keyId = crypto.randomUUID();
+      await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0));
+      let pending: Promise<number[]> | undefined;
+      const totalWasFree = await sql.transaction(async (other) => {
+        // Another server's batch has locked its first counter, in code point order...
+        const lock = `select 1 from rate_limit_counters where api_key_id = $1 and bucket = $2 for update`;
+        await other.query(lock, [keyId, 'endpoint:GET /a']);
+        // ...when this server's hits come, `total` first.
+        pending = store().rateLimits.hit(keyId, ['total', 'endpoint:GET /a'], at(0));
+        await vi.waitFor(async () => {
+          // A session waiting for this transaction's lock: the hit's statement.
+          const [waiting] = await other.query<{ n: number }>(
+            'select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))',
+          );
+          expect(waiting?.n).toBe(1);
+        });
+        // The other batch's next counter is free: this one waits before taking any.
+        const rows = await other.query(`${lock} skip locked`, [keyId, 'total']);
+        return rows.length === 1;
+      });
+      expect(totalWasFree).toBe(true);
+      expect(await pending).toEqual([2, 2]);
+    });
+  }
 
   // Decision 0007: ephemeral counters write no WAL, so their commit waits for no fsync. The
   // memory store has no tables: the test exists for the SQL stores only.

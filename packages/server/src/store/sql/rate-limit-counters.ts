@@ -20,7 +20,7 @@ interface PendingHit {
 // batch of an earlier window than the counter's (it ran late) counts in the counter's window:
 // moving the counter back would forget the later window's hits (RateLimitStore.hit).
 const addHits = `insert into rate_limit_counters as c (api_key_id, bucket, window_start, count)
-  select $1, b.bucket, $3, b.n from unnest($2::text[], $4::int[]) as b(bucket, n)
+  select $1, b.bucket, $3, b.n from unnest($2::text[], $4::int[]) with ordinality as b(bucket, n, i) order by b.i
   on conflict (api_key_id, bucket) do update
      set count = case when c.window_start < excluded.window_start then excluded.count else c.count + excluded.count end,
          window_start = greatest(c.window_start, excluded.window_start)
@@ -49,12 +49,16 @@ export function sqlRateLimits(client: SqlClient): RateLimitStore {
   async function addBatch(apiKeyId: string, windowStart: string, batch: PendingHit[]): Promise<void> {
     const added = new Map<string, number>();
     for (const hit of batch) for (const bucket of hit.buckets) added.set(bucket, (added.get(bucket) ?? 0) + 1);
+    // The counters are locked in one order, their buckets' code points, whatever order the
+    // hits came in: two servers' batches for one key (`endpoint:X`, `total` and `total`,
+    // `endpoint:X`) locked them crosswise, and PostgreSQL failed one batch as a deadlock.
+    const buckets = [...added.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     try {
       const rows = await client.query<{ bucket: string; count: number }>(addHits, [
         apiKeyId,
-        [...added.keys()],
+        buckets,
         windowStart,
-        [...added.values()],
+        buckets.map((bucket) => added.get(bucket)),
       ]);
       const after = new Map(rows.map((row) => [row.bucket, Number(row.count)]));
       // The batch's hits take the counts it added, in arrival order.
