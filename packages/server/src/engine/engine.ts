@@ -38,9 +38,12 @@ export interface Engine {
   runDue(): Promise<EngineRound>;
   /**
    * Sandbox only: moves the sandbox clock to `target`, running every step and delivery
-   * attempt that comes due on the way at its own time, in time order.
+   * attempt that comes due on the way at its own time, in time order. A function is given
+   * the clock's now once it has caught up with the store and the advances queued before
+   * (`{ days: 1 }` from another server's or another request's advance, not from a now
+   * that is behind); it may throw to refuse.
    */
-  advanceTo(target: Date): Promise<EngineRound>;
+  advanceTo(target: Date | ((now: Date) => Date)): Promise<EngineRound>;
   /**
    * Sandbox mode: moves the sandbox clock to the time saved in the store, if it is ahead
    * (a restarted server, or another server on the database that advanced it).
@@ -108,13 +111,15 @@ export function createEngine(options: {
     advanceTo(target) {
       return exclusive(async () => {
         if (!(clock instanceof SandboxClock)) throw new Error('only the sandbox clock can be advanced');
+        await syncClock();
+        const to = typeof target === 'function' ? target(clock.now()) : target;
         // Leases are times of this clock: an attempt of the worker's loop still in flight
         // when the clock jumps past its lease would be claimed again. The loop pauses (its
         // attempts finish first) while the advance makes every attempt itself.
         const resume = !stopped;
         if (resume) await deliveries.stop();
         try {
-          return await advance(clock, target);
+          return await advance(clock, to);
         } finally {
           if (resume && !stopped) deliveries.start({ pollMs: deliveryPollMs });
         }

@@ -24,10 +24,12 @@ export const sandboxHandlers: PartialHandlers = {
 
   async advanceSandboxClock({ body }, services) {
     const clock = sandboxClock(services);
-    const now = clock.now().getTime();
-    let target: number;
-    if (body.to !== undefined) {
-      target = Date.parse(body.to);
+    // Worked out from the clock as the engine's advance finds it: caught up with the store
+    // (another server may have advanced it) and after the advances queued before this one.
+    const ran = await services.engine.advanceTo((current) => {
+      const now = current.getTime();
+      if (body.to === undefined) return new Date(now + (body.seconds ?? 0) * secondMs + (body.days ?? 0) * dayMs);
+      const target = Date.parse(body.to);
       if (target < now) {
         throw new ApiError(
           400,
@@ -35,10 +37,8 @@ export const sandboxHandlers: PartialHandlers = {
           `The sandbox clock only moves forward: ${body.to} is before its current time ${clockView(clock).now}.`,
         );
       }
-    } else {
-      target = now + (body.seconds ?? 0) * secondMs + (body.days ?? 0) * dayMs;
-    }
-    const ran = await services.engine.advanceTo(new Date(target));
+      return new Date(target);
+    });
     return {
       status: 200,
       body: { success: true, message: 'Sandbox clock advanced', clock: clockView(clock), ran },

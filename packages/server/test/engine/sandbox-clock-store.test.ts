@@ -30,6 +30,27 @@ describeBackends('the sandbox clock in the store', (store) => {
     await store().sandbox.saveClockOffset(1000);
     expect(await store().sandbox.clockOffset()).toBe(4 * 86_400_000);
   });
+
+  it('advances a day from the shared time, on a server that had not caught up, and queued advances add up', async () => {
+    const one = await createTestApi(store(), { clock: new SandboxClock(frozen), config: { sandbox: true } });
+    const two = await createTestApi(store(), { clock: new SandboxClock(frozen), config: { sandbox: true } });
+    await one.call('POST', '/v1/sandbox/clock/advance', { body: { days: 1 } });
+    // `two` has not run a round since: its own clock is a day behind the store's.
+    const advanced = await two.call<{ clock: { offset_seconds: number } }>('POST', '/v1/sandbox/clock/advance', {
+      body: { days: 1 },
+    });
+    expect(advanced.body.clock.offset_seconds).toBe(2 * 86_400);
+    await Promise.all([
+      one.call('POST', '/v1/sandbox/clock/advance', { body: { days: 1 } }),
+      one.call('POST', '/v1/sandbox/clock/advance', { body: { days: 1 } }),
+    ]);
+    expect(await offsetOf(one)).toBe(4 * 86_400);
+    // `to` is checked against the shared time too.
+    const backwards = await two.call('POST', '/v1/sandbox/clock/advance', {
+      body: { to: '2026-11-12T09:00:00.000Z' },
+    });
+    expect(backwards.status).toBe(400);
+  });
 });
 
 let dataDir: string | undefined;
