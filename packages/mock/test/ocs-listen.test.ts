@@ -43,7 +43,15 @@ const userHook = 'https://hooks.northwind-outreach.com/ocs';
 
 beforeAll(async () => {
   requireBuilds();
-  server = await startReferenceServer();
+  // The file runs dozens of listens within a minute on one key, each listing the campaign's
+  // webhooks as it starts and stops: the server's rate limits are not what is tested here.
+  server = await startReferenceServer([
+    '--allow-insecure-webhooks',
+    '--rate-limit-per-endpoint',
+    '10000',
+    '--rate-limit-total',
+    '10000',
+  ]);
   client = createClient({ baseUrl: server.url, apiKey: server.apiKey });
   connection = ['--base-url', server.url, '--api-key', server.apiKey];
   secretFile = join(scratch, 'secret');
