@@ -8,7 +8,7 @@
  * holds it. A delivery cancelled meanwhile (its lead was erased, decision 0003) or taken over
  * is not sent. One read for every attempt ready meanwhile, rather than a round trip each.
  */
-import type { Clock } from '../domain/clock.ts';
+import { type Clock, wallClockOf } from '../domain/clock.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/records.ts';
 import type { DeliveryClaimState, Store } from '../store/types.ts';
 import { type DeliverySigner, type PreparedAttempt, prepareAttempt } from './attempt.ts';
@@ -82,11 +82,16 @@ export function createClaimer(options: ClaimOptions): Claimer {
   return {
     async claimBatch(sink) {
       const now = clock.now();
+      // The lease runs on real time: an advance of the sandbox clock, here or by another
+      // server on the database, must not hand an attempt still out to another worker.
+      const realNow = wallClockOf(clock).now();
       const claimed = await store.deliveries.claimDue({
         now: now.toISOString(),
         limit: batchSize,
         workerId,
-        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        realNow: realNow.toISOString(),
+        leaseUntil: new Date(realNow.getTime() + leaseMs).toISOString(),
+        dueAgainAt: new Date(now.getTime() + leaseMs).toISOString(),
       });
       if (claimed.length === 0) {
         sink.none();

@@ -19,7 +19,7 @@
  * signed while the last is being sent. Each request and each delivery given up is logged
  * (`log-lines.ts`), without the event's personal data.
  */
-import type { Clock } from '../domain/clock.ts';
+import { type Clock, wallClockOf } from '../domain/clock.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import type { Store } from '../store/types.ts';
 import { defaultSigner, type DeliverySigner } from './attempt.ts';
@@ -62,8 +62,12 @@ export interface DeliveryWorker {
    * the way fall later); returns the number of attempts made.
    */
   runDue(): Promise<number>;
-  /** The earliest time a pending delivery is due (a retry, or a lapsed claim), or null. */
-  nextDueAt(): Promise<Date | null>;
+  /**
+   * The earliest time a pending delivery is due (a retry, or a lapsed claim), or null. With
+   * `skipLiveClaims`, deliveries whose claim is live now (in real time) are left out: another
+   * worker is making their attempt.
+   */
+  nextDueAt(options?: { skipLiveClaims?: boolean }): Promise<Date | null>;
   /** A delivery was enqueued: the background loop runs at once instead of at its next poll. */
   notify(): void;
   /** Runs `runDue` in the background, then again on `notify()` or every `pollMs`. */
@@ -181,8 +185,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     workerId,
     counts,
     runDue,
-    async nextDueAt() {
-      const at = await store.deliveries.nextDueAt();
+    async nextDueAt({ skipLiveClaims = false } = {}) {
+      const liveClaimsAt = skipLiveClaims ? wallClockOf(clock).now().toISOString() : undefined;
+      const at = await store.deliveries.nextDueAt(liveClaimsAt === undefined ? {} : { liveClaimsAt });
       return at === null ? null : new Date(at);
     },
     notify() {

@@ -19,8 +19,8 @@ export interface DeliveryRunner {
   stop(options?: { abandon?: AbortSignal }): Promise<void>;
   /** Attempts every delivery due at the clock's now; returns how many deliveries were attempted. */
   runDue(): Promise<number>;
-  /** The earliest pending attempt's time, or null. */
-  nextDueAt(): Promise<Date | null>;
+  /** The earliest pending attempt's time, or null; with `skipLiveClaims`, of those no worker is making now. */
+  nextDueAt(options?: { skipLiveClaims?: boolean }): Promise<Date | null>;
   /** A delivery was enqueued: attempt it soon (the running server's loop). */
   notify(): void;
 }
@@ -171,7 +171,9 @@ export function createEngine(options: {
     add(await round());
     for (let stop = 0; stop < maxStopsPerAdvance; stop += 1) {
       const now = sandboxClock.now();
-      const next = earliest(await nextStepDueAfter(store, now), await deliveries.nextDueAt());
+      // This server's worker is paused; an attempt another server has out is its own to
+      // finish, its lease running in real time: not a due time for this advance to stop at.
+      const next = earliest(await nextStepDueAfter(store, now), await deliveries.nextDueAt({ skipLiveClaims: true }));
       if (next === null || next.getTime() > target.getTime()) break;
       sandboxClock.advanceTo(next.getTime() > now.getTime() ? next : new Date(now.getTime() + 1));
       add(await round());

@@ -484,14 +484,23 @@ export interface SandboxMessageStore {
   eraseLead(organizationId: string, leadId: string): Promise<void>;
 }
 
-/** What `DeliveryStore.claimDue` takes. */
+/**
+ * What `DeliveryStore.claimDue` takes. Two clocks: the schedule's (`now`, `dueAgainAt`: the
+ * sandbox clock in sandbox mode) and real time (`realNow`, `leaseUntil`). A lease is counted
+ * in real time, so that another server advancing the sandbox clock cannot end it while its
+ * attempt is still out.
+ */
 export interface DeliveryClaim {
   /** Deliveries due at or before this time are claimed. */
   now: string;
   limit: number;
   workerId: string;
-  /** When the claim lapses: if the worker has not completed the attempt by then, it died. */
+  /** Real time now: a claim whose lease ends later is still live, and is not taken over. */
+  realNow: string;
+  /** When the claim lapses, in real time: if the worker has not completed the attempt by then, it died. */
   leaseUntil: string;
+  /** The schedule's time at which a claim never completed is due again (`now` plus the lease's length). */
+  dueAgainAt: string;
 }
 
 /** One claimed attempt, completed: what `DeliveryStore.completeAttempts` writes. */
@@ -524,9 +533,10 @@ export interface DeliveryStore {
   enqueue(record: DeliveryRecord): Promise<void>;
   /**
    * Takes up to `limit` pending deliveries due at `now` (earliest first), each with its next
-   * attempt: `attempts_made` is incremented, the lease set, and `next_attempt_at` moved to
-   * the lease's end, when the delivery is due again if the worker never completes it.
-   * Deliveries claimed by another worker whose lease has not run out are not returned.
+   * attempt: `attempts_made` is incremented, the lease set to `leaseUntil`, and
+   * `next_attempt_at` moved to `dueAgainAt`, when the delivery is due again if the worker
+   * never completes it. Deliveries claimed by another worker whose lease has not run out at
+   * `realNow` are not returned, whatever `now` is.
    */
   claimDue(claim: DeliveryClaim): Promise<DeliveryRecord[]>;
   /**
@@ -546,8 +556,12 @@ export interface DeliveryStore {
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
   /** A campaign's deliveries with their attempts, oldest first (`created_at`, ties by `id`), as the operator reads them. */
   listForCampaign(campaignId: string, page: PageRequest): Promise<Page<DeliveryWithAttempts>>;
-  /** The earliest `next_attempt_at` of pending deliveries, or null when none is pending. */
-  nextDueAt(): Promise<string | null>;
+  /**
+   * The earliest `next_attempt_at` of pending deliveries, or null when none is pending (a
+   * claim's is when it is due again). With `liveClaimsAt` (a real time), deliveries whose
+   * claim is still live then are left out: their attempt is under way elsewhere.
+   */
+  nextDueAt(options?: { liveClaimsAt?: string }): Promise<string | null>;
   /**
    * Erasure of a deleted lead: every delivery of the lead gets the body `anonymise` makes of
    * its body (the event with the lead's data left out), and every delivery not yet made

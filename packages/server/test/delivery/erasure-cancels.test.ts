@@ -9,7 +9,7 @@ import { sign } from '@ocs/sdk/webhooks';
 import { erasedEventBody } from '../../src/delivery/payload.ts';
 import { createDeliveryWorker } from '../../src/delivery/worker.ts';
 import { describeBackends } from '../support/backends.ts';
-import { deliveryFixtures, minutes, replyTime, at } from '../support/delivery-fixtures.ts';
+import { at, deliveryFixtures, lease, minutes, replyTime } from '../support/delivery-fixtures.ts';
 import { fakeTransport, manualClock } from '../support/fake-transport.ts';
 
 const eventWithLead = (key: string) =>
@@ -63,12 +63,7 @@ describeBackends('erasure in the delivery outbox', (store) => {
     expect(await store().deliveries.get(delivered.id)).toMatchObject({ status: 'delivered', cancelled_at: null });
     expect(await store().deliveries.get(other.id)).toMatchObject({ status: 'pending', body: other.body });
     // Never claimed again: only the other lead's delivery is due.
-    const claimed = await store().deliveries.claimDue({
-      now: at(minutes(60)),
-      limit: 10,
-      workerId: 'w',
-      leaseUntil: at(minutes(62)),
-    });
+    const claimed = await store().deliveries.claimDue({ ...lease(minutes(60)), limit: 10, workerId: 'w' });
     expect(claimed.map((d) => d.id)).toEqual([other.id]);
     expect(await store().deliveries.nextDueAt()).toBe(at(minutes(62)));
   });

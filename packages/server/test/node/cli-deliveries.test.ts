@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { main } from '../../src/node/cli.ts';
 import { openStore } from '../../src/node/open-store.ts';
-import { at, deliveryFixtures, minutes } from '../support/delivery-fixtures.ts';
+import { at, deliveryFixtures, lease, minutes } from '../support/delivery-fixtures.ts';
 
 let dataDir: string;
 let printed: string[];
@@ -32,7 +32,7 @@ it('lists a campaign’s deliveries with every attempt, for people and as JSON',
   const f = await deliveryFixtures(store);
   const webhook = await f.webhook();
   const delivery = await f.enqueue();
-  await store.deliveries.claimDue({ now: at(0), limit: 10, workerId: 'w1', leaseUntil: at(minutes(2)) });
+  await store.deliveries.claimDue({ ...lease(0), limit: 10, workerId: 'w1' });
   await store.deliveries.completeAttempts([
     {
       delivery_id: delivery.id,

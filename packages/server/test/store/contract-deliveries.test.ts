@@ -7,9 +7,7 @@ import { expect, it } from 'vitest';
 import type { DeliveryAttemptRecord, DeliveryRecord } from '../../src/store/records.ts';
 import type { DeliveryCompletion } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
-import { at, deliveryFixtures, minutes, replyTime } from '../support/delivery-fixtures.ts';
-
-const lease = (from: number) => ({ now: at(from), leaseUntil: at(from + minutes(2)) });
+import { at, deliveryFixtures, lease, minutes, replyTime } from '../support/delivery-fixtures.ts';
 
 function attemptRow(delivery: DeliveryRecord, attempt: number, overrides: Partial<DeliveryAttemptRecord> = {}) {
   return {
@@ -76,6 +74,34 @@ describeBackends('store contract: deliveries', (store) => {
     const rest = await store().deliveries.claimDue({ ...lease(minutes(1)), limit: 10, workerId: 'w2' });
     expect(rest.map((d) => d.id)).toEqual([late.id]);
     expect(await store().deliveries.claimDue({ ...lease(minutes(1)), limit: 10, workerId: 'w3' })).toEqual([]);
+  });
+
+  it('counts a lease in real time: a schedule clock a day ahead does not end it', async () => {
+    const f = await deliveryFixtures(store());
+    const delivery = await f.enqueue();
+    // A sandbox server claims it; another server's sandbox clock is then advanced by a day.
+    const [claimed] = await store().deliveries.claimDue({ ...lease(0), limit: 1, workerId: 'w1' });
+    expect(claimed).toMatchObject({ lease_until: at(minutes(2)), next_attempt_at: at(minutes(2)) });
+    const dayAhead = (realMs: number) => ({
+      now: at(minutes(24 * 60) + realMs),
+      realNow: at(realMs),
+      leaseUntil: at(realMs + minutes(2)),
+      dueAgainAt: at(minutes(24 * 60) + realMs + minutes(2)),
+    });
+    expect(await store().deliveries.claimDue({ ...dayAhead(minutes(1)), limit: 1, workerId: 'w2' })).toEqual([]);
+    // Due again by the schedule, but its attempt is still out: only left out when asked.
+    expect(await store().deliveries.nextDueAt()).toBe(at(minutes(2)));
+    expect(await store().deliveries.nextDueAt({ liveClaimsAt: at(minutes(1)) })).toBeNull();
+    expect(await store().deliveries.nextDueAt({ liveClaimsAt: at(minutes(2)) })).toBe(at(minutes(2)));
+    // Once the lease ran out in real time, the other server takes it over.
+    const [taken] = await store().deliveries.claimDue({ ...dayAhead(minutes(2)), limit: 1, workerId: 'w2' });
+    expect(taken).toMatchObject({
+      id: delivery.id,
+      attempts_made: 2,
+      lease_owner: 'w2',
+      lease_until: at(minutes(4)),
+      next_attempt_at: at(minutes(24 * 60 + 4)),
+    });
   });
 
   it('lets another worker take a claim over once its lease ran out, with the next attempt number', async () => {
@@ -214,7 +240,7 @@ describeBackends('store contract: deliveries', (store) => {
     await f.enqueue({ next_attempt_at: at(minutes(30)) });
     await f.enqueue({ next_attempt_at: at(minutes(15)) });
     expect(await store().deliveries.nextDueAt()).toBe(at(minutes(15)));
-    await store().deliveries.claimDue({ now: at(minutes(15)), leaseUntil: at(minutes(16)), limit: 1, workerId: 'w1' });
+    await store().deliveries.claimDue({ ...lease(minutes(15), minutes(1)), limit: 1, workerId: 'w1' });
     expect(await store().deliveries.nextDueAt()).toBe(at(minutes(16)));
   });
 

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { finishedDeliveriesKept } from '../../src/store/memory/deliveries.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
 import type { DeliveryRecord } from '../../src/store/records.ts';
-import { at, deliveryFixtures } from '../support/delivery-fixtures.ts';
+import { at, deliveryFixtures, lease } from '../support/delivery-fixtures.ts';
 
 it('drops the oldest finished deliveries beyond those kept, never a pending one', async () => {
   const store = createMemoryStore();
@@ -15,7 +15,7 @@ it('drops the oldest finished deliveries beyond those kept, never a pending one'
   const finished: DeliveryRecord[] = [];
   const rounds = finishedDeliveriesKept + 2_000;
   for (let i = 0; i < rounds; i++) finished.push(await f.enqueue());
-  const claimed = await store.deliveries.claimDue({ now: at(0), leaseUntil: at(60_000), limit: rounds, workerId: 'w' });
+  const claimed = await store.deliveries.claimDue({ ...lease(0, 60_000), limit: rounds, workerId: 'w' });
   expect(claimed).toHaveLength(rounds);
   const moved = await store.deliveries.completeAttempts(
     claimed.map((d) => ({

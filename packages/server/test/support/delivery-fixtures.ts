@@ -19,6 +19,17 @@ export const replyTime = new Date('2026-11-02T09:00:00.000Z');
 export const minutes = (n: number) => n * 60_000;
 export const at = (offsetMs: number) => new Date(replyTime.getTime() + offsetMs).toISOString();
 
+/**
+ * A claim `fromMs` after the reply, held for `lengthMs`, off the sandbox: the schedule's clock
+ * and real time agree, so the lease's end is also when the delivery is due again.
+ */
+export const lease = (fromMs: number, lengthMs = minutes(2)) => ({
+  now: at(fromMs),
+  realNow: at(fromMs),
+  leaseUntil: at(fromMs + lengthMs),
+  dueAgainAt: at(fromMs + lengthMs),
+});
+
 export interface DeliveryFixtures {
   store: Store;
   campaign: CampaignRecord;

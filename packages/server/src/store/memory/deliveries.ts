@@ -35,6 +35,13 @@ const byAttempt = (a: DeliveryAttemptRecord, b: DeliveryAttemptRecord) =>
 const oldestFirst = (a: DeliveryRecord, b: DeliveryRecord) =>
   compareText(a.created_at, b.created_at) || compareText(a.id, b.id);
 
+/** Pending and due by `dueBy` (the schedule's clock). */
+const dueNow = (row: DeliveryRecord, dueBy: string): row is DeliveryRecord & { next_attempt_at: string } =>
+  row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at <= dueBy;
+
+/** Claimed by no live lease at `realNow` (a lease is counted in real time). */
+const unclaimedAt = (row: DeliveryRecord, realNow: string) => row.lease_until === null || row.lease_until <= realNow;
+
 interface Due {
   at: string;
   id: string;
@@ -128,13 +135,12 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
         attempts: [],
       });
     },
-    async claimDue({ now, limit, workerId, leaseUntil }) {
+    async claimDue({ now, limit, workerId, realNow, leaseUntil, dueAgainAt }) {
       const dueBy = iso(now);
+      const lapsedBy = iso(realNow);
       const due = earliestFirst(Math.max(0, limit));
       table.scan((row) => {
-        if (row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at <= dueBy) {
-          due.offer({ at: row.next_attempt_at, id: row.id });
-        }
+        if (dueNow(row, dueBy) && unclaimedAt(row, lapsedBy)) due.offer({ at: row.next_attempt_at, id: row.id });
       });
       const until = iso(leaseUntil);
       const claimed: DeliveryRecord[] = [];
@@ -146,7 +152,7 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
           attempts_made: row.attempts_made + 1,
           lease_owner: workerId,
           lease_until: until,
-          next_attempt_at: until,
+          next_attempt_at: iso(dueAgainAt),
         };
         table.set(id, taken);
         claimed.push(withoutAttempts(taken));
@@ -204,10 +210,15 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
         if (pending) finishedSincePrune += 1;
       }
     },
-    async nextDueAt() {
+    async nextDueAt({ liveClaimsAt } = {}) {
+      const lapsedBy = liveClaimsAt === undefined ? null : iso(liveClaimsAt);
       let earliest: string | null = null;
       table.scan((row) => {
-        if (row.status === 'pending' && row.next_attempt_at !== null) {
+        if (
+          row.status === 'pending' &&
+          row.next_attempt_at !== null &&
+          (lapsedBy === null || unclaimedAt(row, lapsedBy))
+        ) {
           if (earliest === null || row.next_attempt_at < earliest) earliest = row.next_attempt_at;
         }
       });

@@ -14,23 +14,24 @@ export function sqlDeliveries(client: SqlClient): DeliveryStore {
     async enqueue(record) {
       await insertRow(client, 'deliveries', record);
     },
-    async claimDue({ now, limit, workerId, leaseUntil }) {
+    async claimDue({ now, limit, workerId, realNow, leaseUntil, dueAgainAt }) {
       // `materialized`: the locked rows are picked once, then updated; the attempt number is
-      // taken in the same statement, so two claims never share one.
+      // taken in the same statement, so two claims never share one. Off the sandbox a live
+      // claim's `next_attempt_at` is its lease's end, still ahead: the lease test costs nothing.
       const rows = await client.query<DeliveryRecord>(
         `with due as materialized (
            select id from deliveries
-            where status = 'pending' and next_attempt_at <= $1
+            where status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $5)
             order by next_attempt_at, id
             limit $2
             for update skip locked
          )
          update deliveries d
-            set attempts_made = d.attempts_made + 1, lease_owner = $3, lease_until = $4, next_attempt_at = $4
+            set attempts_made = d.attempts_made + 1, lease_owner = $3, lease_until = $4, next_attempt_at = $6
            from due
           where d.id = due.id
          returning d.*`,
-        [now, limit, workerId, leaseUntil],
+        [now, limit, workerId, leaseUntil, realNow, dueAgainAt],
       );
       return rows.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : 1));
     },
@@ -126,9 +127,11 @@ export function sqlDeliveries(client: SqlClient): DeliveryStore {
         total,
       };
     },
-    async nextDueAt() {
+    async nextDueAt({ liveClaimsAt } = {}) {
       const [row] = await client.query<{ at: string | null }>(
-        "select min(next_attempt_at) as at from deliveries where status = 'pending'",
+        `select min(next_attempt_at) as at from deliveries
+          where status = 'pending' and ($1::timestamptz is null or lease_until is null or lease_until <= $1)`,
+        [liveClaimsAt ?? null],
       );
       return row?.at ?? null;
     },
