@@ -1,6 +1,6 @@
 /**
  * Iterators over the list operations (the generator marks them with their items key).
- * Pages are fetched one at a time by advancing `offset` by each page's `count` until
+ * Pages are fetched one at a time by advancing `offset` by each page's item count until
  * `has_more` is false, and none is kept once iterated: memory stays constant over any
  * number of items. Breaking out of a loop stops the fetching; the signal aborts it.
  */
@@ -95,15 +95,18 @@ export function paginate<Id extends OperationId, Items extends string>(
       let items = body[operation.items] as Item[];
       // A page without its items is not the API's answer (a proxy's, an older server's).
       if (!Array.isArray(items)) throw createApiError(responseOf(body), body);
-      if (items.length > left) items = items.slice(0, left);
+      // The next page starts after the items this one holds, whatever its `count` says: a
+      // count that is negative, not a number or past the items would page back or skip.
+      const got = items.length;
+      if (got > left) items = items.slice(0, left);
       left -= items.length;
       const meta = resultMeta(body) as unknown as Record<string, unknown>;
       const page: Record<string, unknown> = { items };
       for (const key of pageKeys) page[key] = (key in meta ? meta : body)[key];
       yield page as unknown as Page<Item>;
       // An empty page that claims more would loop forever: stop.
-      if (!body.has_more || !body.count) return;
-      offset += body.count;
+      if (!body.has_more || !got) return;
+      offset += got;
     }
   }
 

@@ -106,6 +106,26 @@ describe('items', () => {
     expect(await paginate(testClient(), listAccounts).toArray({ limit: 100 })).toEqual([]);
     expect(seen).toHaveLength(1);
   });
+
+  it.each([
+    ['negative', -2],
+    ['zero', 0],
+    ['past the items', 50],
+    ['a string', '2'],
+    ['missing', undefined],
+  ])('pages by the items received when count is %s', async (_, count) => {
+    // Five leads, two a page; every page's `count` is wrong in the same way.
+    server.use(
+      http.get(`${baseUrl}/leads`, ({ request }) => {
+        const offset = Number(new URL(request.url).searchParams.get('offset'));
+        const leads = [offset, offset + 1].filter((i) => i < 5).map((i) => ({ id: `lead-${i}` }));
+        return HttpResponse.json({ success: true, leads, count, total: 5, limit: 2, offset, has_more: offset + 2 < 5 });
+      }),
+    );
+    const ids = await paginate(testClient(), listLeads, {}, { pageSize: 2 }).toArray({ limit: 100 });
+    expect(ids.map((lead) => lead.id)).toEqual(['lead-0', 'lead-1', 'lead-2', 'lead-3', 'lead-4']);
+    expect(seen.map((request) => request.url.searchParams.get('offset'))).toEqual(['0', '2', '4']);
+  });
 });
 
 describe('pages', () => {
