@@ -6,8 +6,8 @@
  * the channel as they are, and are checked here whichever way they came.
  */
 import { allScopes } from '../domain/api-keys.ts';
-import { seedDemoOrganization } from '../seed/demo.ts';
-import { createApiKey, createOrganization } from '../seed/organizations.ts';
+import { seedDemoOrganization, seededAgain } from '../seed/demo.ts';
+import { createApiKey, createOrganization, reissueApiKey } from '../seed/organizations.ts';
 import type { Scope } from '../store/records.ts';
 import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
@@ -16,13 +16,22 @@ import { parseTimestamp } from '../domain/date-filter.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
-  | { command: 'seed' }
-  | { command: 'org create'; name: string; ownerEmail?: string; ownerName?: string }
+  | { command: 'seed'; id?: string }
+  | { command: 'org create'; name: string; ownerEmail?: string; ownerName?: string; id?: string }
   | { command: 'org list' }
   | { command: 'org deactivate'; organizationId: string }
-  | { command: 'key create'; organizationId: string; scopes?: string[]; expiresAt?: string; name?: string }
+  | { command: 'key create'; organizationId: string; scopes?: string[]; expiresAt?: string; name?: string; id?: string }
   | { command: 'key revoke'; keyId: string }
   | { command: 'deliveries list'; campaignId: string; limit: number };
+
+/*
+ * `id` of `seed`, `org create` and `key create`: the ID the CLI picks for the record (the
+ * organization, or the key), once per run.
+ * The CLI may send a command again when it got no answer (the server stopped after its
+ * commit, before answering): a command whose record exists already answers with that record
+ * (a key gets a new secret, the lost answer's never having been shown) instead of making a
+ * second one.
+ */
 
 export const adminCommandNames: ReadonlyArray<AdminCommand['command']> = [
   'migrate',
@@ -68,6 +77,11 @@ function requireId(value: string, what: string, flag: string): string {
   return value.toLowerCase();
 }
 
+/** The record ID a command carries (`id`), checked; none when it carries none. */
+function recordId(id: string | undefined): { id?: string } {
+  return id === undefined ? {} : { id: requireId(id, 'a UUID', 'the record id') };
+}
+
 /**
  * Checks what can be checked without the store (IDs, scopes, dates, numbers) and returns the
  * command in canonical form; the CLI calls it before opening anything, `runAdminCommand` again.
@@ -84,7 +98,9 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
         );
       if (command.ownerName !== undefined && !command.ownerName.trim())
         throw new AdminCommandError('--owner-name must not be blank.', 'usage');
-      return command;
+      return { ...command, ...recordId(command.id) };
+    case 'seed':
+      return { ...command, ...recordId(command.id) };
     case 'org deactivate':
       return {
         ...command,
@@ -100,6 +116,7 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
         ...command,
         organizationId: requireId(command.organizationId, 'an organization ID', '--org'),
         ...(expiresAt ? { expiresAt } : {}),
+        ...recordId(command.id),
       };
     }
     case 'key revoke':
@@ -129,16 +146,27 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       };
     }
     case 'seed': {
-      const demo = await seedDemoOrganization(store);
+      const earlier = command.id === undefined ? null : await store.organizations.get(command.id);
+      const demo =
+        earlier === null
+          ? await seedDemoOrganization(store, command.id === undefined ? {} : { organizationId: command.id })
+          : await seededAgain(store, earlier.id);
+      if (demo === null) throw new AdminCommandError(`organization ${command.id} exists already.`, 'state');
       return { text: `Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`, json: demo };
     }
     case 'org create': {
-      const organization = await createOrganization(store, {
-        name: command.name,
-        members: command.ownerEmail
-          ? [{ email: command.ownerEmail, name: command.ownerName ?? command.ownerEmail, role: 'owner' }]
-          : [],
-      });
+      const earlier = command.id === undefined ? null : await store.organizations.get(command.id);
+      if (earlier !== null && earlier.name !== command.name)
+        throw new AdminCommandError(`organization ${earlier.id} exists already, named '${earlier.name}'.`, 'state');
+      const organization =
+        earlier ??
+        (await createOrganization(store, {
+          name: command.name,
+          ...(command.id === undefined ? {} : { id: command.id }),
+          members: command.ownerEmail
+            ? [{ email: command.ownerEmail, name: command.ownerName ?? command.ownerEmail, role: 'owner' }]
+            : [],
+        }));
       return { text: `Created organization ${organization.id} (${organization.name}).`, json: organization };
     }
     case 'org list': {
@@ -161,12 +189,19 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       // Every request with such a key would answer 403 ORGANIZATION_DEACTIVATED (section 5):
       // a key printed as if it worked would only be found out at its first use.
       if (!organization.is_active) throw deactivated(organization.id);
-      const { key, record } = await createApiKey(store, {
+      const wanted = {
         organizationId: command.organizationId,
         name: command.name,
         scopes: command.scopes ? checkScopes(command.scopes) : allScopes,
         expiresAt: command.expiresAt ?? null,
-      });
+      };
+      const earlier = command.id === undefined ? null : await store.apiKeys.get(command.id);
+      const issued =
+        earlier === null
+          ? await createApiKey(store, { ...wanted, ...(command.id === undefined ? {} : { id: command.id }) })
+          : await reissueApiKey(store, earlier, wanted);
+      if (issued === null) throw new AdminCommandError(`API key ${command.id} exists already.`, 'state');
+      const { key, record } = issued;
       return {
         text: `API key ${record.id} (shown once, only a hash is stored):\n${key}`,
         json: { id: record.id, key, prefix: record.prefix, scopes: record.scopes, expires_at: record.expires_at },
@@ -245,14 +280,17 @@ export function parseAdminCommand(value: unknown): AdminCommand {
   const optional = (...names: string[]) =>
     names.every((name) => fields[name] === undefined || typeof fields[name] === 'string');
   switch (fields.command) {
+    case 'seed':
+      if (!optional('id')) throw bad();
+      break;
     case 'org create':
-      if (!strings('name') || !optional('ownerEmail', 'ownerName')) throw bad();
+      if (!strings('name') || !optional('ownerEmail', 'ownerName', 'id')) throw bad();
       break;
     case 'org deactivate':
       if (!strings('organizationId')) throw bad();
       break;
     case 'key create':
-      if (!strings('organizationId') || !optional('expiresAt', 'name')) throw bad();
+      if (!strings('organizationId') || !optional('expiresAt', 'name', 'id')) throw bad();
       if (
         fields.scopes !== undefined &&
         !(Array.isArray(fields.scopes) && fields.scopes.every((scope) => typeof scope === 'string'))

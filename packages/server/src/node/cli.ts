@@ -18,6 +18,7 @@
  * admin channel, so they work while it runs. Mistakes are one line on stderr and exit code 2;
  * failures one line and exit code 1, with the stack under `--debug` or `OCS_DEBUG=1`.
  */
+import { randomUUID } from 'node:crypto';
 import {
   CliFailure,
   corsOriginsOption,
@@ -267,6 +268,8 @@ export async function main(argv: string[]): Promise<number> {
       if (values.name === undefined) throw new UsageError('org create needs --name <name>.');
       adminCommand = {
         command: name,
+        // Once per run: sent again after a lost answer, the command finds what it made (admin-commands.ts).
+        id: randomUUID(),
         name: values.name,
         ...(values['owner-email'] !== undefined ? { ownerEmail: values['owner-email'] } : {}),
         ...(values['owner-name'] !== undefined ? { ownerName: values['owner-name'] } : {}),
@@ -279,6 +282,7 @@ export async function main(argv: string[]): Promise<number> {
       if (values.org === undefined) throw new UsageError('key create needs --org <organization-id>.');
       adminCommand = {
         command: name,
+        id: randomUUID(),
         organizationId: values.org,
         ...(values.scopes !== undefined ? { scopes: values.scopes.split(',').map((scope) => scope.trim()) } : {}),
         ...(values['expires-at'] !== undefined ? { expiresAt: values['expires-at'] } : {}),
@@ -296,8 +300,11 @@ export async function main(argv: string[]): Promise<number> {
         limit: numbers.limit ?? deliveriesLimit.default,
       };
       break;
+    case 'seed':
+      adminCommand = { command: name, id: randomUUID() };
+      break;
     default:
-      adminCommand = { command: name as 'migrate' | 'seed' | 'org list' };
+      adminCommand = { command: name as 'migrate' | 'org list' };
   }
   try {
     out(await administer(checkAdminCommand(adminCommand), location));

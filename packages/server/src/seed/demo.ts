@@ -5,7 +5,7 @@
  */
 import type { SenderAccountRecord, StageRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
-import { createApiKey, createOrganization } from './organizations.ts';
+import { createApiKey, createOrganization, reissueApiKey } from './organizations.ts';
 
 export interface DemoOrganization {
   organizationId: string;
@@ -13,17 +13,29 @@ export interface DemoOrganization {
   ownerId: string;
 }
 
-export async function seedDemoOrganization(
+const demoName = 'Demo Outreach';
+const demoKeyName = 'Demo key';
+
+/** Creates the demo organization, its accounts, pipeline and key, in one transaction. */
+export function seedDemoOrganization(
   store: Store,
-  options: { name?: string; key?: string; now?: Date; ids?: () => string } = {},
+  options: { name?: string; key?: string; now?: Date; ids?: () => string; organizationId?: string } = {},
+): Promise<DemoOrganization> {
+  return store.transaction((tx) => seedIn(tx, options));
+}
+
+async function seedIn(
+  store: Store,
+  options: { name?: string; key?: string; now?: Date; ids?: () => string; organizationId?: string },
 ): Promise<DemoOrganization> {
   const id = options.ids ?? (() => crypto.randomUUID());
   const now = options.now ?? new Date();
   const at = now.toISOString();
   const ownerId = id();
+  const organizationId = id();
   const organization = await createOrganization(store, {
-    id: id(),
-    name: options.name ?? 'Demo Outreach',
+    id: options.organizationId ?? organizationId,
+    name: options.name ?? demoName,
     now,
     members: [
       { id: ownerId, email: 'owner@demo-outreach.example', name: 'Olivia Owner', role: 'owner' },
@@ -98,9 +110,24 @@ export async function seedDemoOrganization(
   });
   const { key } = await createApiKey(store, {
     organizationId: organization.id,
-    name: 'Demo key',
+    name: demoKeyName,
     key: options.key,
     now,
   });
   return { organizationId: organization.id, apiKey: key, ownerId };
+}
+
+/**
+ * The demo organization `organizationId`, made by an earlier run of the same `seed` whose
+ * answer was lost (decision 0004), with a new secret for its key: the lost one was never
+ * shown. Null when that organization is not such a demo organization.
+ */
+export async function seededAgain(store: Store, organizationId: string): Promise<DemoOrganization | null> {
+  const organization = await store.organizations.get(organizationId);
+  const owner = (await store.organizations.listMembers(organizationId)).find((member) => member.role === 'owner');
+  const keys = await store.apiKeys.listForOrganization(organizationId);
+  const key = keys.find((record) => record.name === demoKeyName && record.revoked_at === null);
+  if (organization?.name !== demoName || owner === undefined || key === undefined) return null;
+  const issued = await reissueApiKey(store, key, { organizationId, name: demoKeyName });
+  return issued === null ? null : { organizationId, apiKey: issued.key, ownerId: owner.id };
 }

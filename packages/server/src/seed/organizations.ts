@@ -40,7 +40,12 @@ export async function createOrganization(store: Store, input: NewOrganization): 
   return organization;
 }
 
+/** The name of a key created without one. */
+const defaultKeyName = 'API key';
+
 export interface NewApiKey {
+  /** The key's ID; generated when omitted. */
+  id?: string;
   organizationId: string;
   name?: string;
   scopes?: readonly Scope[];
@@ -68,9 +73,9 @@ export async function createApiKey(store: Store, input: NewApiKey): Promise<{ ke
   }
   const key = input.key ?? generateApiKey();
   const record: ApiKeyRecord = {
-    id: newId(),
+    id: input.id ?? newId(),
     organization_id: input.organizationId,
-    name: input.name ?? 'API key',
+    name: input.name ?? defaultKeyName,
     prefix: displayPrefix(key),
     key_hash: await hashApiKey(key),
     scopes: [...(input.scopes ?? allScopes)],
@@ -80,4 +85,35 @@ export async function createApiKey(store: Store, input: NewApiKey): Promise<{ ke
   };
   await store.apiKeys.insert(record);
   return { key, record };
+}
+
+/**
+ * A new secret for `earlier`, a key that the same request made (same organization, name,
+ * scopes and expiry, not revoked) before its answer was lost: the CLI sends a `key create`
+ * again, with the key's ID, when the server stopped after its commit and before answering.
+ * The lost secret was never shown to anyone; it stops working. Null when `earlier` is not
+ * what this request would have made (another key with that ID), or was revoked meanwhile.
+ */
+export async function reissueApiKey(
+  store: Store,
+  earlier: ApiKeyRecord,
+  input: Omit<NewApiKey, 'id' | 'key' | 'now'>,
+): Promise<{ key: string; record: ApiKeyRecord } | null> {
+  const scopes = [...(input.scopes ?? allScopes)].sort();
+  const expiresAt = input.expiresAt ?? null;
+  const same =
+    earlier.revoked_at === null &&
+    earlier.organization_id === input.organizationId &&
+    earlier.name === (input.name ?? defaultKeyName) &&
+    [...earlier.scopes].sort().join() === scopes.join() &&
+    (earlier.expires_at === null || expiresAt === null
+      ? earlier.expires_at === expiresAt
+      : Date.parse(earlier.expires_at) === Date.parse(expiresAt));
+  if (!same) return null;
+  const key = generateApiKey();
+  const record = await store.apiKeys.replaceSecret(earlier.id, {
+    prefix: displayPrefix(key),
+    key_hash: await hashApiKey(key),
+  });
+  return record === null ? null : { key, record };
 }

@@ -60,6 +60,8 @@ export interface ApiKeyStore {
   get(id: string): Promise<ApiKeyRecord | null>;
   listForOrganization(organizationId: string): Promise<ApiKeyRecord[]>;
   revoke(id: string, at: string): Promise<ApiKeyRecord | null>;
+  /** Gives a key that is not revoked a new secret (its hash and display prefix); null when there is none such. */
+  replaceSecret(id: string, secret: Pick<ApiKeyRecord, 'prefix' | 'key_hash'>): Promise<ApiKeyRecord | null>;
 }
 
 export interface SenderAccountStore {

@@ -1,6 +1,11 @@
-/** What `checkAdminCommand` makes of `key create --expires-at`: strict ISO 8601, in the future, canonical. */
-import { expect, it } from 'vitest';
-import { checkAdminCommand } from '../../src/node/admin-commands.ts';
+/**
+ * What `checkAdminCommand` makes of `key create --expires-at` (strict ISO 8601, in the future,
+ * canonical), and what `org create` and `key create` do when sent again with their record ID.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/domain/api-keys.ts';
+import { type AdminCommand, checkAdminCommand, runAdminCommand } from '../../src/node/admin-commands.ts';
+import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
 
 const organizationId = '00000000-0000-4000-8000-000000000000';
 
@@ -25,4 +30,66 @@ it('refuses what new Date() would have stretched into a date, and the past', () 
   expect(() => checkAdminCommand({ command: 'key create', organizationId, expiresAt: past })).toThrow(
     /--expires-at must be in the future/,
   );
+});
+
+describe('a command sent again with its record ID (its first answer was lost)', () => {
+  let store: SqlStore;
+  beforeAll(async () => {
+    store = await openSqlStore();
+  }, 60_000);
+  afterAll(() => store.close());
+
+  it('org create answers the organization made, and refuses the ID under another name', async () => {
+    const id = crypto.randomUUID();
+    const first = await runAdminCommand(store, { command: 'org create', name: 'Acme', id });
+    const again = await runAdminCommand(store, { command: 'org create', name: 'Acme', id });
+    expect(again.json).toEqual(first.json);
+    expect((await store.organizations.list()).filter((o) => o.id === id)).toHaveLength(1);
+    await expect(runAdminCommand(store, { command: 'org create', name: 'Other', id })).rejects.toMatchObject({
+      kind: 'state',
+    });
+  });
+
+  it('seed answers the demo organization made, with a new secret for its key', async () => {
+    const id = crypto.randomUUID();
+    const lost = (await runAdminCommand(store, { command: 'seed', id })).json as {
+      organizationId: string;
+      apiKey: string;
+    };
+    const kept = (await runAdminCommand(store, { command: 'seed', id })).json as {
+      organizationId: string;
+      apiKey: string;
+    };
+    expect(kept.organizationId).toBe(id);
+    expect(lost.organizationId).toBe(id);
+    expect(await store.apiKeys.findByHash(await hashApiKey(lost.apiKey))).toBeNull();
+    expect((await store.apiKeys.findByHash(await hashApiKey(kept.apiKey)))?.organization.id).toBe(id);
+    expect((await store.organizations.list()).filter((o) => o.id === id)).toHaveLength(1);
+    expect(await store.accounts.list(id, { limit: 10, offset: 0 })).toMatchObject({ total: 4 });
+    // Another organization's ID is not a demo organization to answer with.
+    const other = (await runAdminCommand(store, { command: 'org create', name: 'Not demo' })).json as { id: string };
+    await expect(runAdminCommand(store, { command: 'seed', id: other.id })).rejects.toMatchObject({ kind: 'state' });
+  });
+
+  it('key create gives the key a new secret, and refuses another key’s ID or a revoked one', async () => {
+    const org = await runAdminCommand(store, { command: 'org create', name: 'Keys' });
+    const organizationId = (org.json as { id: string }).id;
+    const id = crypto.randomUUID();
+    const command: AdminCommand = { command: 'key create', organizationId, scopes: ['campaigns:read'], name: 'ci', id };
+    const lost = (await runAdminCommand(store, command)).json as { id: string; key: string };
+    const kept = (await runAdminCommand(store, command)).json as { id: string; key: string };
+    expect(kept.id).toBe(id);
+    expect(kept.key).not.toBe(lost.key);
+    expect(await store.apiKeys.findByHash(await hashApiKey(lost.key))).toBeNull();
+    expect((await store.apiKeys.findByHash(await hashApiKey(kept.key)))?.key.id).toBe(id);
+    expect(await store.apiKeys.listForOrganization(organizationId)).toHaveLength(1);
+    for (const other of [{ scopes: ['leads:read'] }, { name: 'other' }, { expiresAt: '2099-01-01' }]) {
+      await expect(runAdminCommand(store, { ...command, ...other })).rejects.toMatchObject({ kind: 'state' });
+    }
+    await runAdminCommand(store, { command: 'key revoke', keyId: id });
+    await expect(runAdminCommand(store, command)).rejects.toMatchObject({ kind: 'state' });
+    expect(await store.apiKeys.findByHash(await hashApiKey(kept.key))).toMatchObject({
+      key: { revoked_at: expect.any(String) },
+    });
+  });
 });

@@ -58,6 +58,11 @@ export function memoryApiKeys(state: MemoryState): ApiKeyStore {
       if (!key) return null;
       return patchRow(state.apiKeys, id, { revoked_at: key.revoked_at ?? at });
     },
+    async replaceSecret(id, { prefix, key_hash }) {
+      const key = state.apiKeys.get(id);
+      if (!key || key.revoked_at !== null) return null;
+      return patchRow(state.apiKeys, id, { prefix, key_hash });
+    },
   };
 }
 

@@ -70,6 +70,13 @@ export function sqlApiKeys(client: SqlClient): ApiKeyStore {
       );
       return row ?? null;
     },
+    async replaceSecret(id, { prefix, key_hash }) {
+      const [row] = await client.query<ApiKeyRecord>(
+        'update api_keys set prefix = $2, key_hash = $3 where id = $1 and revoked_at is null returning *',
+        [id, prefix, key_hash],
+      );
+      return row ?? null;
+    },
   };
 }
 
