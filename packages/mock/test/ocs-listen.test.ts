@@ -321,6 +321,24 @@ describe('three listens --replace on one campaign', () => {
     120_000,
   );
 
+  // A stopping listen's relay no longer says it is alive, so that the others stopping with it
+  // follow the chain to the user's webhook rather than hand the slot to a relay going away.
+  it.each([2, 3, 2, 3])(
+    "give the user's webhook back when %i stop at the same moment, each with exit code 0",
+    async (count) => {
+      const user = await userCampaign(`Borrowed ${count} times, all stopped at once`);
+      const listens: Watched[] = [];
+      for (let i = 0; i < count; i += 1) listens.push((await startListen(['--campaign', user.id, '--replace'])).listen);
+      const codes = await Promise.all(listens.map((listen) => listen.stop('SIGINT')));
+      expect(codes, listens.map((listen) => listen.stderr()).join('\n')).toEqual(listens.map(() => 0));
+      const after = await webhooksOf(user.id);
+      expect(after.filter((w) => w.enabled)).toEqual([
+        expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook }),
+      ]);
+    },
+    120_000,
+  );
+
   it("gives the user's webhook back when the listen that displaced another was killed", async () => {
     const user = await userCampaign('Borrowed twice, the second killed');
     const { listen: first } = await startListen(['--campaign', user.id, '--replace']);

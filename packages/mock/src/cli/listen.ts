@@ -108,6 +108,7 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
     stopping = true;
     clearTimeout(poll);
     await looking;
+    relay.stopAnswering();
     const problems = await leases.releaseAll();
     await relay.close();
     return problems;

@@ -26,6 +26,12 @@ export interface Forwarded {
 export interface Relay {
   /** What is registered on the server: loopback, with an unguessable path. */
   url: string;
+  /**
+   * From now on the relay no longer says it is alive, though it still forwards: its listen is
+   * giving its slots back, and another listen stopping at the same moment must follow the
+   * chain past it rather than hand it the slot (slot-lease.ts).
+   */
+  stopAnswering(): void;
   close(): Promise<void>;
 }
 
@@ -79,11 +85,13 @@ export async function startRelay(options: {
     void handled.finally(() => inFlight.delete(handled));
   });
 
+  let stopping = false;
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // The query names what the registration displaced (slot-lease.ts), not where to deliver.
     const own = new URL(request.url ?? '/', 'http://relay.invalid').pathname === path;
     if (own && request.method === 'HEAD') {
-      response.writeHead(204, { [aliveHeader]: 'relay' }).end();
+      response.writeHead(204, stopping ? {} : { [aliveHeader]: 'relay' }).end();
       return;
     }
     // Refused before a byte of the body is read: any process on this machine can call the
@@ -150,6 +158,9 @@ export async function startRelay(options: {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${path}`,
+    stopAnswering() {
+      stopping = true;
+    },
     async close() {
       await Promise.allSettled([...inFlight]);
       server.closeAllConnections();

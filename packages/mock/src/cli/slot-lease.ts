@@ -178,9 +178,15 @@ export class SlotLeases {
     return slot;
   }
 
-  /** Registering a disabled webhook's URL again re-enables it, its secret kept (spec section 3). */
+  /**
+   * Registering a disabled webhook's URL again re-enables it, its secret kept (spec section 3).
+   * Already active (`DUPLICATE_WEBHOOK`) is done: another listen stopping at the same moment
+   * followed the same chain and re-enabled it first.
+   */
   private async reEnable(campaignId: string, url: string): Promise<void> {
-    await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url });
+    await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url }).catch((error: unknown) => {
+      if (!isApiError(error, 'DUPLICATE_WEBHOOK')) throw error;
+    });
   }
 }
 
