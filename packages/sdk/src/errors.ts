@@ -98,7 +98,9 @@ export class OcsApiError extends OcsError {
    * message says so, since a JSON string body is a string too.
    */
   constructor(response: Response, body: unknown, idempotencyKey?: string, attempts = 1, notJson?: boolean) {
-    const api = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>;
+    // The API's error body has its code as a string; any other body (a proxy's JSON, text) is
+    // not read for fields, so that `code` is always a string.
+    const api = (body && typeof (body as ErrorBody).error === 'string' ? body : {}) as Partial<ErrorBody>;
     const status = response.status;
     const code =
       api.error ?? fallbackCodes[status] ?? (status > 299 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');

@@ -95,6 +95,20 @@ describe('classes', () => {
     const error = await failWith(status, { type: 'about:blank', title: 'Something in between' });
     expect((error as OcsApiError).code).toBe(code);
   });
+
+  it('reads no fields of a JSON body whose error is not a code (a proxy’s shape)', async () => {
+    const body = {
+      error: { code: 'upstream', status: 502 },
+      message: { text: 'upstream failed' },
+      request_id: 42,
+      details: 'x',
+    };
+    const error = await failWith(502, body, { 'X-Request-ID': 'req_proxy' });
+    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', requestId: 'req_proxy', details: undefined, body });
+    expect((error as Error).message).toBe(
+      "Not the API's error body: check baseUrl. (INTERNAL_ERROR, HTTP 502, request req_proxy)",
+    );
+  });
 });
 
 describe("2xx answers that are not the API's", () => {
