@@ -27,18 +27,18 @@ export interface Relay {
   /** What is registered on the server: loopback, with an unguessable path. */
   url: string;
   /**
-   * From now on the relay no longer says it is alive, though it still forwards: its listen is
-   * giving its slots back, and another listen stopping at the same moment must follow the
-   * chain past it rather than hand it the slot (slot-lease.ts).
+   * From now on the relay says it is stopping, though it still forwards: its listen is giving
+   * its slots back, so another listen stopping at the same moment follows the chain past it
+   * rather than hand it the slot, and one starting leaves its webhook alone (slot-lease.ts).
    */
   stopAnswering(): void;
   close(): Promise<void>;
 }
 
 /**
- * What a relay answers to `HEAD` on its own path: a running `ocs listen` says it is there, so
- * that the next one tells a live relay (whose slot it leaves alone) from a dead one's
- * (whose slot it takes back, slot-lease.ts).
+ * What a relay answers to `HEAD` on its own path: a running `ocs listen` says it is there
+ * (`relay`), or that it is giving its slots back (`relay-stopping`), so that the next one
+ * tells a live relay from a dead one's (slot-lease.ts).
  */
 const aliveHeader = 'x-ocs-listen';
 
@@ -91,7 +91,7 @@ export async function startRelay(options: {
     // The query names what the registration displaced (slot-lease.ts), not where to deliver.
     const own = new URL(request.url ?? '/', 'http://relay.invalid').pathname === path;
     if (own && request.method === 'HEAD') {
-      response.writeHead(204, stopping ? {} : { [aliveHeader]: 'relay' }).end();
+      response.writeHead(204, { [aliveHeader]: stopping ? 'relay-stopping' : 'relay' }).end();
       return;
     }
     // Refused before a byte of the body is read: any process on this machine can call the
@@ -170,16 +170,18 @@ export async function startRelay(options: {
 }
 
 /**
- * Whether a relay of `ocs listen` answers at `url`: a running one does at once. Refused, no
+ * The state of the relay of `ocs listen` at `url`: `alive` (its listen runs), `stopping` (its
+ * listen is giving its slots back), or `gone`. A running one answers at once; refused, no
  * answer within a second, or an answer without the relay's header (another program on a
  * reused port): gone.
  */
-export async function relayAnswers(url: string): Promise<boolean> {
+export async function relayState(url: string): Promise<'alive' | 'stopping' | 'gone'> {
   try {
     const answer = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(1000) });
-    return answer.headers.get(aliveHeader) === 'relay';
+    const said = answer.headers.get(aliveHeader);
+    return said === 'relay' ? 'alive' : said === 'relay-stopping' ? 'stopping' : 'gone';
   } catch {
-    return false;
+    return 'gone';
   }
 }
 

@@ -10,8 +10,8 @@
  * displaced (`?displaced=<webhook id>`), on the server where it outlives the process, and the
  * next `listen` that finds such a stale relay in a slot takes the slot back without --replace
  * and, at its own exit, re-enables the webhook the dead one had displaced. A relay that still
- * answers (relay.ts, `relayAnswers`) belongs to a `listen` that is running: its slot is held,
- * like a user's webhook, and taken only with --replace.
+ * answers (relay.ts, `relayState`) belongs to a `listen` that is running, or giving its slots
+ * back: its slot is held, like a user's webhook, and taken only with --replace.
  *
  * The API never deletes a webhook, only disables it, and each `listen` has a relay of its own
  * (a new port and path). So that runs do not pile up disabled webhooks, a campaign keeps one
@@ -23,7 +23,7 @@
  */
 import { createWebhook, disableWebhook, listWebhooks, paginate, type OcsClient } from '@ocs/sdk';
 import { call, isApiError } from './connection.ts';
-import { relayAnswers, relayPathPrefix } from './relay.ts';
+import { relayPathPrefix, relayState } from './relay.ts';
 
 export interface Lease {
   campaignId: string;
@@ -132,8 +132,7 @@ export class SlotLeases {
         const back = lease.displaced && (await giveBackTo(lease, webhooks));
         if (back) {
           what = `re-enable ${back.url} (webhook ${back.id})`;
-          await this.clearStaleHolder(lease, webhooks, back.id);
-          await this.reEnable(lease.campaignId, back.url);
+          await this.giveBack(lease, back.url);
         }
         this.leases.delete(lease.campaignId);
       } catch (error) {
@@ -144,16 +143,35 @@ export class SlotLeases {
   }
 
   /**
-   * The slot held by the relay of a `listen` that was killed after it displaced this one
-   * (its relay no longer answers) is taken back before giving the slot back: else the
-   * re-enabled webhook would be refused (the slot taken) and the dead relay would stay.
+   * Re-enables `url`, what `lease` gives the slot back to. Should the slot be taken
+   * (`WEBHOOK_SLOT_TAKEN`), it depends by whom:
+   * - by this lease's own webhook (another listen stopping at the same moment handed it back
+   *   here), or by a relay whose listen was killed or is stopping too: that one is disabled,
+   *   and `url` registered once more;
+   * - by a running listen's relay, or when `url` is itself another listen's relay: done, as
+   *   the slot is that listen's to give back, along the same chain;
+   * - by anything else (a user's webhook registered meanwhile): refused, and said.
    */
-  private async clearStaleHolder(lease: Lease, webhooks: Webhook[], backId: string): Promise<void> {
-    const holder = webhooks.find(
-      (webhook) => webhook.enabled && webhook.webhook_id !== backId && webhook.webhook_id !== lease.webhookId,
-    );
-    if (!holder || !relayMarker(holder.webhook_url) || (await relayAnswers(holder.webhook_url))) return;
-    await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: holder.webhook_id });
+  private async giveBack(lease: Lease, url: string): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        await this.reEnable(lease.campaignId, url);
+        return;
+      } catch (error) {
+        if (!isApiError(error, 'WEBHOOK_SLOT_TAKEN') || tries > 1) throw error;
+        const holderId = (error.details as { webhook_id?: unknown } | undefined)?.webhook_id;
+        const holder = (await this.webhooksOf(lease.campaignId)).find((webhook) => webhook.webhook_id === holderId);
+        if (!holder) throw error;
+        const state = relayMarker(holder.webhook_url) ? await relayState(holder.webhook_url) : null;
+        if (holder.webhook_id === lease.webhookId || (state !== null && state !== 'alive')) {
+          await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: holder.webhook_id });
+        } else if (state === 'alive' || relayMarker(url)) {
+          return;
+        } else {
+          throw error;
+        }
+      }
+    }
   }
 
   private webhooksOf(campaignId: string) {
@@ -170,7 +188,8 @@ export class SlotLeases {
     if (!enabled) return slot;
     const holder: Holder = { id: enabled.webhook_id, url: enabled.webhook_url };
     const stale = relayMarker(enabled.webhook_url);
-    if (stale && !(await relayAnswers(enabled.webhook_url))) {
+    // A stopping listen's relay is not stale: that listen disables its webhook (by ID) next.
+    if (stale && (await relayState(enabled.webhook_url)) === 'gone') {
       const displaced = webhooks.find((webhook) => webhook.webhook_id === stale.displacedId && !webhook.enabled);
       holder.stale = { displaced: displaced ? { id: displaced.webhook_id, url: displaced.webhook_url } : null };
     }
@@ -204,9 +223,10 @@ interface Webhook {
  * - the slot is held by the relay of another `listen` that still runs (it displaced this
  *   one, or one that displaced this one): nothing, as that one gives the slot back when it
  *   stops, along the same chain (to this relay, or past it, below);
- * - the displaced webhook is a relay whose `listen` has stopped (it no longer answers), or
- *   this lease's own: what that relay had displaced, following the chain, so that the user's
- *   own webhook comes back rather than a relay nobody listens on.
+ * - the displaced webhook is a relay whose `listen` has stopped or is stopping (it no longer
+ *   answers, or says it is stopping), or this lease's own: what that relay had displaced,
+ *   following the chain, so that the user's own webhook comes back rather than a relay
+ *   nobody listens on.
  */
 async function giveBackTo(lease: Lease, webhooks: readonly Webhook[]): Promise<{ id: string; url: string } | null> {
   for (const webhook of webhooks) {
@@ -214,7 +234,7 @@ async function giveBackTo(lease: Lease, webhooks: readonly Webhook[]): Promise<{
       webhook.enabled &&
       webhook.webhook_id !== lease.webhookId &&
       relayMarker(webhook.webhook_url) &&
-      (await relayAnswers(webhook.webhook_url))
+      (await relayState(webhook.webhook_url)) === 'alive'
     ) {
       return null;
     }
@@ -226,7 +246,7 @@ async function giveBackTo(lease: Lease, webhooks: readonly Webhook[]): Promise<{
     const webhook = webhooks.find((candidate) => candidate.webhook_id === id);
     if (!webhook) return null;
     const relay = relayMarker(webhook.webhook_url);
-    const live = relay && id !== lease.webhookId && (await relayAnswers(webhook.webhook_url));
+    const live = relay && id !== lease.webhookId && (await relayState(webhook.webhook_url)) === 'alive';
     if (!relay || live) return { id, url: webhook.webhook_url };
     id = relay.displacedId;
   }
@@ -235,7 +255,7 @@ async function giveBackTo(lease: Lease, webhooks: readonly Webhook[]): Promise<{
 
 /**
  * A relay webhook to reuse: disabled, its `listen` stopped (its relay no longer answers: a
- * running `listen` whose relay another displaced still needs it), and named as displaced by
+ * running or stopping `listen` whose relay another displaced still needs it), and named as displaced by
  * no webhook, whose way back to the user's webhook would be lost if it were repointed. The
  * latest, should runs of an older `ocs`, which made a new one each time, have left several.
  */
@@ -243,7 +263,8 @@ async function spareRelay(webhooks: readonly Webhook[]): Promise<Webhook | null>
   const named = new Set(webhooks.map((webhook) => relayMarker(webhook.webhook_url)?.displacedId));
   for (const webhook of [...webhooks].reverse()) {
     if (webhook.enabled || !relayMarker(webhook.webhook_url) || named.has(webhook.webhook_id)) continue;
-    if (!(await relayAnswers(webhook.webhook_url))) return webhook;
+    // A stopping listen's webhook is not spare: that listen disables it (by ID) next.
+    if ((await relayState(webhook.webhook_url)) === 'gone') return webhook;
   }
   return null;
 }
