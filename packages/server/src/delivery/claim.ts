@@ -84,7 +84,9 @@ export function createClaimer(options: ClaimOptions): Claimer {
       const now = clock.now();
       // The lease runs on real time: an advance of the sandbox clock, here or by another
       // server on the database, must not hand an attempt still out to another worker.
-      const realNow = wallClockOf(clock).now();
+      const wall = wallClockOf(clock);
+      // One reading off the sandbox, so that a lease's end is its due-again time there.
+      const realNow = wall === clock ? now : wall.now();
       const claimed = await store.deliveries.claimDue({
         now: now.toISOString(),
         limit: batchSize,

@@ -11,7 +11,7 @@ export const systemClock: Clock = { now: () => new Date() };
 /**
  * The clock that budgets follow: the real one under a sandbox clock. Advancing the sandbox
  * clock moves the campaign engine and deliveries, never a rate-limit window, an idempotency
- * key's lease or expiry, or an API key's expiry (decision 0002).
+ * key's lease or expiry, an API key's expiry, or a delivery claim's lease (decision 0002).
  */
 export function wallClockOf(clock: Clock): Clock {
   return clock instanceof SandboxClock ? clock.real : clock;
@@ -32,7 +32,7 @@ export function toApiTime(iso: string | null): string | null {
 export class SandboxClock implements Clock {
   #offsetMs = 0;
 
-  /** Real time: what budgets (rate limits, idempotency keys, API key expiry) are counted on. */
+  /** Real time: what budgets (rate limits, idempotency keys, API key expiry) and delivery claim leases are counted on. */
   readonly real: Clock;
 
   constructor(real: Clock = systemClock) {

@@ -113,9 +113,9 @@ export function createEngine(options: {
         if (!(clock instanceof SandboxClock)) throw new Error('only the sandbox clock can be advanced');
         await syncClock();
         const to = typeof target === 'function' ? target(clock.now()) : target;
-        // Leases are times of this clock: an attempt of the worker's loop still in flight
-        // when the clock jumps past its lease would be claimed again. The loop pauses (its
-        // attempts finish first) while the advance makes every attempt itself.
+        // The worker's loop pauses (its attempts in flight finish first) while the advance
+        // makes every attempt itself, each at its own time on the way: a retry due in 15
+        // minutes must be made after its attempt ended, not beside it.
         const resume = !stopped;
         if (resume) await deliveries.stop();
         try {

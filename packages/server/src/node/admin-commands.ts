@@ -79,7 +79,7 @@ function requireId(value: string, what: string, flag: string): string {
 
 /** The record ID a command carries (`id`), checked; none when it carries none. */
 function recordId(id: string | undefined): { id?: string } {
-  return id === undefined ? {} : { id: requireId(id, 'a UUID', 'the record id') };
+  return id === undefined ? {} : { id: requireId(id, 'a record ID', "the command's id") };
 }
 
 /**
@@ -202,8 +202,9 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
           : await reissueApiKey(store, earlier, wanted);
       if (issued === null) throw new AdminCommandError(`API key ${command.id} exists already.`, 'state');
       const { key, record } = issued;
+      const again = earlier === null ? '' : '; a new secret: the first try of this command lost its answer';
       return {
-        text: `API key ${record.id} (shown once, only a hash is stored):\n${key}`,
+        text: `API key ${record.id} (shown once, only a hash is stored${again}):\n${key}`,
         json: { id: record.id, key, prefix: record.prefix, scopes: record.scopes, expires_at: record.expires_at },
       };
     }

@@ -88,21 +88,31 @@ export async function createApiKey(store: Store, input: NewApiKey): Promise<{ ke
 }
 
 /**
+ * How long after its creation a key may get a new secret from the request that made it: far
+ * longer than the CLI takes to send a command again (`OCS_ADMIN_TIMEOUT_MS`, 10 s by default,
+ * plus 5 s, at most 10 times), and short enough that an existing key's secret cannot be
+ * replaced by naming its ID long after.
+ */
+const reissuableForMs = 15 * 60_000;
+
+/**
  * A new secret for `earlier`, a key that the same request made (same organization, name,
- * scopes and expiry, not revoked) before its answer was lost: the CLI sends a `key create`
- * again, with the key's ID, when the server stopped after its commit and before answering.
- * The lost secret was never shown to anyone; it stops working. Null when `earlier` is not
- * what this request would have made (another key with that ID), or was revoked meanwhile.
+ * scopes and expiry, not revoked, within `reissuableForMs`) before its answer was lost: the
+ * CLI sends a `key create` again, with the key's ID, when the server stopped after its commit
+ * and before answering. The lost secret was never shown to anyone; it stops working. Null
+ * when `earlier` is not what this request would have made (another key with that ID).
  */
 export async function reissueApiKey(
   store: Store,
   earlier: ApiKeyRecord,
-  input: Omit<NewApiKey, 'id' | 'key' | 'now'>,
+  input: Omit<NewApiKey, 'id' | 'key'>,
 ): Promise<{ key: string; record: ApiKeyRecord } | null> {
   const scopes = [...(input.scopes ?? allScopes)].sort();
   const expiresAt = input.expiresAt ?? null;
+  const now = (input.now ?? new Date()).getTime();
   const same =
     earlier.revoked_at === null &&
+    now - Date.parse(earlier.created_at) <= reissuableForMs &&
     earlier.organization_id === input.organizationId &&
     earlier.name === (input.name ?? defaultKeyName) &&
     [...earlier.scopes].sort().join() === scopes.join() &&

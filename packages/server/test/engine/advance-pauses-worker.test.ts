@@ -1,8 +1,8 @@
 /**
- * Advancing the sandbox clock while the delivery worker's loop has an attempt in flight:
- * leases are times of the sandbox clock, so a jump past one must not let the advance claim
- * the same delivery again while its attempt is still out. The loop pauses (its attempt
- * finishes) and the advance makes the later attempts itself, one at a time.
+ * Advancing the sandbox clock while the delivery worker's loop has an attempt in flight: the
+ * advance must not make the same delivery's next attempt while this one is still out. The
+ * loop pauses (its attempt finishes) and the advance makes the later attempts itself, one at
+ * a time.
  */
 import { expect, it } from 'vitest';
 import { SandboxClock } from '../../src/domain/clock.ts';

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/domain/api-keys.ts';
 import { type AdminCommand, checkAdminCommand, runAdminCommand } from '../../src/node/admin-commands.ts';
+import { createApiKey } from '../../src/seed/organizations.ts';
 import { openSqlStore, type SqlStore } from '../../src/store/sql/index.ts';
 
 const organizationId = '00000000-0000-4000-8000-000000000000';
@@ -88,6 +89,16 @@ describe('a command sent again with its record ID (its first answer was lost)', 
     }
     await runAdminCommand(store, { command: 'key revoke', keyId: id });
     await expect(runAdminCommand(store, command)).rejects.toMatchObject({ kind: 'state' });
+    // A key made long ago is not a lost answer's: naming its ID does not replace its secret.
+    const old = await createApiKey(store, {
+      id: crypto.randomUUID(),
+      organizationId,
+      name: 'ci',
+      scopes: ['campaigns:read'],
+      now: new Date(Date.now() - 20 * 60_000),
+    });
+    await expect(runAdminCommand(store, { ...command, id: old.record.id })).rejects.toMatchObject({ kind: 'state' });
+    expect((await store.apiKeys.findByHash(await hashApiKey(old.key)))?.key.id).toBe(old.record.id);
     expect(await store.apiKeys.findByHash(await hashApiKey(kept.key))).toMatchObject({
       key: { revoked_at: expect.any(String) },
     });

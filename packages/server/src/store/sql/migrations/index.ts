@@ -23,6 +23,7 @@ import { migration014 } from './014-account-messages-by-day.ts';
 import { migration015 } from './015-lead-copies-by-lead.ts';
 import { migration016 } from './016-enrolment-due-times.ts';
 import { migration017 } from './017-enrolment-due-order.ts';
+import { migration018 } from './018-real-time-leases.ts';
 
 export interface Migration {
   version: number;
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];
