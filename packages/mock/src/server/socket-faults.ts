@@ -12,6 +12,7 @@
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Fault, faultOf } from '../core/faults.ts';
+import { recordHeaderLines } from '../core/journal/journal.ts';
 
 type Connection = HttpBindings;
 
@@ -27,11 +28,17 @@ const connectionKey = Symbol('ocs-mock.connection');
 
 type RememberingRequest = Request & { [connectionKey]?: Connection };
 
-/** The listener's fetch: each request's Node objects remembered for `faultsOnSocket`. */
+/**
+ * The listener's fetch: each request's Node objects remembered for `faultsOnSocket`, and its
+ * header lines for the journal (which lists them only when an entry is read: journal.ts).
+ */
 export function rememberingConnections(handler: Handler) {
   return (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     // The mock listens with HTTP/1.1 (`serve` without `createServer`), never HTTP/2.
-    if ('headersDistinct' in env.incoming) (request as RememberingRequest)[connectionKey] = env as HttpBindings;
+    if ('headersDistinct' in env.incoming) {
+      (request as RememberingRequest)[connectionKey] = env as HttpBindings;
+      recordHeaderLines(request, env.incoming.rawHeaders);
+    }
     return handler(request);
   };
 }

@@ -21,8 +21,18 @@ export const defaultJournalLimit = 1000;
 
 /** A request recorded on arrival, to complete once. */
 export interface PendingEntry {
-  /** Records the answer given, reading its body: resolves to the answer to give instead. */
-  answered(response: Response): Promise<Response>;
+  /**
+   * Set while the request's body is read from a copy (a request that has one): the engine
+   * awaits it before the request goes on. Undefined otherwise, so that a GET costs no
+   * promise and no turn of the microtask queue (begin is synchronous for it).
+   */
+  readonly reading: Promise<void> | undefined;
+  /**
+   * Records the answer given: the answer to give instead, or a promise of it when its body
+   * had to be read (an answer that is not the API's own). The API's own answers are
+   * recorded synchronously: no promise, no turn of the microtask queue per request.
+   */
+  answered(response: Response): Response | Promise<Response>;
   /** A fault: no answer (`networkError`, `hang`), or the answer it cut off (`truncate`). */
   faulted(kind: FaultKind, answer?: { response: Response; body: Uint8Array }): void;
   /** No answer was made (an override threw): the entry stays without one. */
@@ -36,18 +46,52 @@ export interface Journal {
   /** Whether anything is recorded (`limit` > 0). */
   readonly enabled: boolean;
   /**
-   * Records the request (reading a copy of its body; `url` is its URL, parsed once by the
-   * engine); undefined when the journal is off.
+   * Records the request (its body read from a copy: await `reading` when set; `search` is its
+   * URL's query, as `URL.search`, read once by the engine); undefined when the journal is off.
    */
   begin(
     request: Request,
-    url: URL,
+    search: string,
     apiPath: string,
     operation: OperationInfo | undefined,
-  ): Promise<PendingEntry | undefined>;
+  ): PendingEntry | undefined;
   /** Takes the lead, as it was before its erasure, out of every entry, including those in flight. */
   erase(lead: LeadRecord): void;
   clear(): void;
+}
+
+/**
+ * Where the standalone mock's listener leaves a request's header lines (Node's `rawHeaders`:
+ * name, value, name, value...) on the `Request` it hands on: a property of the request (not a
+ * WeakMap: see socket-faults.ts). @hono/node-server's `Request` reads single headers from
+ * Node's own parsed headers and builds a Fetch `Headers` only when they are listed; listing
+ * them on arrival, for the journal alone, built one per request (a `Headers`, an `append`
+ * with its checks per line, a sort): about a tenth of what the journal cost a request on
+ * ocs-mock (profiled under load). The journal keeps the reference to Node's array instead
+ * (nothing writes to it) and builds the same `Headers` from it when the entry is first read,
+ * so an erasure or a read sees what the request's `Headers` listed (test/standalone-journal.test.ts).
+ *
+ * Only the request the listener made carries the lines: a layer that made another `Request`
+ * (with other headers) hands on an object without them, whose `Headers` is then read at once.
+ * No layer between the listener and the journal writes to the request's headers.
+ */
+const headerLinesKey = Symbol('ocs-mock.headerLines');
+
+type LinedRequest = Request & { [headerLinesKey]?: readonly string[] };
+
+/** Called by the standalone mock's listener with Node's `rawHeaders`, from which `request.headers` is made. */
+export function recordHeaderLines(request: Request, rawHeaders: readonly string[]): void {
+  (request as LinedRequest)[headerLinesKey] = rawHeaders;
+}
+
+/** The `Headers` @hono/node-server makes from the lines (its `materializeHeaders`: pseudo-headers skipped). */
+function headersOfLines(lines: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i] as string;
+    if (!name.startsWith(':')) headers.append(name, lines[i + 1] as string);
+  }
+  return headers;
 }
 
 /**
@@ -56,6 +100,10 @@ export interface Journal {
  * entry at once (path parameters, query, ISO time, two lazily parsed bodies) was most of
  * what the journal cost a request. Once made, the entry is the slot's for good (reads return
  * the same object, which later events update) and the raw parts are let go.
+ *
+ * A slot lives through a thousand requests (the default limit) and so outlives the young
+ * generation: every object it holds is copied by the collector, then collected in the old
+ * generation. It holds few: strings and numbers, not the URL or a `Date`.
  */
 interface Slot {
   seq: number;
@@ -63,16 +111,26 @@ interface Slot {
   apiPath: string;
   operation: OperationInfo | undefined;
   /** Credentials redacted at once: the request's own `Headers` may change after it is sent. */
-  headers: Record<string, string>;
-  url: URL | undefined;
-  arrivedAt: Date;
+  headers: Record<string, string> | undefined;
+  /** Or the listener's header lines (recordHeaderLines), read when the entry is made. */
+  headerLines: readonly string[] | undefined;
+  /** The URL's query, `?` included (as `URL.search`). */
+  search: string;
+  /** Milliseconds since the epoch, by the mock's clock. */
+  arrivedAt: number;
   bodyText: string | undefined;
-  response: { status: number; headers: Record<string, string>; text: string } | null;
+  /** The answer recorded (its parts in the slot itself, one object fewer to keep): `null` for none. */
+  responseHeaders: Record<string, string> | null;
+  status: number;
+  responseText: string;
   fault: FaultKind | null;
-  durationMs: number | null;
+  /** In hundredths of a millisecond: a small integer, which V8 stores in the field itself, not boxed. */
+  durationCs: number | null;
+  /** Whether it is complete (answered, faulted or abandoned); a cleared slot counts as complete. */
+  done: boolean;
   entry: OcsMockRequest | undefined;
   /** Erasures made while the entry was in flight, applied when it completes. */
-  late: EntryEraser[];
+  late: EntryEraser[] | undefined;
 }
 
 /** The slot's entry, made on first read. */
@@ -85,22 +143,25 @@ function entryOf(slot: Slot): OcsMockRequest {
     method: slot.method,
     path: `/v1${apiPath}`,
     params: operation ? pathParams(operation.path, apiPath) : {},
-    query: slot.url ? Object.fromEntries(slot.url.searchParams) : {},
-    headers: slot.headers,
+    // As `url.searchParams` reads it (the search without its `?`).
+    query: Object.fromEntries(new URLSearchParams(slot.search)),
+    headers: slot.headers ?? redactedHeaders(headersOfLines(slot.headerLines ?? [])),
     body: undefined as unknown,
-    response: slot.response && recordedResponse(slot.response),
+    response: slot.responseHeaders && recordedResponse(slot.status, slot.responseHeaders, slot.responseText),
     fault: slot.fault,
-    time: slot.arrivedAt.toISOString(),
-    durationMs: slot.durationMs,
+    time: new Date(slot.arrivedAt).toISOString(),
+    durationMs: slot.durationCs === null ? null : slot.durationCs / 100,
   } as OcsMockRequest;
   if (slot.bodyText !== undefined) lazyJson(entry, 'body', slot.bodyText);
   slot.entry = entry;
   // Only the entry holds the request from now on (an erasure rewrites the entry alone).
   slot.apiPath = '';
-  slot.headers = {};
-  slot.url = undefined;
+  slot.headers = undefined;
+  slot.headerLines = undefined;
+  slot.search = '';
   slot.bodyText = undefined;
-  slot.response = null;
+  slot.responseHeaders = null;
+  slot.responseText = '';
   return entry;
 }
 
@@ -111,7 +172,6 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
   let start = 0;
   let dropped = 0;
   let seq = 0;
-  const inFlight = new Set<Slot>();
 
   const slots = (): Slot[] => [...ring.slice(start), ...ring.slice(0, start)];
   const all = (): OcsMockRequest[] => slots().map(entryOf);
@@ -124,11 +184,12 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
     }
   };
   const clear = () => {
+    // A request in flight completes into its slot, which no read reaches any more.
+    for (const slot of ring) slot.done = true;
     ring = [];
     start = 0;
     dropped = 0;
     seq = 0;
-    inFlight.clear();
   };
   const ofOperation = <Id extends OperationId>(operationId: Id) => {
     operationById(operationId); // a clear error for an unknown id (JavaScript callers)
@@ -154,95 +215,151 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
   return {
     api,
     enabled: limit > 0,
-    async begin(request, url, apiPath, operation) {
+    begin(request, search, apiPath, operation) {
       if (limit === 0) return undefined;
       const started = performance.now();
+      const lines = (request as LinedRequest)[headerLinesKey];
       const slot: Slot = {
         seq: ++seq,
         method: request.method,
         apiPath,
         operation,
-        headers: redactedHeaders(request.headers),
-        url,
-        arrivedAt: options.now(),
+        headers: lines ? undefined : redactedHeaders(request.headers),
+        headerLines: lines,
+        search,
+        arrivedAt: options.now().getTime(),
         bodyText: undefined,
-        response: null,
+        responseHeaders: null,
+        status: 0,
+        responseText: '',
         fault: null,
-        durationMs: null,
+        durationCs: null,
+        done: false,
         entry: undefined,
-        late: [],
+        late: undefined,
       };
       push(slot);
-      inFlight.add(slot);
       // After it is in the ring, so that its place is its arrival; the body is read from a copy.
       // A GET's `body` is not even looked at: on ocs-mock that would build the request anew.
-      if (!bodiless.has(request.method) && request.body !== null) {
-        const text = await request.clone().text();
-        if (slot.entry) lazyJson(slot.entry, 'body', text);
-        else slot.bodyText = text;
-      }
-      const complete = (response: RawResponse | null, fault: FaultKind | null) => {
-        if (!inFlight.delete(slot)) return; // cleared (reset) meanwhile
-        const durationMs = Math.round((performance.now() - started) * 100) / 100;
-        if (slot.entry || slot.late.length > 0) {
-          const entry = entryOf(slot);
-          entry.response = response && (recordedResponse(response) as never);
-          entry.fault = fault;
-          entry.durationMs = durationMs;
-          for (const erase of slot.late) erase(entry);
-        } else {
-          slot.response = response;
-          slot.fault = fault;
-          slot.durationMs = durationMs;
-        }
-      };
-      return {
-        async answered(response) {
-          if (nullBodyStatuses.has(response.status)) {
-            complete(rawResponse(response, ''), null);
-            return response;
-          }
-          // The API's own answers carry their text: recorded without reading the body, and
-          // passed on untouched (on ocs-mock, written by @hono/node-server's fast path).
-          const known = answerText(response);
-          if (known !== undefined) {
-            complete(rawResponse(response, known), null);
-            return response;
-          }
-          // Read once (no copy of the stream), and given back whole as text: on ocs-mock,
-          // @hono/node-server writes a Response built from a string and a plain init
-          // without a stream (not from another Response, which it would read as one).
-          const text = await response.text();
-          complete(rawResponse(response, text), null);
-          const { status, statusText, headers } = response;
-          return new Response(text, { status, statusText, headers });
-        },
-        faulted(kind, answer) {
-          const response = answer ? rawResponse(answer.response, new TextDecoder().decode(answer.body)) : null;
-          complete(response, kind);
-        },
-        abandoned: () => complete(null, null),
-        hanging() {
-          slot.fault = 'hang';
-          if (slot.entry) slot.entry.fault = 'hang';
-        },
-      };
+      const reading =
+        !bodiless.has(request.method) && request.body !== null
+          ? request
+              .clone()
+              .text()
+              .then((text) => {
+                if (slot.entry) lazyJson(slot.entry, 'body', text);
+                else slot.bodyText = text;
+              })
+          : undefined;
+      return new Pending(slot, started, reading);
     },
     erase(lead) {
       const entries = all();
       const eraser = leadEraser(lead, entries);
       for (const entry of entries) eraser(entry);
-      for (const slot of inFlight) slot.late.push(eraser);
+      // A slot dropped from the ring while in flight is never read again: only the ring's count.
+      for (const slot of ring) if (!slot.done) (slot.late ??= []).push(eraser);
     },
     clear,
   };
 }
 
-type RawResponse = NonNullable<Slot['response']>;
+/**
+ * The `PendingEntry` of a slot: one object per request, its methods shared (not five
+ * closures made for every request, most of them never called).
+ */
+class Pending implements PendingEntry {
+  readonly #slot: Slot;
+  /** `performance.now()` on arrival. */
+  readonly #started: number;
+  readonly reading: Promise<void> | undefined;
 
-/** The answer's parts the journal keeps; its headers read now (the `Response` may change after). */
-function rawResponse(response: Response, text: string): RawResponse {
-  return { status: response.status, headers: Object.fromEntries(response.headers), text };
+  constructor(slot: Slot, started: number, reading: Promise<void> | undefined) {
+    this.#slot = slot;
+    this.#started = started;
+    this.reading = reading;
+  }
+
+  /**
+   * Records the answer (`response`, its body's `text`; null for none) or the fault. The
+   * answer's headers are read now: the `Response` may change after (ocs-mock's CORS layer
+   * adds its own to it).
+   */
+  #complete(response: Response | null, text: string, fault: FaultKind | null): void {
+    const slot = this.#slot;
+    if (slot.done) return; // cleared (reset) meanwhile
+    slot.done = true;
+    const durationCs = Math.round((performance.now() - this.#started) * 100);
+    const headers = response && headersOf(response);
+    if (slot.entry || slot.late) {
+      const entry = entryOf(slot);
+      entry.response = response && headers && (recordedResponse(response.status, headers, text) as never);
+      entry.fault = fault;
+      entry.durationMs = durationCs / 100;
+      for (const erase of slot.late ?? []) erase(entry);
+      slot.late = undefined;
+    } else {
+      if (response && headers) {
+        slot.status = response.status;
+        slot.responseHeaders = headers;
+        slot.responseText = text;
+      }
+      slot.fault = fault;
+      slot.durationCs = durationCs;
+    }
+  }
+
+  answered(response: Response): Response | Promise<Response> {
+    if (nullBodyStatuses.has(response.status)) {
+      this.#complete(response, '', null);
+      return response;
+    }
+    // The API's own answers carry their text: recorded without reading the body, and
+    // passed on untouched (on ocs-mock, written by @hono/node-server's fast path).
+    const known = answerText(response);
+    if (known !== undefined) {
+      this.#complete(response, known, null);
+      return response;
+    }
+    return this.#readAnswer(response);
+  }
+
+  /**
+   * Read once (no copy of the stream), and given back whole as text: on ocs-mock,
+   * @hono/node-server writes a Response built from a string and a plain init without a
+   * stream (not from another Response, which it would read as one).
+   */
+  async #readAnswer(response: Response): Promise<Response> {
+    const text = await response.text();
+    this.#complete(response, text, null);
+    const { status, statusText, headers } = response;
+    return new Response(text, { status, statusText, headers });
+  }
+
+  faulted(kind: FaultKind, answer?: { response: Response; body: Uint8Array }): void {
+    if (answer) this.#complete(answer.response, new TextDecoder().decode(answer.body), kind);
+    else this.#complete(null, '', kind);
+  }
+
+  abandoned(): void {
+    this.#complete(null, '', null);
+  }
+
+  hanging(): void {
+    const slot = this.#slot;
+    slot.fault = 'hang';
+    if (slot.entry) slot.entry.fault = 'hang';
+  }
+}
+
+/**
+ * An answer's headers as a plain object. A loop rather than `Object.fromEntries`, which
+ * walks the `Headers` iterator through the generic iteration protocol at about twice the cost.
+ */
+function headersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  return headers;
 }
 
 /** Methods whose requests have no body. */
@@ -251,9 +368,13 @@ const bodiless = new Set(['GET', 'HEAD']);
 /** Statuses whose answers have no body (Fetch's null body statuses). */
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
 
-function recordedResponse(raw: RawResponse): NonNullable<OcsMockRequest['response']> {
-  const recorded = { status: raw.status, headers: raw.headers, body: undefined };
-  lazyJson(recorded, 'body', raw.text);
+function recordedResponse(
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+): NonNullable<OcsMockRequest['response']> {
+  const recorded = { status, headers, body: undefined };
+  lazyJson(recorded, 'body', text);
   return recorded as NonNullable<OcsMockRequest['response']>;
 }
 
