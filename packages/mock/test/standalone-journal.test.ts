@@ -85,3 +85,25 @@ it("an erased lead's values leave the headers of entries never read before the e
   expect(text).not.toContain(email);
   expect(server.requests.of('getLead').at(-1)?.headers['x-lead']).toBe('[erased]');
 });
+
+it("an erased lead's values leave the header lines of an entry still in flight at the erasure", async () => {
+  const tag = crypto.randomUUID().replaceAll('-', '').slice(0, 10);
+  const email = `zq${tag}@journal-headers.example`;
+  const campaignId = server.data.campaigns[0]?.id;
+  const auth = { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json' };
+  expect(await send('/leads', 'POST', auth, { campaign_id: campaignId, email })).toBe(201);
+  const leadId = (server.requests.last('createLead')?.response?.body as { lead: { id: string } }).lead.id;
+  // A slow list carrying the email in a header line and its query, under way at the DELETE.
+  server.scenarios.latency(400, { operations: ['listLeads'] });
+  try {
+    const slow = send(`/leads?email=${encodeURIComponent(email)}`, 'GET', { ...auth, 'X-Lead': [email, 'again'] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await send(`/leads/${leadId}`, 'DELETE', auth)).toBe(200);
+    expect(JSON.stringify(server.requests.all()).toLowerCase()).not.toContain(email);
+    await slow;
+  } finally {
+    server.scenarios.latency(0);
+  }
+  expect(JSON.stringify(server.requests.all()).toLowerCase()).not.toContain(email);
+  expect(server.requests.last('listLeads')?.headers['x-lead']).toBe('[erased], again');
+});

@@ -84,12 +84,28 @@ export function recordHeaderLines(request: Request, rawHeaders: readonly string[
   (request as LinedRequest)[headerLinesKey] = rawHeaders;
 }
 
-/** The `Headers` @hono/node-server makes from the lines (its `materializeHeaders`: pseudo-headers skipped). */
+/**
+ * The `Headers` @hono/node-server makes from the lines (its `materializeHeaders`: pseudo-headers
+ * skipped). It never throws: it runs when an entry is first read, or erased, long after the
+ * request, and one line `Headers` refuses (a NUL in a value, which Node's parser lets through
+ * under `--insecure-http-parser`) would make every read and every erasure of the journal
+ * throw. Such a value is kept without the characters `Headers` refuses; a name it refuses is left out.
+ */
 function headersOfLines(lines: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < lines.length; i += 2) {
     const name = lines[i] as string;
-    if (!name.startsWith(':')) headers.append(name, lines[i + 1] as string);
+    if (name.startsWith(':')) continue;
+    const value = lines[i + 1] as string;
+    try {
+      headers.append(name, value);
+    } catch {
+      try {
+        headers.append(name, value.replace(/[\0\r\n]/g, ''));
+      } catch {
+        // A name that is no header name: nothing of it to list.
+      }
+    }
   }
   return headers;
 }
@@ -112,7 +128,10 @@ interface Slot {
   operation: OperationInfo | undefined;
   /** Credentials redacted at once: the request's own `Headers` may change after it is sent. */
   headers: Record<string, string> | undefined;
-  /** Or the listener's header lines (recordHeaderLines), read when the entry is made. */
+  /**
+   * Or the listener's header lines (recordHeaderLines), listed and redacted when the entry is
+   * made: until then the slot holds Node's own array, credentials included, as the request did.
+   */
   headerLines: readonly string[] | undefined;
   /** The URL's query, `?` included (as `URL.search`). */
   search: string;
@@ -358,7 +377,12 @@ class Pending implements PendingEntry {
  */
 function headersOf(response: Response): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) headers[name] = value;
+  for (const [name, value] of response.headers) {
+    // An own property, as `Object.fromEntries` made it, not the prototype's setter.
+    if (name === '__proto__')
+      Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+    else headers[name] = value;
+  }
   return headers;
 }
 
