@@ -10,7 +10,7 @@ import { SandboxClock } from '../../src/domain/clock.ts';
 import type { AttemptOutcome } from '../../src/delivery/types.ts';
 import { createTestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
-import { createCampaign, demoAccounts, emailSequence } from '../support/campaign-setup.ts';
+import { replyAwaitingDelivery } from '../support/campaign-setup.ts';
 import { answer, fakeTransport } from '../support/fake-transport.ts';
 
 const day = 86_400_000;
@@ -22,21 +22,7 @@ describeBackends('a sandbox advance beside another server’s attempt', (store) 
     const held = new Promise<AttemptOutcome>((done) => (release = done));
     const transportA = fakeTransport(clockA, () => held);
     const a = await createTestApi(store(), { clock: clockA, config: { sandbox: true }, webhookTransport: transportA });
-    const campaignId = await createCampaign(a, { sequence: emailSequence(1) });
-    await a.call('PUT', `/v1/campaigns/${campaignId}/senders`, {
-      body: { account_ids: [(await demoAccounts(a)).email.id] },
-    });
-    const lead = await a.call<{ lead: { id: string } }>('POST', '/v1/leads', {
-      body: { email: 'maya@example.com', campaign_id: campaignId },
-    });
-    await a.call('POST', `/v1/campaigns/${campaignId}/webhooks`, {
-      body: { webhook_url: 'https://hooks.example.com/x' },
-    });
-    expect((await a.call('PATCH', `/v1/campaigns/${campaignId}`, { body: { is_active: true } })).status).toBe(200);
-    await a.app.engine.runDue();
-    await a.call('POST', `/v1/sandbox/campaigns/${campaignId}/replies`, {
-      body: { lead_id: lead.body.lead.id, channel: 'email', message: 'Sounds good.' },
-    });
+    const campaignId = await replyAwaitingDelivery(a);
     a.app.engine.start({ intervalMs: 60_000, deliveryPollMs: 60_000 });
     try {
       for (let i = 0; i < 200 && transportA.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 10));

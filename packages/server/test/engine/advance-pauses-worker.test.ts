@@ -9,7 +9,7 @@ import { SandboxClock } from '../../src/domain/clock.ts';
 import type { AttemptOutcome } from '../../src/delivery/types.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
 import { createTestApi } from '../support/api.ts';
-import { createCampaign, demoAccounts, emailSequence } from '../support/campaign-setup.ts';
+import { replyAwaitingDelivery } from '../support/campaign-setup.ts';
 import { answer, fakeTransport } from '../support/fake-transport.ts';
 
 it('lets the attempt in flight finish before the clock jumps, and never overlaps attempts', async () => {
@@ -31,22 +31,8 @@ it('lets the attempt in flight finish before the clock jumps, and never overlaps
     config: { sandbox: true },
     webhookTransport: transport,
   });
-  const campaignId = await createCampaign(api, { sequence: emailSequence(1) });
-  await api.call('PUT', `/v1/campaigns/${campaignId}/senders`, {
-    body: { account_ids: [(await demoAccounts(api)).email.id] },
-  });
-  const lead = await api.call<{ lead: { id: string } }>('POST', '/v1/leads', {
-    body: { email: 'maya@example.com', campaign_id: campaignId },
-  });
-  await api.call('POST', `/v1/campaigns/${campaignId}/webhooks`, {
-    body: { webhook_url: 'https://hooks.example.com/x' },
-  });
-  expect((await api.call('PATCH', `/v1/campaigns/${campaignId}`, { body: { is_active: true } })).status).toBe(200);
+  await replyAwaitingDelivery(api);
   const { engine } = api.app;
-  await engine.runDue();
-  await api.call('POST', `/v1/sandbox/campaigns/${campaignId}/replies`, {
-    body: { lead_id: lead.body.lead.id, channel: 'email', message: 'Sounds good.' },
-  });
 
   engine.start({ intervalMs: 60_000, deliveryPollMs: 60_000 });
   for (let i = 0; i < 100 && transport.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 10));

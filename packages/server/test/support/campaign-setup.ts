@@ -171,3 +171,29 @@ export function interceptStore(store: Store, hooks: StoreHooks): Store {
   };
   return wrap(store);
 }
+
+/**
+ * A sandbox campaign whose lead replied: one-step email sequence, the email account, a
+ * webhook, activated, its first step run, and a reply recorded, so that one
+ * `prospect_response` delivery waits for the engine's delivery worker. Returns the campaign.
+ */
+export async function replyAwaitingDelivery(api: TestApi): Promise<string> {
+  const campaignId = await createCampaign(api, { sequence: emailSequence(1) });
+  await api.call('PUT', `/v1/campaigns/${campaignId}/senders`, {
+    body: { account_ids: [(await demoAccounts(api)).email.id] },
+  });
+  const lead = await api.call<{ lead: { id: string } }>('POST', '/v1/leads', {
+    body: { email: 'maya@example.com', campaign_id: campaignId },
+  });
+  await api.call('POST', `/v1/campaigns/${campaignId}/webhooks`, {
+    body: { webhook_url: 'https://hooks.example.com/x' },
+  });
+  const activated = await api.call('PATCH', `/v1/campaigns/${campaignId}`, { body: { is_active: true } });
+  if (activated.status !== 200) throw new Error(`not activated: ${JSON.stringify(activated.body)}`);
+  await api.app.engine.runDue();
+  const replied = await api.call('POST', `/v1/sandbox/campaigns/${campaignId}/replies`, {
+    body: { lead_id: lead.body.lead.id, channel: 'email', message: 'Sounds good.' },
+  });
+  if (replied.status !== 201) throw new Error(`no reply: ${JSON.stringify(replied.body)}`);
+  return campaignId;
+}
