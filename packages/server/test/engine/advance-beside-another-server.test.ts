@@ -25,7 +25,7 @@ describeBackends('a sandbox advance beside another server’s attempt', (store) 
     const campaignId = await replyAwaitingDelivery(a);
     a.app.engine.start({ intervalMs: 60_000, deliveryPollMs: 60_000 });
     try {
-      for (let i = 0; i < 200 && transportA.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 1000 && transportA.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
       expect(transportA.sent).toHaveLength(1);
 
       const clockB = new SandboxClock();
@@ -36,7 +36,7 @@ describeBackends('a sandbox advance beside another server’s attempt', (store) 
       expect(transportB.sent).toHaveLength(0);
 
       release(answer.ok());
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < 1000; i++) {
         const [delivery] = (await store().deliveries.listForCampaign(campaignId, { limit: 10, offset: 0 })).items;
         if (delivery?.status === 'delivered') break;
         await new Promise((r) => setTimeout(r, 10));
