@@ -150,7 +150,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       const demo =
         earlier === null
           ? await seedDemoOrganization(store, command.id === undefined ? {} : { organizationId: command.id })
-          : await seededAgain(store, earlier.id);
+          : await seededAgain(store, earlier);
       if (demo === null) throw new AdminCommandError(`organization ${command.id} exists already.`, 'state');
       return { text: `Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`, json: demo };
     }

@@ -3,7 +3,7 @@
  * accounts (LinkedIn and email, one disconnected), and a default pipeline with stages, so
  * that every endpoint has something to work with.
  */
-import type { SenderAccountRecord, StageRecord } from '../store/records.ts';
+import type { OrganizationRecord, SenderAccountRecord, StageRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { createApiKey, createOrganization, reissueApiKey } from './organizations.ts';
 
@@ -118,16 +118,17 @@ async function seedIn(
 }
 
 /**
- * The demo organization `organizationId`, made by an earlier run of the same `seed` whose
- * answer was lost (decision 0004), with a new secret for its key: the lost one was never
- * shown. Null when that organization is not such a demo organization.
+ * `organization`, made by an earlier run of the same `seed` whose answer was lost (decision
+ * 0004), with a new secret for its key: the lost one was never shown. Null when that
+ * organization is not such a demo organization.
  */
-export async function seededAgain(store: Store, organizationId: string): Promise<DemoOrganization | null> {
-  const organization = await store.organizations.get(organizationId);
+export async function seededAgain(store: Store, organization: OrganizationRecord): Promise<DemoOrganization | null> {
+  if (organization.name !== demoName) return null;
+  const organizationId = organization.id;
   const owner = (await store.organizations.listMembers(organizationId)).find((member) => member.role === 'owner');
   const keys = await store.apiKeys.listForOrganization(organizationId);
   const key = keys.find((record) => record.name === demoKeyName && record.revoked_at === null);
-  if (organization?.name !== demoName || owner === undefined || key === undefined) return null;
+  if (owner === undefined || key === undefined) return null;
   const issued = await reissueApiKey(store, key, { organizationId, name: demoKeyName });
   return issued === null ? null : { organizationId, apiKey: issued.key, ownerId: owner.id };
 }

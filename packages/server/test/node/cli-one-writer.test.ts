@@ -14,6 +14,9 @@ import { oneLine, requireBuild, runCli, type Serving, startServe, stopAll } from
 
 beforeAll(requireBuild);
 
+/** An ID no record has. */
+const noSuchId = '00000000-0000-4000-8000-000000000000';
+
 const get = (serving: Serving, key: string, path = '/campaigns') =>
   fetch(`${serving.url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
 
@@ -85,25 +88,11 @@ describe('while serve runs on a PGlite directory', () => {
     expect(deliveries.code).toBe(0);
     expect(JSON.parse(deliveries.stdout)).toMatchObject({ total: 0, items: [] });
     // An ID no campaign has is said, through the server as on a store of the CLI's own.
-    const unknown = await runCli([
-      'deliveries',
-      'list',
-      '--campaign',
-      '00000000-0000-4000-8000-000000000000',
-      '--data-dir',
-      dataDir,
-    ]);
+    const unknown = await runCli(['deliveries', 'list', '--campaign', noSuchId, '--data-dir', dataDir]);
     expect(unknown.code).toBe(1);
     expect(oneLine(unknown.stderr)).toMatch(/no campaign 00000000-0000-4000-8000-000000000000/);
 
-    const missing = await runCli([
-      'key',
-      'create',
-      '--org',
-      '00000000-0000-4000-8000-000000000000',
-      '--data-dir',
-      dataDir,
-    ]);
+    const missing = await runCli(['key', 'create', '--org', noSuchId, '--data-dir', dataDir]);
     expect(missing.code).toBe(1);
     expect(oneLine(missing.stderr)).toMatch(/no organization 00000000-0000-4000-8000-000000000000/);
     expect(missing.stdout).toBe('');
