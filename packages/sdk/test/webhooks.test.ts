@@ -166,6 +166,26 @@ describe.each(entries)('$name', ({ api }) => {
       expect(await api.verifySignature({ payload: body, signature: other, secret: both })).toBe(false);
     });
 
+    it('verifies with each of many secrets, the same again, and none other (the node entry keeps a few keys)', async () => {
+      // More secrets than the node entry keeps prepared keys for, each twice and out of
+      // order: a key kept for one secret must never answer for another.
+      const secrets = Array.from({ length: 9 }, (_, i) => `whsec_tenant_${i}_0123456789ab`);
+      for (const i of [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 8, 3, 3]) {
+        const mine = secrets[i] as string;
+        const signed = signatureOf(body, mine);
+        expect(await api.verifySignature({ payload: body, signature: signed, secret: mine }), mine).toBe(true);
+        const neighbour = secrets[(i + 1) % secrets.length] as string;
+        expect(await api.verifySignature({ payload: body, signature: signed, secret: neighbour }), mine).toBe(false);
+      }
+      const rotated = secrets.slice(2, 8);
+      expect(
+        await api.verifySignature({ payload: body, signature: signatureOf(body, secrets[7]), secret: rotated }),
+      ).toBe(true);
+      expect(
+        await api.verifySignature({ payload: body, signature: signatureOf(body, secrets[8]), secret: rotated }),
+      ).toBe(false);
+    });
+
     it('refuses a missing secret with a TypeError', async () => {
       for (const bad of ['', [], [''], [secret, ''], undefined]) {
         await expect(

@@ -7,6 +7,7 @@ import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type RawBody, readBody } from './body.ts';
 import { diagnoseSignatureWith } from './diagnose.ts';
+import { hmacKey } from './hmac-key.ts';
 import { createSignedRequestWith } from './signed-request.ts';
 import type { WebhookVerificationError } from './errors.ts';
 import type {
@@ -20,9 +21,13 @@ import { type Check, verifyAndParseWith, verifySignatureWith } from './verify.ts
 
 // Compares hex digests: `digest('hex')` and `Buffer.from` of short strings use Node's buffer
 // pool, where `digest()` would allocate a fresh ArrayBuffer per call (measurably slower).
-// Both sides are 64 lower-case hex digits, so timingSafeEqual compares equal lengths.
+// Both sides are 64 lower-case hex digits, so timingSafeEqual compares equal lengths. The key
+// is the secret's, prepared once (hmac-key.ts).
 const check: Check = (secret, body, signature) =>
-  timingSafeEqual(Buffer.from(createHmac('sha256', secret).update(body).digest('hex')), Buffer.from(signature));
+  timingSafeEqual(
+    Buffer.from(createHmac('sha256', hmacKey(secret)).update(body).digest('hex')),
+    Buffer.from(signature),
+  );
 
 /**
  * Whether `signature` (the `X-Signature-256` value) is the HMAC-SHA256 of the raw body with
