@@ -108,8 +108,9 @@ export class OcsApiError extends OcsError {
     const rateLimit = parseRateLimit(response.headers);
     // The API's messages say what to do ("Retry after 12 seconds."), when there is one;
     // another body means something else answered, such as a proxy behind a wrong baseUrl.
+    // A message that is not a string (some other server's object) would print `[object Object]`.
     const what = api.error
-      ? api.message || 'No message from the API.'
+      ? (typeof api.message == 'string' && api.message) || 'No message from the API.'
       : `Not the API's ${response.ok ? 'answer' : 'error body'}${notJson ? ' (not valid JSON)' : ''}: check baseUrl.`;
     super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {

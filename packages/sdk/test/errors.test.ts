@@ -78,11 +78,14 @@ describe('classes', () => {
     );
   });
 
-  it.each([undefined, ''])('says so when the API error body has no message (%j)', async (message) => {
-    const error = await failWith(404, { success: false, error: 'CAMPAIGN_NOT_FOUND', message, request_id: 'req_m' });
-    expect(error).toBeInstanceOf(OcsNotFoundError);
-    expect((error as Error).message).toBe('No message from the API. (CAMPAIGN_NOT_FOUND, HTTP 404, request req_m)');
-  });
+  it.each([undefined, '', { text: 'an object' }, 42])(
+    'says so when the API error body has no message as text (%j)',
+    async (message) => {
+      const error = await failWith(404, { success: false, error: 'CAMPAIGN_NOT_FOUND', message, request_id: 'req_m' });
+      expect(error).toBeInstanceOf(OcsNotFoundError);
+      expect((error as Error).message).toBe('No message from the API. (CAMPAIGN_NOT_FOUND, HTTP 404, request req_m)');
+    },
+  );
 
   it.each([
     [401, 'UNAUTHORIZED'],
