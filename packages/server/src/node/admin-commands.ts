@@ -48,6 +48,12 @@ export const adminCommandNames: ReadonlyArray<AdminCommand['command']> = [
 export interface AdminOutput {
   text: string;
   json: unknown;
+  /**
+   * For the log line of a server that ran the command for the CLI: the record the command
+   * made or answered with, and `reissued` when it gave an existing key a new secret (its
+   * first answer was lost), which an operator must be able to find. Never a secret.
+   */
+  logged?: { record_id: string; reissued?: true };
 }
 
 /**
@@ -152,7 +158,11 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
           ? await seedDemoOrganization(store, command.id === undefined ? {} : { organizationId: command.id })
           : await seededAgain(store, earlier);
       if (demo === null) throw new AdminCommandError(`organization ${command.id} exists already.`, 'state');
-      return { text: `Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`, json: demo };
+      return {
+        text: `Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`,
+        json: demo,
+        logged: { record_id: demo.organizationId, ...(earlier === null ? {} : { reissued: true }) },
+      };
     }
     case 'org create': {
       const earlier = command.id === undefined ? null : await store.organizations.get(command.id);
@@ -167,7 +177,11 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
             ? [{ email: command.ownerEmail, name: command.ownerName ?? command.ownerEmail, role: 'owner' }]
             : [],
         }));
-      return { text: `Created organization ${organization.id} (${organization.name}).`, json: organization };
+      return {
+        text: `Created organization ${organization.id} (${organization.name}).`,
+        json: organization,
+        logged: { record_id: organization.id },
+      };
     }
     case 'org list': {
       const organizations = await store.organizations.list();
@@ -206,6 +220,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return {
         text: `API key ${record.id} (shown once, only a hash is stored${again}):\n${key}`,
         json: { id: record.id, key, prefix: record.prefix, scopes: record.scopes, expires_at: record.expires_at },
+        logged: { record_id: record.id, ...(earlier === null ? {} : { reissued: true }) },
       };
     }
     case 'key revoke': {

@@ -412,7 +412,7 @@ async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, af
       return { ok: false, kind: 'late', message: 'the command arrived after its caller gave up; nothing was done' };
     const output = await runAdminCommand(ready, command);
     after();
-    adminLog.log({ level: 'info', message: 'admin command', command: command.command });
+    adminLog.log({ level: 'info', message: 'admin command', command: command.command, ...output.logged });
     return { ok: true, ...output };
   } catch (error) {
     if (error instanceof AdminCommandError) return { ok: false, kind: error.kind, message: error.message };

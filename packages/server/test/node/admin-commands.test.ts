@@ -45,6 +45,7 @@ describe('a command sent again with its record ID (its first answer was lost)', 
     const first = await runAdminCommand(store, { command: 'org create', name: 'Acme', id });
     const again = await runAdminCommand(store, { command: 'org create', name: 'Acme', id });
     expect(again.json).toEqual(first.json);
+    expect(again.logged).toEqual({ record_id: id });
     expect((await store.organizations.list()).filter((o) => o.id === id)).toHaveLength(1);
     await expect(runAdminCommand(store, { command: 'org create', name: 'Other', id })).rejects.toMatchObject({
       kind: 'state',
@@ -53,14 +54,11 @@ describe('a command sent again with its record ID (its first answer was lost)', 
 
   it('seed answers the demo organization made, with a new secret for its key', async () => {
     const id = crypto.randomUUID();
-    const lost = (await runAdminCommand(store, { command: 'seed', id })).json as {
-      organizationId: string;
-      apiKey: string;
-    };
-    const kept = (await runAdminCommand(store, { command: 'seed', id })).json as {
-      organizationId: string;
-      apiKey: string;
-    };
+    const first = await runAdminCommand(store, { command: 'seed', id });
+    const second = await runAdminCommand(store, { command: 'seed', id });
+    const lost = first.json as { organizationId: string; apiKey: string };
+    const kept = second.json as { organizationId: string; apiKey: string };
+    expect([first.logged, second.logged]).toEqual([{ record_id: id }, { record_id: id, reissued: true }]);
     expect(kept.organizationId).toBe(id);
     expect(lost.organizationId).toBe(id);
     expect(await store.apiKeys.findByHash(await hashApiKey(lost.apiKey))).toBeNull();
@@ -77,8 +75,13 @@ describe('a command sent again with its record ID (its first answer was lost)', 
     const organizationId = (org.json as { id: string }).id;
     const id = crypto.randomUUID();
     const command: AdminCommand = { command: 'key create', organizationId, scopes: ['campaigns:read'], name: 'ci', id };
-    const lost = (await runAdminCommand(store, command)).json as { id: string; key: string };
-    const kept = (await runAdminCommand(store, command)).json as { id: string; key: string };
+    const first = await runAdminCommand(store, command);
+    const second = await runAdminCommand(store, command);
+    const lost = first.json as { id: string; key: string };
+    const kept = second.json as { id: string; key: string };
+    // The serving process logs these: the re-issue is there for an operator to find, no secret.
+    expect(first.logged).toEqual({ record_id: id });
+    expect(second.logged).toEqual({ record_id: id, reissued: true });
     expect(kept.id).toBe(id);
     expect(kept.key).not.toBe(lost.key);
     expect(await store.apiKeys.findByHash(await hashApiKey(lost.key))).toBeNull();

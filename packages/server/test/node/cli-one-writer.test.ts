@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { oneLine, requireBuild, runCli, type Serving, startServe, stopAll } from './processes.ts';
 
 beforeAll(requireBuild);
@@ -54,6 +54,23 @@ describe('while serve runs on a PGlite directory', () => {
 
     const other = await runCli(['key', 'create', '--org', organizationId, '--data-dir', dataDir, '--json']);
     const { key: revokedKey, id } = JSON.parse(other.stdout) as { key: string; id: string };
+    // The server that ran it for the CLI logs what it made (no secret): an operator's record.
+    // The log is written in batches: wait for the line.
+    const line = await vi.waitFor(
+      () => {
+        const found = serving
+          .stdout()
+          .split('\n')
+          .filter((text) => text.includes('"admin command"') && text.includes(id))
+          .map((text) => JSON.parse(text) as Record<string, unknown>);
+        expect(found).toHaveLength(1);
+        return found[0];
+      },
+      { timeout: 10_000 },
+    );
+    expect(line).toMatchObject({ command: 'key create', record_id: id });
+    expect(line).not.toHaveProperty('reissued');
+    expect(serving.stdout()).not.toContain(revokedKey);
     expect((await get(serving, revokedKey)).status).toBe(200);
     const revoked = await runCli(['key', 'revoke', id, '--data-dir', dataDir]);
     expect(revoked).toMatchObject({ code: 0, stderr: '' });

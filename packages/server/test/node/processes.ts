@@ -70,6 +70,8 @@ export interface Serving {
   /** The API's base URL, `http://127.0.0.1:<port>/v1`, read from what `serve` prints. */
   url: string;
   stderr(): string;
+  /** What it wrote to standard output: its log, one JSON object per line. */
+  stdout(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -84,11 +86,13 @@ export function startServe(
 ) {
   const [command, ...prefix] = [...(options.wrap ?? []), process.execPath];
   const child = spawn(command as string, [...prefix, serverBin, 'serve', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv(options.env),
   });
   started.add(child);
   let stderr = '';
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<number | null>((resolve) =>
     child.on('close', (code) => {
       started.delete(child);
@@ -111,6 +115,7 @@ export function startServe(
           pid,
           url: match[1],
           stderr: () => stderr,
+          stdout: () => stdout,
           stop: () => {
             stop(child, 'SIGTERM');
             return exited;
