@@ -3,6 +3,7 @@
  * route template, NOTES.md) and 600 per minute in total, counted in fixed one-minute windows
  * in the store, so that several processes on one PostgreSQL share one budget.
  */
+import { countHit, type WindowCount } from '../store/rate-limit-window.ts';
 import type { RateLimitStore } from '../store/types.ts';
 import { ApiError } from './api-error.ts';
 
@@ -87,18 +88,17 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
  * trip cheaper than any database's. Only the current window of each bucket is kept.
  */
 export function inProcessRateLimits(): RateLimitStore {
-  const counters = new Map<string, { windowStart: string; count: number }>();
+  const counters = new Map<string, WindowCount>();
   return {
     async hit(apiKeyId, buckets, windowStart) {
       if (counters.size > 100_000) {
-        for (const [id, counter] of counters) if (counter.windowStart !== windowStart) counters.delete(id);
+        for (const [id, counter] of counters) if (counter.windowStart < windowStart) counters.delete(id);
       }
       return buckets.map((bucket) => {
         const id = `${apiKeyId} ${bucket}`;
-        const counter = counters.get(id);
-        const count = counter && counter.windowStart === windowStart ? counter.count + 1 : 1;
-        counters.set(id, { windowStart, count });
-        return count;
+        const counter = countHit(counters.get(id), windowStart);
+        counters.set(id, counter);
+        return counter.count;
       });
     },
   };

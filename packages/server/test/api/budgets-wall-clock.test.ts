@@ -39,6 +39,21 @@ describeBackends('budgets keep real time in sandbox mode', (store) => {
     expect((await api.call('GET', '/v1/campaigns')).status).toBe(200);
   });
 
+  it('counts a request stamped before a minute boundary in the later minute, never giving that minute its budget back', async () => {
+    // A request reads the time when it starts and is counted after authenticating: one that
+    // started at 09:00:59.999 can be counted after the new minute's requests. Here the clock
+    // steps back for it.
+    realNow = Date.parse('2026-11-09T09:01:00.005Z');
+    for (let i = 0; i < 3; i += 1) expect((await api.call('GET', '/v1/campaigns')).status).toBe(200);
+    expect((await api.call('GET', '/v1/campaigns')).status).toBe(429);
+    realNow = Date.parse('2026-11-09T09:00:59.999Z');
+    expect((await api.call('GET', '/v1/campaigns')).status).toBe(429);
+    realNow = Date.parse('2026-11-09T09:01:00.010Z');
+    for (let i = 0; i < 3; i += 1) expect((await api.call('GET', '/v1/campaigns')).status).toBe(429);
+    realNow = Date.parse('2026-11-09T09:02:00.000Z');
+    expect((await api.call('GET', '/v1/campaigns')).status).toBe(200);
+  });
+
   it('replays an idempotent request after the sandbox clock passes its key expiry', async () => {
     const create = () =>
       api.call<{ campaign: { id: string } }>('POST', '/v1/campaigns', {

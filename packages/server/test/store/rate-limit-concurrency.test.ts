@@ -1,58 +1,37 @@
 /**
  * Rate-limit counters under concurrent hits (the SQL store coalesces them into batches): each
  * hit still gets a count of its own, the counts are consecutive, and the stored total is exact.
+ * The same cases run on every store's counters and on the in-process counters the app uses
+ * for the memory store and PGlite (`inProcessRateLimits`).
  */
-import { expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { inProcessRateLimits } from '../../src/http/rate-limit.ts';
 import type { SqlStore } from '../../src/store/sql/index.ts';
+import type { RateLimitStore } from '../../src/store/types.ts';
 import { describeBackends } from '../support/backends.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
 
+describe("in-process rate-limit counters (the app's, for the memory store and PGlite)", () => {
+  let counters = inProcessRateLimits();
+  countsExactly(() => ({ rateLimits: counters }));
+
+  it('forgets windows that ended only once the map is large, and never the current one', async () => {
+    counters = inProcessRateLimits();
+    const keys = Array.from({ length: 100_001 }, () => crypto.randomUUID());
+    for (const key of keys) await counters.hit(key, ['total'], at(0));
+    const current = crypto.randomUUID();
+    expect(await counters.hit(current, ['total'], at(1))).toEqual([1]);
+    // The next hit prunes minute 0's counters: each of those keys starts again in minute 1.
+    expect(await counters.hit(current, ['total'], at(1))).toEqual([2]);
+    expect(await counters.hit(keys[0] as string, ['total'], at(1))).toEqual([1]);
+    // A late hit of minute 0 for the current key counts in minute 1.
+    expect(await counters.hit(current, ['total'], at(0))).toEqual([3]);
+  });
+});
+
 describeBackends('rate-limit counters under concurrency', (store, backend) => {
-  it('gives concurrent hits on one key distinct, consecutive counts', async () => {
-    const keyId = crypto.randomUUID();
-    const hits = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        store().rateLimits.hit(keyId, [`endpoint:GET /${i % 2 === 0 ? 'a' : 'b'}`, 'total'], at(0)),
-      ),
-    );
-    const totals = hits.map(([, total]) => total).sort((x, y) => (x ?? 0) - (y ?? 0));
-    expect(totals).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    const forA = hits.filter((_, i) => i % 2 === 0).map(([endpoint]) => endpoint);
-    expect(forA.sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    // The next hit sees every earlier one.
-    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0))).toEqual([21, 41]);
-  });
-
-  it('starts a new window from one even when hits of two windows arrive together', async () => {
-    const keyId = crypto.randomUUID();
-    const [first, second, third] = await Promise.all([
-      store().rateLimits.hit(keyId, ['total'], at(0)),
-      store().rateLimits.hit(keyId, ['total'], at(0)),
-      store().rateLimits.hit(keyId, ['total'], at(1)),
-    ]);
-    expect([first, second, third]).toEqual([[1], [2], [1]]);
-    expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([2]);
-  });
-
-  it('counts a late hit of an earlier window in the later one, never taking the counter back', async () => {
-    // Another process (or a batch that waited) may write a hit of minute 0 after minute 1 began.
-    const keyId = crypto.randomUUID();
-    for (let i = 1; i <= 3; i++) expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([i]);
-    expect(await store().rateLimits.hit(keyId, ['total'], at(0))).toEqual([4]);
-    expect(await store().rateLimits.hit(keyId, ['total'], at(1))).toEqual([5]);
-    expect(await store().rateLimits.hit(keyId, ['total'], at(2))).toEqual([1]);
-  });
-
-  it('keeps keys apart', async () => {
-    const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
-    const hits = await Promise.all([
-      store().rateLimits.hit(one, ['total'], at(0)),
-      store().rateLimits.hit(two, ['total'], at(0)),
-      store().rateLimits.hit(one, ['total'], at(0)),
-    ]);
-    expect(hits.map(([count]) => count).sort()).toEqual([1, 1, 2]);
-  });
+  countsExactly(store);
 
   // Two connections of one pool stand for two servers; PGlite has one connection.
   if (backend === 'postgres') {
@@ -94,3 +73,52 @@ describeBackends('rate-limit counters under concurrency', (store, backend) => {
     });
   }
 });
+
+/** What every counter must do, whichever store keeps it. */
+function countsExactly(source: () => { rateLimits: RateLimitStore }): void {
+  const counters = () => source().rateLimits;
+  it('gives concurrent hits on one key distinct, consecutive counts', async () => {
+    const keyId = crypto.randomUUID();
+    const hits = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        counters().hit(keyId, [`endpoint:GET /${i % 2 === 0 ? 'a' : 'b'}`, 'total'], at(0)),
+      ),
+    );
+    const totals = hits.map(([, total]) => total).sort((x, y) => (x ?? 0) - (y ?? 0));
+    expect(totals).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const forA = hits.filter((_, i) => i % 2 === 0).map(([endpoint]) => endpoint);
+    expect(forA.sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // The next hit sees every earlier one.
+    expect(await counters().hit(keyId, ['endpoint:GET /a', 'total'], at(0))).toEqual([21, 41]);
+  });
+
+  it('starts a new window from one even when hits of two windows arrive together', async () => {
+    const keyId = crypto.randomUUID();
+    const [first, second, third] = await Promise.all([
+      counters().hit(keyId, ['total'], at(0)),
+      counters().hit(keyId, ['total'], at(0)),
+      counters().hit(keyId, ['total'], at(1)),
+    ]);
+    expect([first, second, third]).toEqual([[1], [2], [1]]);
+    expect(await counters().hit(keyId, ['total'], at(1))).toEqual([2]);
+  });
+
+  it('counts a late hit of an earlier window in the later one, never taking the counter back', async () => {
+    // Another process (or a batch that waited) may write a hit of minute 0 after minute 1 began.
+    const keyId = crypto.randomUUID();
+    for (let i = 1; i <= 3; i++) expect(await counters().hit(keyId, ['total'], at(1))).toEqual([i]);
+    expect(await counters().hit(keyId, ['total'], at(0))).toEqual([4]);
+    expect(await counters().hit(keyId, ['total'], at(1))).toEqual([5]);
+    expect(await counters().hit(keyId, ['total'], at(2))).toEqual([1]);
+  });
+
+  it('keeps keys apart', async () => {
+    const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
+    const hits = await Promise.all([
+      counters().hit(one, ['total'], at(0)),
+      counters().hit(two, ['total'], at(0)),
+      counters().hit(one, ['total'], at(0)),
+    ]);
+    expect(hits.map(([count]) => count).sort()).toEqual([1, 1, 2]);
+  });
+}

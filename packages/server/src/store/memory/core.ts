@@ -1,4 +1,5 @@
 /** Memory implementations of the organization, key, idempotency and rate-limit stores. */
+import { countHit } from '../rate-limit-window.ts';
 import type { IdempotencyRecord } from '../records.ts';
 import type { ApiKeyStore, HeldClaim, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
 import type { MemoryState } from './state.ts';
@@ -118,11 +119,9 @@ export function memoryRateLimits(state: MemoryState): RateLimitStore {
       return buckets.map((bucket) => {
         const id = `${apiKeyId}\u0000${bucket}`;
         const current = state.rateLimits.get(id);
-        // ISO instants of one form: their text orders as their time.
-        const later = !current || current.window_start < windowStart;
-        const count = later ? 1 : current.count + 1;
-        state.rateLimits.set(id, { count, window_start: later ? windowStart : current.window_start });
-        return count;
+        const counter = countHit(current && { windowStart: current.window_start, count: current.count }, windowStart);
+        state.rateLimits.set(id, { count: counter.count, window_start: counter.windowStart });
+        return counter.count;
       });
     },
   };
