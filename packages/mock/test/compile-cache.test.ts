@@ -116,6 +116,14 @@ describe.skipIf(nodeHasItsOwn)('on Node 20 (no module.enableCompileCache)', () =
     expect(await load()).toMatchObject({ cache: 'missing', word: 'café ✓ 東亰' });
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'a cache root that cannot be made (under /proc, where Node 20 recursive mkdir spins) is no cache, at once',
+    async () => {
+      const loaded = await load({ env: { NODE_COMPILE_CACHE: '/proc/ocs-no-such-dir/cache' } });
+      expect(loaded).toMatchObject({ cache: 'off', word: 'exported' });
+    },
+  );
+
   it('a run that is not kept writes nothing', async () => {
     expect((await load({ keep: false })).cache).toBe('missing');
     expect(cacheFiles()).toEqual([]);

@@ -8,7 +8,8 @@
 import { connectTimeoutMs } from '../store/sql/connect-timeout.ts';
 
 const unreachable = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
+// ENOENT: a parent that cannot be made (a path under /proc: make-directories.ts).
+const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
 /** PostgreSQL's SQLSTATEs for a refused login or a missing database. */
 const refused = new Set(['28P01', '28000', '3D000']);
 

@@ -4,11 +4,11 @@
  * (docs/decisions/0004-one-writer-per-data-dir.md), and `DataDirHeldError` names the live
  * holder. The lock is released when the store closes, unless the caller passed its own.
  */
-import { mkdirSync } from 'node:fs';
 import { openSqlStore, type SqlStore } from '../store/sql/index.ts';
 import { firstInaccessible, permissionProblem } from './data-dir-access.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import type { StoreLocation } from './options.ts';
+import { makeDirectories } from '../store/sql/make-directories.ts';
 
 export async function openStore(
   location: StoreLocation,
@@ -16,7 +16,7 @@ export async function openStore(
 ): Promise<SqlStore> {
   const { lock: given, ...storeOptions } = options;
   if (location.databaseUrl) return openSqlStore({ databaseUrl: location.databaseUrl, ...storeOptions });
-  mkdirSync(location.dataDir, { recursive: true });
+  makeDirectories(location.dataDir);
   if (given) {
     if (given.dataDir !== location.dataDir)
       throw new Error(`The lock given is for ${given.dataDir}, not ${location.dataDir}.`);

@@ -182,6 +182,21 @@ describe('empty variables', () => {
 });
 
 describe('failures', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'a data directory under /proc is one line and exit 1, at once (Node 20 recursive mkdir spun there for ever)',
+    async () => {
+      for (const args of [
+        ['org', 'list', '--data-dir', '/proc/ocs-no-such-dir/data'],
+        ['serve', '--port', '0', '--data-dir', '/proc/ocs-no-such-dir'],
+      ]) {
+        const result = await runCli(args, { timeoutMs: 20_000 });
+        expect(result.signal, args.join(' ')).toBeNull();
+        expect(result.code, args.join(' ')).toBe(1);
+        expect(oneLine(result.stderr)).toMatch(/^ocs-server: cannot use \/proc\/ocs-no-such-dir\S* \(ENOENT\)/);
+      }
+    },
+  );
+
   it('a data directory that cannot be made is one line saying what to do, the stack only under --debug', async () => {
     // A file where the data directory should be: PGlite's directory cannot be made.
     const notADirectory = join(dataDir, 'a-file');

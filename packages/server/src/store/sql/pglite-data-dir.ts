@@ -9,8 +9,9 @@
  * without `PG_VERSION`, too; a marker written before and removed after tells it apart, and
  * the next start makes the database again.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectories } from './make-directories.ts';
 
 /** Present while a new database is being made in the directory. */
 export const newDatabaseMarker = 'ocs-new-database';
@@ -39,7 +40,7 @@ export class NotADataDirError extends Error {
  */
 export function prepareDataDir(dataDir: string): (() => void) | null {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return null;
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectories(dataDir);
   const entries = readdirSync(dataDir);
   const others = entries.filter((entry) => !serverFiles.test(entry) && entry !== newDatabaseMarker);
   if (others.length > 0 && !entries.includes(newDatabaseMarker)) throw new NotADataDirError(dataDir, others);

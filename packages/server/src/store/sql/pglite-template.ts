@@ -15,21 +15,12 @@
  * hard-linked rather than copied when the file system allows it (decision 0016).
  */
 import { createHash } from 'node:crypto';
-import {
-  accessSync,
-  constants,
-  copyFileSync,
-  cpSync,
-  existsSync,
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-} from 'node:fs';
+import { accessSync, constants, copyFileSync, cpSync, existsSync, linkSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Migration, migrations as allMigrations } from './migrations/index.ts';
+import { makeDirectories } from './make-directories.ts';
 
 export const templateDirName = 'pglite-template';
 export const manifestName = 'ocs-template.json';
@@ -130,7 +121,7 @@ export function seedDataDirFromTemplate(dataDir: string, template = findTemplate
  * open for writing (PostgreSQL opens relation files read-write).
  */
 function placeReadOnly(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
+  makeDirectories(to);
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);
     const target = join(to, entry.name);
