@@ -468,6 +468,15 @@ describe('ocs as a command', () => {
         ['listen', '--forward-to', 'http://127.0.0.1:3000', '--campaign', ' ', '--api-key', 'k'],
         /--campaign needs a campaign ID/,
       ],
+      // A name or a typo: it was a failure line (exit 1) after a request to the server.
+      [
+        ['trigger', 'prospect_response', '--campaign', 'nope', '--api-key', 'k'],
+        /--campaign must be a campaign ID \(a UUID\), got 'nope'/,
+      ],
+      [
+        ['listen', '--forward-to', 'http://127.0.0.1:9/h', '--campaign', 'Q4 Founders', '--api-key', 'k'],
+        /--campaign must be a campaign ID \(a UUID\), got 'Q4 Founders'/,
+      ],
     ];
     for (const [args, message] of mistakes) {
       const { code, stderr } = await run(ocsBin, args);

@@ -1,13 +1,22 @@
 import { UsageError } from '@ocs/server/cli-kit';
 
+/** The API's campaign IDs: UUIDs, 8-4-4-4-12 hex digits (the document's `uuid` format). */
+const uuidForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * `--campaign <id>` of `ocs listen` and `ocs trigger`: an empty value (`--campaign=`, or a
  * variable that was not set) is a mistake said at once, rather than read as no campaign:
  * `trigger` would use its own campaign and `listen` would ask the server for a campaign
- * without an ID.
+ * without an ID. So is a value that is no campaign ID (a name, a typo): the server's 404 or
+ * "not found" would say so as a failure (exit 1), after a request.
  */
 export function checkCampaignIds(ids: readonly string[] | undefined): void {
-  if (ids?.some((id) => id.trim() === '')) {
-    throw new UsageError('--campaign needs a campaign ID, e.g. --campaign 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14.');
+  for (const id of ids ?? []) {
+    if (id.trim() === '') {
+      throw new UsageError('--campaign needs a campaign ID, e.g. --campaign 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14.');
+    }
+    if (!uuidForm.test(id)) {
+      throw new UsageError(`--campaign must be a campaign ID (a UUID), got '${id}'.`);
+    }
   }
 }
