@@ -262,6 +262,27 @@ describe('erasure', () => {
     expect(mock.requests.of('listLeads')[0]?.query).toEqual({ email: '[erased]' });
   });
 
+  it("a body sent to the lead's path with a method it does not have is the lead's too", async () => {
+    const m = markers();
+    const created = await createLead(client(), { campaign_id: campaign.id, email: m.email });
+    const leadId = created.lead.id;
+    // PUT is no operation of /v1/leads/{lead_id}: the entry has no operation and no params.
+    const wrongMethod = await fetch(`${mock.baseUrl}/leads/${leadId.toUpperCase()}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${mock.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Zebulon', last_name: 'Quixote', employee_count: 4242 }),
+    });
+    expect(wrongMethod.status).toBeGreaterThanOrEqual(400);
+    const entry = () => mock.requests.all().find((e) => e.method === 'PUT');
+    expect(entry()?.operationId).toBeNull();
+    expect(entry()?.body).toMatchObject({ first_name: 'Zebulon' });
+
+    await deleteLead(client(), { lead_id: leadId });
+
+    expect(entry()?.body).toMatchObject({ first_name: null, last_name: null, employee_count: null });
+    expect(JSON.stringify(mock.requests.all())).not.toContain('Zebulon');
+  });
+
   it('an answer made before an erasure and recorded after it is erased too', async () => {
     const m = markers();
     const created = await createLead(client(), { campaign_id: campaign.id, email: m.email, first_name: m.first_name });

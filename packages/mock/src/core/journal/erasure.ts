@@ -10,8 +10,8 @@
  *   every object of the journal that is the lead (`id`) adds its values, so an email changed
  *   since the lead was created is erased too;
  * - request bodies, which carry no `id`: the body of a request to the lead's own path
- *   (`/leads/{lead_id}`), and every object with the lead's email or LinkedIn profile (a
- *   `createLead` body, an item of a batch).
+ *   (`/leads/{lead_id}`, whatever the method, one the path does not have included), and every
+ *   object with the lead's email or LinkedIn profile (a `createLead` body, an item of a batch).
  */
 import { erasedJson, erasedLeadFields, type MemoryStore, personalValues } from '@ocs/server';
 import type { OcsMockRequest } from './types.ts';
@@ -58,8 +58,14 @@ export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[])
   const erase = <T>(value: T): T => erasedJson(value, isLead, values);
   const scrub = <T>(value: T): T => erasedJson(value, () => false, values);
 
+  // A request that matched no operation (a method the path does not have: `PUT
+  // /v1/leads/{id}`) has no `params`: its path says whose it is.
+  const ownPath = `/v1/leads/${leadId}`.toLowerCase();
   return (entry) => {
-    const own = (entry.params as Record<string, string | undefined>).lead_id === leadId;
+    const path = entry.path.toLowerCase();
+    const own =
+      (entry.params as Record<string, string | undefined>).lead_id === leadId ||
+      (entry.operationId === null && (path === ownPath || path.startsWith(`${ownPath}/`)));
     entry.path = scrub(entry.path);
     entry.query = scrub(entry.query);
     entry.headers = scrub(entry.headers);
