@@ -7,8 +7,9 @@
  * around every answer, scenarios' included); the control routes never answer a browser on
  * another origin.
  */
-import { serve } from '@hono/node-server';
-import { cors, listenOrigin, parseCorsOrigins, withDocs, withHeaderLines } from '@ocs/server';
+import type { AddressInfo } from 'node:net';
+import { cors, corsHeaders, listenOrigin, parseCorsOrigins, rateLimitHeaders, withDocs } from '@ocs/server';
+import { createApiHttpServer } from '@ocs/server/http-server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
 import { checkMockOptions, mockOptionNames } from '../core/mock-options.ts';
@@ -115,10 +116,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return control(request);
   });
   return new Promise((resolve, reject) => {
-    // Header lines recorded as the reference server's listener does: a header the API reads
-    // once (`Idempotency-Key`, `Authorization`) that came twice is refused, not joined.
-    const listener = withHeaderLines(rememberingConnections(fetch));
-    const server = serve({ fetch: listener, port, hostname: host }, (info) => {
+    // The reference server's listener: header lines recorded (a header the API reads once that
+    // came twice is refused, not joined), and what Node's parser refuses or would answer bare
+    // (431, malformed HTTP, Expect, CONNECT) answered in the API's error body.
+    const server = createApiHttpServer(rememberingConnections(fetch), {
+      // A client's end must end a `hang` scenario.
+      answerHalfClosedClients: false,
+      rateLimitHeaders: () => rateLimitHeaders(engine.app.rateLimiter.untouched()),
+      cors: (origin, path) => corsHeaders({ origins: corsOrigins }, origin, path),
+    });
+    server.listen(port, host, () => {
+      const info = server.address() as AddressInfo;
       const mockServer: MockServer = {
         url: `${origin}:${info.port}/v1`,
         apiKey: engine.data.apiKey,
@@ -139,7 +147,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
             engine.releaseHangs();
             server.close((error) => (error ? fail(error) : done()));
             // A mock has nothing to drain: keep-alive clients must not hold the close up.
-            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.closeAllConnections();
           }),
       };
       resolve(readOnlyFields(mockServer, 'url', 'apiKey', 'data'));

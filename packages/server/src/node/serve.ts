@@ -3,14 +3,9 @@
  * request, per delivery attempt, at start and at shutdown), and stops cleanly on SIGINT and
  * SIGTERM.
  */
-import { getRequestListener } from '@hono/node-server';
-import { createServer } from 'node:http';
-import { answerHalfClosedClients } from '../http/half-closed-clients.ts';
 import { listenOrigin } from '../http/listen-origin.ts';
+import { createApiHttpServer } from './api-http-server.ts';
 import { createApp } from '../app.ts';
-import { withHeaderLines } from '../http/header-lines.ts';
-import { answerClientErrors } from './client-errors.ts';
-import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 import { resolveWithSystemDns, webhookHostCheck } from './connect-guard.ts';
 import { createNodeWebhookTransport } from './webhook-transport.ts';
 import { serverDocs } from './docs-renderer.ts';
@@ -106,19 +101,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The listener's own error answers are readable by an allowed page too.
   const policy = options.cors;
   const cors = policy ? (origin: string | null, path: string) => corsHeaders(policy, origin, path) : undefined;
-  // Node would answer an HTTP/1.1 request without Host with an empty 400 itself; the adapter's
-  // error handler answers it (and a target that is not a path) in the API's error body.
   /** Aborted when the shutdown grace ends (or a second Ctrl-C): cuts delivery attempts short. */
   const graceOver = new AbortController();
-  const server = createServer(
-    { requireHostHeader: false },
-    // Each request's header lines are recorded (`header-lines.ts`), so that a header the API
-    // reads once and that came twice is refused rather than read as its two values joined.
-    getRequestListener(withHeaderLines(app.fetch), {
-      errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouchedBudget }),
-    }),
-  );
-  answerHalfClosedClients(server);
+  const server = createApiHttpServer(app.fetch, {
+    answerHalfClosedClients: true,
+    rateLimitHeaders: untouchedBudget,
+    logger,
+    ...(cors ? { cors } : {}),
+  });
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {
       server.off('error', failed);
@@ -168,10 +158,6 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         },
       });
     });
-    // Requests Node's parser refuses (431, malformed HTTP), and those it parses but would
-    // answer bare (Expect, CONNECT), answer in the API's error body.
-    answerClientErrors(server, { rateLimitHeaders: untouchedBudget, logger, cors });
-    answerUnservableRequests(server, { rateLimitHeaders: untouchedBudget, cors });
     // Not listening (port in use, no such interface): stop what started and say so.
     const failed = (error: Error) => {
       void app.engine.stop().finally(() => {

@@ -3,9 +3,9 @@
  * a 417, a closed connection) answer in the API's error body with an X-Request-ID, on the
  * real Node listener (issue 10, item 3).
  */
-import { connect } from 'node:net';
 import { createSchemaValidator, loadBundledDocument } from '@ocs/openapi/support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rawExchange as rawExchangeWith } from '../../../../scripts/test-support/raw-http.ts';
 import { type RunningServer, serve } from '../../src/node/serve.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
 
@@ -19,48 +19,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Sends raw bytes; reads the first answer (the connection may stay open after it). */
-function rawExchange(bytes: string): Promise<{ status: number; headers: Headers; body: unknown }> {
-  const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(bytes));
-    let answer = '';
-    const done = () => {
-      const at = answer.indexOf('\r\n\r\n');
-      if (at < 0) return false;
-      const [statusLine = '', ...lines] = answer.slice(0, at).split('\r\n');
-      const headers = new Headers();
-      for (const line of lines)
-        headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
-      let rest = answer.slice(at + 4);
-      if (headers.get('transfer-encoding') === 'chunked') {
-        if (!rest.includes('\r\n0\r\n\r\n')) return false;
-        let text = '';
-        while (rest.length > 0) {
-          const size = Number.parseInt(rest.slice(0, rest.indexOf('\r\n')), 16);
-          if (!size) break;
-          const start = rest.indexOf('\r\n') + 2;
-          text += rest.slice(start, start + size);
-          rest = rest.slice(start + size + 2);
-        }
-        rest = text;
-      } else if (Buffer.byteLength(rest, 'latin1') < Number(headers.get('content-length'))) return false;
-      socket.destroy();
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(rest) });
-      return true;
-    };
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      answer += chunk;
-      done();
-    });
-    socket.on('close', () => {
-      if (!done()) reject(new Error(`no complete answer: ${JSON.stringify(answer)}`));
-    });
-    socket.on('error', reject);
-    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
-  });
-}
+const rawExchange = (bytes: string) => rawExchangeWith(server.url, bytes);
 
 function expectMalformed(answer: { status: number; headers: Headers; body: unknown }, requestId?: string): void {
   expect(answer.status).toBe(400);

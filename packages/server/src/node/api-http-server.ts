@@ -1,0 +1,49 @@
+/**
+ * The node:http server the API is answered on: the reference server's (`serve.ts`) and the
+ * standalone mock's (`ocs-mock`), so that both answer what reaches them the same way. Each
+ * request's header lines are recorded (a header the API reads once that came twice is
+ * refused, not joined), and what Node's parser refuses or would answer bare (431, malformed
+ * HTTP, `Expect`, `CONNECT`, a target that is not a path, no `Host`) is answered in the API's
+ * error body, with the `RateLimit-*` headers of an uncounted request and the CORS headers.
+ * Node only: its own entry (`@ocs/server/http-server`), since the package's main entry is
+ * imported by the mock's browser build too.
+ */
+import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import { answerHalfClosedClients } from '../http/half-closed-clients.ts';
+import { withHeaderLines } from '../http/header-lines.ts';
+import type { Logger } from '../http/logger.ts';
+import { answerClientErrors } from './client-errors.ts';
+import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
+
+export interface ApiHttpServerOptions {
+  /** The `RateLimit-*` headers of a request that was not counted (the full budget). */
+  rateLimitHeaders: () => Record<string, string>;
+  /** The CORS headers for a request from `origin` to `path` (`corsHeaders`); none without. */
+  cors?: (origin: string | null, path: string) => Record<string, string>;
+  /** Where the refusals of Node's parser are logged. */
+  logger?: Logger;
+  /**
+   * Answer a client that half-closes after its request (the reference server), or end the
+   * socket at its end (`ocs-mock`, whose `hang` scenario ends when its client leaves):
+   * `half-closed-clients.ts`.
+   */
+  answerHalfClosedClients: boolean;
+}
+
+export function createApiHttpServer(
+  fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
+  options: ApiHttpServerOptions,
+): Server {
+  const { rateLimitHeaders, cors, logger } = options;
+  // Node would answer an HTTP/1.1 request without Host with an empty 400 itself; the adapter's
+  // error handler answers it (and a target that is not a path) in the API's error body.
+  const server = createServer(
+    { requireHostHeader: false },
+    getRequestListener(withHeaderLines(fetch), { errorHandler: unbuildableRequestAnswer({ rateLimitHeaders }) }),
+  );
+  if (options.answerHalfClosedClients) answerHalfClosedClients(server);
+  answerClientErrors(server, { rateLimitHeaders, ...(logger ? { logger } : {}), ...(cors ? { cors } : {}) });
+  answerUnservableRequests(server, { rateLimitHeaders, ...(cors ? { cors } : {}) });
+  return server;
+}
