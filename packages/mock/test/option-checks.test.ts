@@ -17,6 +17,13 @@ const refused: Refusal[] = [
   ['a misspelt rateLimits', { rateLimit: { perEndpoint: 1 } }, TypeError, /no option "rateLimit"/],
   ['a seed that is NaN', { seed: Number.NaN }, TypeError, /seed must be an integer, got NaN/],
   ['a seed that is no safe integer', { seed: 2 ** 60 }, RangeError, /seed must be a safe integer/],
+  ['a seed that is a bigint', { seed: 10n }, TypeError, /seed must be an integer, got 10n\./],
+  [
+    'a clock whose now() is an invalid Date',
+    { clock: { now: () => new Date(Number.NaN) } },
+    TypeError,
+    /clock\.now\(\) must return a valid Date, got Invalid Date\./,
+  ],
   ['a baseUrl that is no string', { baseUrl: new URL('https://x.test/v1') }, TypeError, /baseUrl must be a string/],
   ['a mailto: baseUrl', { baseUrl: 'mailto:a@b.example' }, TypeError, /baseUrl must be an http:\/\/ or https:\/\/ URL/],
   ['an ftp: baseUrl', { baseUrl: 'ftp://files.example/v1' }, TypeError, /http:\/\/ or https:\/\//],

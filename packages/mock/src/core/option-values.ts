@@ -37,7 +37,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** A value as a message shows it: JSON where it has one (a string quoted), else its name. */
 export function shown(value: unknown): string {
-  if (typeof value === 'number' || value === undefined || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || value === undefined) return String(value);
+  // As written in code: `10n` is no number, and showing it as `10` hid why it was refused.
+  if (typeof value === 'bigint') return `${value}n`;
+  // JSON shows an invalid Date as `null`, which is not what was given.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (typeof value === 'function') return 'a function';
   try {
     const text = JSON.stringify(value);

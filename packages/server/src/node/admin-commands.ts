@@ -89,6 +89,19 @@ function recordId(id: string | undefined): { id?: string } {
 }
 
 /**
+ * A name printed in one line of `org list` and the other tables: a control character (a line
+ * break, a tab, an escape sequence) would break the table, or the terminal's display.
+ */
+function checkPrintable(value: string, flag: string): void {
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value))
+    throw new AdminCommandError(
+      `${flag} must be printable text, without line breaks or other control characters.`,
+      'usage',
+    );
+}
+
+/**
  * Checks what can be checked without the store (IDs, scopes, dates, numbers) and returns the
  * command in canonical form; the CLI calls it before opening anything, `runAdminCommand` again.
  */
@@ -96,6 +109,7 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
   switch (command.command) {
     case 'org create':
       if (!command.name.trim()) throw new AdminCommandError('org create needs a --name that is not blank.', 'usage');
+      checkPrintable(command.name, '--name');
       // The owner's address is what the API would take for a member's email.
       if (command.ownerEmail !== undefined && !(ocsFormats.email as RegExp).test(command.ownerEmail))
         throw new AdminCommandError(
@@ -104,6 +118,7 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
         );
       if (command.ownerName !== undefined && !command.ownerName.trim())
         throw new AdminCommandError('--owner-name must not be blank.', 'usage');
+      if (command.ownerName !== undefined) checkPrintable(command.ownerName, '--owner-name');
       return { ...command, ...recordId(command.id) };
     case 'seed':
       return { ...command, ...recordId(command.id) };
@@ -117,6 +132,7 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
       // As org create: a name given is there to tell the key apart, so not blank.
       if (command.name !== undefined && !command.name.trim())
         throw new AdminCommandError('key create needs a --name that is not blank (or no --name).', 'usage');
+      if (command.name !== undefined) checkPrintable(command.name, '--name');
       const expiresAt = command.expiresAt === undefined ? undefined : checkExpiry(command.expiresAt);
       return {
         ...command,

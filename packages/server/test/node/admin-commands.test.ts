@@ -33,6 +33,21 @@ it('refuses what new Date() would have stretched into a date, and the past', () 
   );
 });
 
+it('refuses a name with a line break or another control character (it would break org list), takes any printable text', () => {
+  for (const bad of ['a\nb', 'tab\there', 'esc\u001b[31mred', 'c1\u0085']) {
+    expect(() => checkAdminCommand({ command: 'org create', name: bad })).toThrow(/--name must be printable text/);
+    expect(() => checkAdminCommand({ command: 'org create', name: 'Acme', ownerName: bad })).toThrow(
+      /--owner-name must be printable text/,
+    );
+    expect(() => checkAdminCommand({ command: 'key create', organizationId, name: bad })).toThrow(
+      /--name must be printable text/,
+    );
+  }
+  expect(checkAdminCommand({ command: 'org create', name: 'Zoë & Co — 東京 🚀' })).toMatchObject({
+    name: 'Zoë & Co — 東京 🚀',
+  });
+});
+
 describe('a command sent again with its record ID (its first answer was lost)', () => {
   let store: SqlStore;
   beforeAll(async () => {
