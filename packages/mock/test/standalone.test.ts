@@ -193,6 +193,23 @@ describe('npx ocs-mock', () => {
     child = undefined;
   });
 
+  it('takes a negative seed as createOcsMock does, with the same data', async () => {
+    const negative = spawn(process.execPath, [bin, '--port', '0', '--seed=-7', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const [line] = (await once(createInterface({ input: negative.stdout as NodeJS.ReadableStream }), 'line')) as [
+        string,
+      ];
+      const inProcess = await startMockServer({ port: 0, seed: -7 });
+      expect((JSON.parse(line) as { apiKey: string }).apiKey).toBe(inProcess.apiKey);
+      await inProcess.close();
+    } finally {
+      negative.kill('SIGTERM');
+      await once(negative, 'exit');
+    }
+  });
+
   it('explains its options and refuses a bad one', async () => {
     const help = spawn(process.execPath, [bin, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';

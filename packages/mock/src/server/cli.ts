@@ -98,7 +98,7 @@ async function main(argv: string[]): Promise<boolean> {
     integerOption('--port', values.port, 0, 65535) ??
     integerOption('PORT', environment('PORT'), 0, 65535) ??
     defaultMockPort;
-  const seed = integerOption('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER) ?? 1;
+  const seed = seedOption(values.seed) ?? 1;
   // 0 as createOcsMock takes it: every request answered 429.
   const perEndpoint = integerOption(
     '--rate-limit-per-endpoint',
@@ -183,4 +183,17 @@ function packageVersion(): string {
     version: string;
   };
   return manifest.version;
+}
+
+/**
+ * `--seed`: any integer `createOcsMock({ seed })` takes, negative ones included, so that a
+ * test's seed gives the same data on `ocs-mock` (the README's promise).
+ */
+function seedOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seed = /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(seed)) {
+    throw new UsageError(`--seed must be an integer (negative ones too, as createOcsMock takes), got '${value}'.`);
+  }
+  return seed;
 }
