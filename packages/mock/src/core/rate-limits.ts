@@ -33,8 +33,10 @@ export function rateLimitControl(): RateLimitControl {
   };
   const control: RateLimitControl = {
     counters: {
-      hit: (apiKeyId, buckets, windowStart) =>
-        exempted.has(apiKeyId) ? Promise.resolve(buckets.map(() => 0)) : inner.hit(apiKeyId, buckets, windowStart),
+      hit: (apiKeyId, buckets, windowStart, windowMs) =>
+        exempted.has(apiKeyId)
+          ? Promise.resolve(buckets.map(() => 0))
+          : inner.hit(apiKeyId, buckets, windowStart, windowMs),
     },
     attach(policy) {
       live = policy;

@@ -36,6 +36,7 @@ export class RateLimiter {
       apiKeyId,
       [`endpoint:${endpoint}`, 'total'],
       new Date(windowStart).toISOString(),
+      this.policy.windowMs,
     );
     const state: RateLimitState = {
       limit: this.policy.perEndpoint,
@@ -90,13 +91,16 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 export function inProcessRateLimits(): RateLimitStore {
   const counters = new Map<string, WindowCount>();
   return {
-    async hit(apiKeyId, buckets, windowStart) {
+    async hit(apiKeyId, buckets, windowStart, windowMs) {
       if (counters.size > 100_000) {
-        for (const [id, counter] of counters) if (counter.windowStart < windowStart) counters.delete(id);
+        // Counters of the window before this one stay: a late hit of that window must still
+        // find its key's count (a new counter would start it at 1, and let it through).
+        const kept = new Date(Date.parse(windowStart) - windowMs).toISOString();
+        for (const [id, counter] of counters) if (counter.windowStart < kept) counters.delete(id);
       }
       return buckets.map((bucket) => {
         const id = `${apiKeyId} ${bucket}`;
-        const counter = countHit(counters.get(id), windowStart);
+        const counter = countHit(counters.get(id), windowStart, windowMs);
         counters.set(id, counter);
         return counter.count;
       });

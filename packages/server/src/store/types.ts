@@ -701,13 +701,15 @@ export interface IdempotencyStore {
 
 export interface RateLimitStore {
   /**
-   * Counts one request in each bucket for the window starting at `windowStart`, and returns
-   * each bucket's count after it, in the order given. A counter's window only moves forward:
-   * a hit of an earlier window than the counter's (one that ran late, at a minute boundary,
-   * in this process or another) counts in the counter's window, rather than taking the
-   * counter back and forgetting the later window's hits.
+   * Counts one request in each bucket for the window starting at `windowStart` (windows of
+   * `windowMs`), and returns each bucket's count after it, in the order given. A counter's
+   * window only moves forward: a hit of the window before the counter's (one that ran late,
+   * at a boundary, in this process or another) counts in the counter's window, rather than
+   * taking the counter back and forgetting the later window's hits. A hit further back is a
+   * clock that stepped back (an NTP step, a test's clock): the counter starts again at it, or
+   * it would stay spent until the clock caught up (store/rate-limit-window.ts).
    */
-  hit(apiKeyId: string, buckets: string[], windowStart: string): Promise<number[]>;
+  hit(apiKeyId: string, buckets: string[], windowStart: string, windowMs: number): Promise<number[]>;
 }
 
 /** Where a store says what it did in the background (`reclaimErased`): the route's logger. */

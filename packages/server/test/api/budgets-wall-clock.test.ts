@@ -54,6 +54,15 @@ describeBackends('budgets keep real time in sandbox mode', (store) => {
     expect((await api.call('GET', '/v1/campaigns')).status).toBe(200);
   });
 
+  it('starts the budget again when real time steps back more than a minute, rather than staying spent', async () => {
+    realNow = Date.parse('2026-11-09T09:10:00.000Z');
+    for (let i = 0; i < 3; i += 1) expect((await api.call('GET', '/v1/campaigns')).status).toBe(200);
+    expect((await api.call('GET', '/v1/campaigns')).status).toBe(429);
+    // The machine's clock is set back five minutes (an NTP step): a new window, not 09:10's.
+    realNow = Date.parse('2026-11-09T09:05:00.000Z');
+    expect((await api.call('GET', '/v1/campaigns')).status).toBe(200);
+  });
+
   it('replays an idempotent request after the sandbox clock passes its key expiry', async () => {
     const create = () =>
       api.call<{ campaign: { id: string } }>('POST', '/v1/campaigns', {

@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/types.ts';
 import { createApiKey, createOrganization } from '../../src/seed/organizations.ts';
 import { describeBackends } from '../support/backends.ts';
 
+const oneMinute = 60_000;
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
 
 async function organizationWithOwner(store: Store) {
@@ -233,11 +234,11 @@ describeBackends('store contract: core', (store, backend) => {
 
   it('counts rate-limit buckets per window', async () => {
     const keyId = crypto.randomUUID();
-    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0))).toEqual([1, 1]);
-    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0))).toEqual([2, 2]);
-    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /b', 'total'], at(0))).toEqual([1, 3]);
-    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(1))).toEqual([1, 1]);
-    expect(await store().rateLimits.hit(crypto.randomUUID(), ['total'], at(1))).toEqual([1]);
+    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0), oneMinute)).toEqual([1, 1]);
+    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(0), oneMinute)).toEqual([2, 2]);
+    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /b', 'total'], at(0), oneMinute)).toEqual([1, 3]);
+    expect(await store().rateLimits.hit(keyId, ['endpoint:GET /a', 'total'], at(1), oneMinute)).toEqual([1, 1]);
+    expect(await store().rateLimits.hit(crypto.randomUUID(), ['total'], at(1), oneMinute)).toEqual([1]);
   });
 
   it('rolls a failed transaction back entirely', async () => {

@@ -115,11 +115,15 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
 
 export function memoryRateLimits(state: MemoryState): RateLimitStore {
   return {
-    async hit(apiKeyId, buckets, windowStart) {
+    async hit(apiKeyId, buckets, windowStart, windowMs) {
       return buckets.map((bucket) => {
         const id = `${apiKeyId}\u0000${bucket}`;
         const current = state.rateLimits.get(id);
-        const counter = countHit(current && { windowStart: current.window_start, count: current.count }, windowStart);
+        const counter = countHit(
+          current && { windowStart: current.window_start, count: current.count },
+          windowStart,
+          windowMs,
+        );
         state.rateLimits.set(id, { count: counter.count, window_start: counter.windowStart });
         return counter.count;
       });

@@ -12,18 +12,24 @@ import type { SqlClient } from './client.ts';
 interface PendingHit {
   buckets: string[];
   windowStart: string;
+  windowMs: number;
   resolve: (counts: number[]) => void;
   reject: (error: unknown) => void;
 }
 
 // Adds `n` hits per bucket; a counter still in an earlier window starts again from `n`. A
-// batch of an earlier window than the counter's (it ran late) counts in the counter's window:
-// moving the counter back would forget the later window's hits (RateLimitStore.hit).
+// batch of the window just before the counter's (it ran late) counts in the counter's window:
+// moving the counter back would forget the later window's hits. A batch further back ($5, the
+// window's length in ms, apart) is a clock that stepped back: the counter starts again there
+// (RateLimitStore.hit, store/rate-limit-window.ts).
 const addHits = `insert into rate_limit_counters as c (api_key_id, bucket, window_start, count)
   select $1, b.bucket, $3, b.n from unnest($2::text[], $4::int[]) with ordinality as b(bucket, n, i) order by b.i
   on conflict (api_key_id, bucket) do update
-     set count = case when c.window_start < excluded.window_start then excluded.count else c.count + excluded.count end,
-         window_start = greatest(c.window_start, excluded.window_start)
+     set count = case when c.window_start < excluded.window_start
+                        or c.window_start > excluded.window_start + $5::int * interval '1 millisecond'
+                      then excluded.count else c.count + excluded.count end,
+         window_start = case when c.window_start > excluded.window_start + $5::int * interval '1 millisecond'
+                             then excluded.window_start else greatest(c.window_start, excluded.window_start) end
   returning bucket, count`;
 
 export function sqlRateLimits(client: SqlClient): RateLimitStore {
@@ -59,6 +65,8 @@ export function sqlRateLimits(client: SqlClient): RateLimitStore {
         buckets,
         windowStart,
         buckets.map((bucket) => added.get(bucket)),
+        // One policy per server: the batch's hits share it.
+        batch[0]?.windowMs ?? 60_000,
       ]);
       const after = new Map(rows.map((row) => [row.bucket, Number(row.count)]));
       // The batch's hits take the counts it added, in arrival order.
@@ -78,9 +86,9 @@ export function sqlRateLimits(client: SqlClient): RateLimitStore {
   }
 
   return {
-    hit(apiKeyId, buckets, windowStart) {
+    hit(apiKeyId, buckets, windowStart, windowMs) {
       return new Promise<number[]>((resolve, reject) => {
-        const hit = { buckets, windowStart, resolve, reject };
+        const hit = { buckets, windowStart, windowMs, resolve, reject };
         const queue = waiting.get(apiKeyId);
         if (queue) {
           queue.push(hit);
