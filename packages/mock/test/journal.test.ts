@@ -262,7 +262,7 @@ describe('erasure', () => {
     expect(mock.requests.of('listLeads')[0]?.query).toEqual({ email: '[erased]' });
   });
 
-  it("a body sent to the lead's path with a method it does not have is the lead's too", async () => {
+  it("a body sent to the lead's path, with a method it does not have or the ID in upper case, is the lead's too", async () => {
     const m = markers();
     const created = await createLead(client(), { campaign_id: campaign.id, email: m.email });
     const leadId = created.lead.id;
@@ -277,9 +277,19 @@ describe('erasure', () => {
     expect(entry()?.operationId).toBeNull();
     expect(entry()?.body).toMatchObject({ first_name: 'Zebulon' });
 
+    // An operation's path with the ID in upper case: a PATCH refused (400) keeps its body.
+    const refused = await fetch(`${mock.baseUrl}/leads/${leadId.toUpperCase()}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${mock.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ first_name: 'ZebulonPatch', employee_count: 'many' }),
+    });
+    expect(refused.status).toBe(400);
+    expect(mock.requests.last('updateLead')?.body).toMatchObject({ first_name: 'ZebulonPatch' });
+
     await deleteLead(client(), { lead_id: leadId });
 
     expect(entry()?.body).toMatchObject({ first_name: null, last_name: null, employee_count: null });
+    expect(mock.requests.last('updateLead')?.body).toMatchObject({ first_name: null });
     expect(JSON.stringify(mock.requests.all())).not.toContain('Zebulon');
   });
 

@@ -25,13 +25,15 @@ export type EntryEraser = (entry: OcsMockRequest) => void;
 
 /** The eraser of `lead` (read before its erasure) for these entries, which it reads for the lead's past values. */
 export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[]): EntryEraser {
-  const leadId = lead.id;
+  const leadId = lead.id.toLowerCase();
+  // The server takes an ID in any case (`/v1/leads/3C9E...`): so does the journal's erasure.
+  const isLeadId = (value: unknown) => typeof value === 'string' && value.toLowerCase() === leadId;
   const seen: JsonObject[] = [lead as unknown as JsonObject];
   const collect = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(collect);
     else if (value !== null && typeof value === 'object') {
       const object = value as JsonObject;
-      if (object.id === leadId) seen.push(object);
+      if (isLeadId(object.id)) seen.push(object);
       for (const item of Object.values(object)) collect(item);
     }
   };
@@ -49,8 +51,8 @@ export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[])
       .map((value) => value.toLowerCase()),
   );
   const isLead = (object: JsonObject) =>
-    object.id === leadId ||
-    object.lead_id === leadId ||
+    isLeadId(object.id) ||
+    isLeadId(object.lead_id) ||
     [object.email, object.linkedin_profile].some(
       (value) => typeof value === 'string' && contacts.has(value.toLowerCase()),
     );
@@ -60,11 +62,11 @@ export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[])
 
   // A request that matched no operation (a method the path does not have: `PUT
   // /v1/leads/{id}`) has no `params`: its path says whose it is.
-  const ownPath = `/v1/leads/${leadId}`.toLowerCase();
+  const ownPath = `/v1/leads/${leadId}`;
   return (entry) => {
     const path = entry.path.toLowerCase();
     const own =
-      (entry.params as Record<string, string | undefined>).lead_id === leadId ||
+      isLeadId((entry.params as Record<string, string | undefined>).lead_id) ||
       (entry.operationId === null && (path === ownPath || path.startsWith(`${ownPath}/`)));
     entry.path = scrub(entry.path);
     entry.query = scrub(entry.query);
