@@ -73,7 +73,7 @@ import type { LogEntry, Logger } from '../http/logger.ts';
 import type { SqlStore } from '../store/sql/index.ts';
 import { DamagedDataDirError } from '../store/sql/pglite-damage.ts';
 import { NotADataDirError } from '../store/sql/pglite-data-dir.ts';
-import { makeDirectories } from '../store/sql/make-directories.ts';
+import { makeDataDir } from './data-dir-access.ts';
 
 const usage = `Usage: ocs-server <command> [options]
 
@@ -324,7 +324,7 @@ export async function main(argv: string[]): Promise<number> {
 async function administer(command: AdminCommand, location: StoreLocation): Promise<AdminOutput> {
   const skipMigrations = command.command === 'migrate';
   if (location.databaseUrl) return runOn(await openStore(location, { skipMigrations }), command);
-  makeDirectories(location.dataDir);
+  makeDataDir(location.dataDir);
   for (let round = 0; ; round++) {
     const acquired = await acquireDataDirLock(location.dataDir, {
       command: `ocs-server ${command.command}`,
@@ -456,7 +456,7 @@ async function serveCommand(
   opened.catch(() => undefined);
   try {
     if (!location.databaseUrl) {
-      makeDirectories(location.dataDir);
+      makeDataDir(location.dataDir);
       const socket = adminSocketPath(location.dataDir);
       const acquired = await acquireDataDirLock(location.dataDir, {
         command: 'ocs-server serve',

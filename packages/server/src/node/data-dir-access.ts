@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectories } from '../store/sql/make-directories.ts';
 
 /** The first file or directory under `dir` (itself included) this process may not read and write, or null. */
 export function firstInaccessible(dir: string): string | null {
@@ -33,4 +34,17 @@ export function firstInaccessible(dir: string): string | null {
 /** An error `environmentProblem` says in one line with what to do, naming the file. */
 export function permissionProblem(path: string, dataDir: string): Error {
   return Object.assign(new Error(`permission denied: ${path}`), { code: 'EACCES', path, dataDir });
+}
+
+/**
+ * Makes the data directory (and its parents); an error says it came from making it
+ * (`unmadeDataDir`), so that `environmentProblem` names it with what to do, and an ENOENT from
+ * elsewhere (a file of a broken install) is not blamed on `--data-dir`.
+ */
+export function makeDataDir(dataDir: string): void {
+  try {
+    makeDirectories(dataDir);
+  } catch (error) {
+    throw Object.assign(error as Error, { unmadeDataDir: dataDir });
+  }
 }

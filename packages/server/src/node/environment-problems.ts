@@ -8,18 +8,19 @@
 import { connectTimeoutMs } from '../store/sql/connect-timeout.ts';
 
 const unreachable = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-// ENOENT: a parent that cannot be made (a path under /proc: make-directories.ts).
-const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
+const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
 /** PostgreSQL's SQLSTATEs for a refused login or a missing database. */
 const refused = new Set(['28P01', '28000', '3D000']);
 
 export function environmentProblem(error: unknown): string | null {
   if (typeof error !== 'object' || error === null) return null;
-  const { code, path, message, dataDir } = error as {
+  const { code, path, message, dataDir, unmadeDataDir } = error as {
     code?: unknown;
     path?: unknown;
     message?: unknown;
     dataDir?: unknown;
+    /** Set by `makeDataDir`: the error came from making this data directory. */
+    unmadeDataDir?: unknown;
   };
   // pg's error for `sslmode=require` against a server without SSL has no code.
   if (message === 'The server does not support SSL connections') {
@@ -43,7 +44,10 @@ export function environmentProblem(error: unknown): string | null {
   if (refused.has(code)) {
     return `PostgreSQL refused the connection (${String(message)}): check --database-url or DATABASE_URL.`;
   }
-  if (unusablePath.has(code) && typeof path === 'string') {
+  // A data directory whose parent cannot be made (under /proc: make-directories.ts); only
+  // then, since an ENOENT elsewhere is a missing file, not a directory to choose.
+  const missingParent = code === 'ENOENT' && typeof unmadeDataDir === 'string';
+  if ((unusablePath.has(code) || missingParent) && typeof path === 'string') {
     return `cannot use ${path} (${code}): pass --data-dir with a directory this user can write.`;
   }
   return null;

@@ -5,10 +5,9 @@
  * holder. The lock is released when the store closes, unless the caller passed its own.
  */
 import { openSqlStore, type SqlStore } from '../store/sql/index.ts';
-import { firstInaccessible, permissionProblem } from './data-dir-access.ts';
+import { firstInaccessible, permissionProblem, makeDataDir } from './data-dir-access.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import type { StoreLocation } from './options.ts';
-import { makeDirectories } from '../store/sql/make-directories.ts';
 
 export async function openStore(
   location: StoreLocation,
@@ -16,7 +15,7 @@ export async function openStore(
 ): Promise<SqlStore> {
   const { lock: given, ...storeOptions } = options;
   if (location.databaseUrl) return openSqlStore({ databaseUrl: location.databaseUrl, ...storeOptions });
-  makeDirectories(location.dataDir);
+  makeDataDir(location.dataDir);
   if (given) {
     if (given.dataDir !== location.dataDir)
       throw new Error(`The lock given is for ${given.dataDir}, not ${location.dataDir}.`);
