@@ -14,16 +14,15 @@
 import {
   closeSync,
   constants,
-  existsSync,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { makeDirectories } from '@ocs/server/make-directories';
 import { isAscii } from 'node:buffer';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -118,7 +117,9 @@ function cacheFileFor(path: string, source: Buffer): string | undefined {
   try {
     const root = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache');
     const folder = join(root, `ocs-mock-${process.getuid?.() ?? 'user'}`);
-    makeFolders(folder, 0o700);
+    // Not `recursive`: Node 20's never returns for a missing path under /proc
+    // (NODE_COMPILE_CACHE=/proc/x hung the start).
+    makeDirectories(folder, 0o700);
     const stat = lstatSync(folder);
     if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) return undefined;
     if (process.platform !== 'win32' && (stat.mode & 0o022) !== 0) return undefined;
@@ -126,23 +127,6 @@ function cacheFileFor(path: string, source: Buffer): string | undefined {
     return join(folder, `${basename(path)}-${source.length}-${checksum}-${process.version}-${process.arch}.cache`);
   } catch {
     return undefined;
-  }
-}
-
-/**
- * `mkdir -p`, one level at a time: Node 20's `mkdirSync(path, { recursive: true })` never
- * returns for a missing path under `/proc` (NODE_COMPILE_CACHE=/proc/x hung the start; the
- * server's `store/sql/make-directories.ts` has the same rule). A failure throws: no cache.
- */
-function makeFolders(path: string, mode: number): void {
-  const missing: string[] = [];
-  for (let dir = path; !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) missing.push(dir);
-  for (const dir of missing.reverse()) {
-    try {
-      mkdirSync(dir, { mode });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
   }
 }
 

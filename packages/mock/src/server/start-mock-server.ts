@@ -8,7 +8,7 @@
  * another origin.
  */
 import type { AddressInfo } from 'node:net';
-import { cors, corsHeaders, listenOrigin, parseCorsOrigins, rateLimitHeaders, withDocs } from '@ocs/server';
+import { cors, listenOrigin, parseCorsOrigins, withDocs } from '@ocs/server';
 import { createApiHttpServer } from '@ocs/server/http-server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
@@ -92,7 +92,7 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   checkMockOptions(options, 'startMockServer', serverOptionNames);
-  const corsOrigins = corsOriginsOf(options.corsOrigins);
+  const corsPolicy = { origins: corsOriginsOf(options.corsOrigins) };
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? defaultMockPort;
   // A port that is not a number would be a pipe's path to Node, and a host no URL can hold
@@ -105,7 +105,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
   // Faults outside CORS, so that a cut-off answer carries the CORS headers a page needs to see it.
-  const api = faultsOnSocket(cors({ origins: corsOrigins })((request) => engine.fetch(request)));
+  const api = faultsOnSocket(cors(corsPolicy)((request) => engine.fetch(request)));
   // `/docs` (the API reference page, when Redoc is installed) answers before the rest.
   const fetch = withDocs(mockDocs())((request: Request) => {
     if (!isControlRequest(request, controlPath)) return api(request);
@@ -122,8 +122,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const server = createApiHttpServer(rememberingConnections(fetch), {
       // A client's end must end a `hang` scenario.
       answerHalfClosedClients: false,
-      rateLimitHeaders: () => rateLimitHeaders(engine.app.rateLimiter.untouched()),
-      cors: (origin, path) => corsHeaders({ origins: corsOrigins }, origin, path),
+      rateLimiter: engine.app.rateLimiter,
+      cors: corsPolicy,
     });
     server.listen(port, host, () => {
       const info = server.address() as AddressInfo;

@@ -157,6 +157,11 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
   }
 }
 
+/** `AdminOutput.logged`: the record, and `reissued` when the command answered again with a new secret. */
+function logged(recordId: string, reissued: boolean): NonNullable<AdminOutput['logged']> {
+  return reissued ? { record_id: recordId, reissued: true } : { record_id: recordId };
+}
+
 export async function runAdminCommand(store: SqlStore, given: AdminCommand): Promise<AdminOutput> {
   const command = checkAdminCommand(given);
   switch (command.command) {
@@ -177,7 +182,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return {
         text: `Demo organization ${demo.organizationId}\nAPI key (shown once): ${demo.apiKey}`,
         json: demo,
-        logged: { record_id: demo.organizationId, ...(earlier === null ? {} : { reissued: true }) },
+        logged: logged(demo.organizationId, earlier !== null),
       };
     }
     case 'org create': {
@@ -196,7 +201,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return {
         text: `Created organization ${organization.id} (${organization.name}).`,
         json: organization,
-        logged: { record_id: organization.id },
+        logged: logged(organization.id, false),
       };
     }
     case 'org list': {
@@ -236,7 +241,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return {
         text: `API key ${record.id} (shown once, only a hash is stored${again}):\n${key}`,
         json: { id: record.id, key, prefix: record.prefix, scopes: record.scopes, expires_at: record.expires_at },
-        logged: { record_id: record.id, ...(earlier === null ? {} : { reissued: true }) },
+        logged: logged(record.id, earlier !== null),
       };
     }
     case 'key revoke': {

@@ -13,14 +13,16 @@ import { createServer, type Server } from 'node:http';
 import { answerHalfClosedClients } from '../http/half-closed-clients.ts';
 import { withHeaderLines } from '../http/header-lines.ts';
 import type { Logger } from '../http/logger.ts';
+import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
+import { type RateLimiter, rateLimitHeaders } from '../http/rate-limit.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { answerUnservableRequests, unbuildableRequestAnswer } from './unservable-requests.ts';
 
 export interface ApiHttpServerOptions {
-  /** The `RateLimit-*` headers of a request that was not counted (the full budget). */
-  rateLimitHeaders: () => Record<string, string>;
-  /** The CORS headers for a request from `origin` to `path` (`corsHeaders`); none without. */
-  cors?: (origin: string | null, path: string) => Record<string, string>;
+  /** Its budget goes in the `RateLimit-*` headers of these answers, which count nothing. */
+  rateLimiter: Pick<RateLimiter, 'untouched'>;
+  /** Who may read these answers from a page; no CORS header without. */
+  cors?: CorsPolicy;
   /** Where the refusals of Node's parser are logged. */
   logger?: Logger;
   /**
@@ -35,15 +37,19 @@ export function createApiHttpServer(
   fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
   options: ApiHttpServerOptions,
 ): Server {
-  const { rateLimitHeaders, cors, logger } = options;
+  const { rateLimiter, cors: policy, logger } = options;
+  const untouched = () => rateLimitHeaders(rateLimiter.untouched());
+  const cors = policy && ((origin: string | null, path: string) => corsHeaders(policy, origin, path));
   // Node would answer an HTTP/1.1 request without Host with an empty 400 itself; the adapter's
   // error handler answers it (and a target that is not a path) in the API's error body.
   const server = createServer(
     { requireHostHeader: false },
-    getRequestListener(withHeaderLines(fetch), { errorHandler: unbuildableRequestAnswer({ rateLimitHeaders }) }),
+    getRequestListener(withHeaderLines(fetch), {
+      errorHandler: unbuildableRequestAnswer({ rateLimitHeaders: untouched }),
+    }),
   );
   if (options.answerHalfClosedClients) answerHalfClosedClients(server);
-  answerClientErrors(server, { rateLimitHeaders, ...(logger ? { logger } : {}), ...(cors ? { cors } : {}) });
-  answerUnservableRequests(server, { rateLimitHeaders, ...(cors ? { cors } : {}) });
+  answerClientErrors(server, { rateLimitHeaders: untouched, ...(logger ? { logger } : {}), ...(cors ? { cors } : {}) });
+  answerUnservableRequests(server, { rateLimitHeaders: untouched, ...(cors ? { cors } : {}) });
   return server;
 }

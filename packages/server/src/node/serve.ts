@@ -13,8 +13,8 @@ import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
 import { keepStatistics, type StatisticsKeeper, type StatisticsKeeperTimes } from './statistics-keeper.ts';
 import { type ExpiredAnswersPurge, type ExpiredAnswersTimes, purgeExpiredAnswers } from './expired-answers.ts';
-import { type CorsPolicy, corsHeaders } from '../http/middleware/cors.ts';
-import { type RateLimitPolicy, rateLimitHeaders } from '../http/rate-limit.ts';
+import type { CorsPolicy } from '../http/middleware/cors.ts';
+import type { RateLimitPolicy } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
 import type { Store } from '../store/types.ts';
 
@@ -97,17 +97,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // A restarted sandbox keeps the time its clock was advanced to (saved in the store).
   await app.engine.syncClock();
   app.engine.start({ intervalMs: options.engineIntervalMs, deliveryPollMs: options.deliveryPollMs });
-  const untouchedBudget = () => rateLimitHeaders(app.rateLimiter.untouched());
-  // The listener's own error answers are readable by an allowed page too.
-  const policy = options.cors;
-  const cors = policy ? (origin: string | null, path: string) => corsHeaders(policy, origin, path) : undefined;
   /** Aborted when the shutdown grace ends (or a second Ctrl-C): cuts delivery attempts short. */
   const graceOver = new AbortController();
+  // The listener's own error answers carry the budget and are readable by an allowed page too.
   const server = createApiHttpServer(app.fetch, {
     answerHalfClosedClients: true,
-    rateLimitHeaders: untouchedBudget,
+    rateLimiter: app.rateLimiter,
     logger,
-    ...(cors ? { cors } : {}),
+    ...(options.cors ? { cors: options.cors } : {}),
   });
   return new Promise((resolve, reject) => {
     server.listen(options.port, options.host, () => {
