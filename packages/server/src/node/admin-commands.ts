@@ -89,16 +89,55 @@ function recordId(id: string | undefined): { id?: string } {
 }
 
 /**
- * A name printed in one line of `org list` and the other tables: a control character (a line
- * break, a tab, an escape sequence) would break the table, or the terminal's display.
+ * What a name printed in one line of `org list` and the other tables must not hold, one rule
+ * for the names given (refused) and the names stored (escaped when printed):
+ * - control characters (C0, DEL, C1): a line break or a tab breaks the table, an escape
+ *   sequence drives the terminal;
+ * - U+2028 and U+2029, the line and paragraph separators, which many terminals and log viewers
+ *   take for line breaks;
+ * - the bidirectional-text controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+ *   U+2069), invisible, which reorder what follows them on the line: a name could show as
+ *   another name, or move the columns after it ("Trojan Source", CVE-2021-42574).
+ * Global, for `replace`; `search` (which ignores `lastIndex`) tells whether a name holds any.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for.
+const unprintable = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `\u202e`: the JSON and JavaScript escape of a character of `unprintable` (all are in the BMP). */
+function unicodeEscape(character: string): string {
+  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+const shortEscapes: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A stored name (or other stored text) for a line of text output, its `unprintable` characters
+ * escaped (`\n`, `\u202e`): names stored before `org create` refused them, or written into the
+ * database directly, still print as one line that shows what it holds.
+ */
+function shown(text: string): string {
+  return text.replace(unprintable, (character) => shortEscapes[character] ?? unicodeEscape(character));
+}
+
+/**
+ * `--json`: the JSON text, with the `unprintable` characters `JSON.stringify` writes as they are
+ * (DEL, C1, the separators and the bidi controls; it escapes only C0) written as `\u` escapes.
+ * They can only be inside strings, which parse back to the very same values: the data stays
+ * exact for what reads it, and the line is safe on a terminal.
+ */
+export function adminJson(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(unprintable, unicodeEscape);
+}
+
+/** Refuses a name given with an `unprintable` character, naming it: most are invisible. */
 function checkPrintable(value: string, flag: string): void {
-  // eslint-disable-next-line no-control-regex -- control characters are what it looks for.
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(value))
-    throw new AdminCommandError(
-      `${flag} must be printable text, without line breaks or other control characters.`,
-      'usage',
-    );
+  const at = value.search(unprintable);
+  if (at < 0) return;
+  const found = `U+${value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new AdminCommandError(
+    `${flag} must be printable text, without line breaks, other control characters or bidirectional-text controls (it holds ${found}); give the name without them.`,
+    'usage',
+  );
 }
 
 /**
@@ -188,7 +227,10 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
     case 'org create': {
       const earlier = command.id === undefined ? null : await store.organizations.get(command.id);
       if (earlier !== null && earlier.name !== command.name)
-        throw new AdminCommandError(`organization ${earlier.id} exists already, named '${earlier.name}'.`, 'state');
+        throw new AdminCommandError(
+          `organization ${earlier.id} exists already, named '${shown(earlier.name)}'.`,
+          'state',
+        );
       const organization =
         earlier ??
         (await createOrganization(store, {
@@ -199,7 +241,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
             : [],
         }));
       return {
-        text: `Created organization ${organization.id} (${organization.name}).`,
+        text: `Created organization ${organization.id} (${shown(organization.name)}).`,
         json: organization,
         logged: logged(organization.id, false),
       };
@@ -208,8 +250,9 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       const organizations = await store.organizations.list();
       return {
         text:
-          organizations.map((o) => `${o.id}  ${o.is_active ? 'active     ' : 'deactivated'}  ${o.name}`).join('\n') ||
-          'No organizations.',
+          organizations
+            .map((o) => `${o.id}  ${o.is_active ? 'active     ' : 'deactivated'}  ${shown(o.name)}`)
+            .join('\n') || 'No organizations.',
         json: organizations,
       };
     }
@@ -346,10 +389,10 @@ export function parseAdminCommand(value: unknown): AdminCommand {
 
 /** One delivery and its attempts, a line each, for a terminal. */
 function describeDelivery(delivery: DeliveryWithAttempts): string {
-  const head = `${delivery.id}  ${delivery.status.padEnd(9)}  attempts ${delivery.attempts_made}  key ${delivery.idempotency_key.slice(0, 12)}…  created ${delivery.created_at}${delivery.next_attempt_at ? `  next ${delivery.next_attempt_at}` : ''}${delivery.last_error ? `  (${delivery.last_error})` : ''}`;
+  const head = `${delivery.id}  ${delivery.status.padEnd(9)}  attempts ${delivery.attempts_made}  key ${delivery.idempotency_key.slice(0, 12)}…  created ${delivery.created_at}${delivery.next_attempt_at ? `  next ${delivery.next_attempt_at}` : ''}${delivery.last_error ? `  (${shown(delivery.last_error)})` : ''}`;
   const attempts = delivery.attempts.map(
     (a) =>
-      `    #${a.attempt} ${a.started_at} ${a.url} → ${a.ok ? 'ok' : 'failed'} ${a.status ?? '-'} in ${Math.round(a.duration_ms)} ms${a.error ? ` (${a.error})` : ''}`,
+      `    #${a.attempt} ${a.started_at} ${shown(a.url)} → ${a.ok ? 'ok' : 'failed'} ${a.status ?? '-'} in ${Math.round(a.duration_ms)} ms${a.error ? ` (${shown(a.error)})` : ''}`,
   );
   return [head, ...attempts].join('\n');
 }

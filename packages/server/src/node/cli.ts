@@ -48,6 +48,7 @@ import {
   type AdminCommand,
   AdminCommandError,
   adminErrorKinds,
+  adminJson,
   type AdminOutput,
   checkAdminCommand,
   deliveriesLimit,
@@ -196,7 +197,7 @@ function parse(argv: string[]) {
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   const out = (output: AdminOutput) =>
-    process.stdout.write(values.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    process.stdout.write(values.json ? `${adminJson(output.json)}\n` : `${output.text}\n`);
   if (values.help) {
     process.stdout.write(usage);
     return 0;
