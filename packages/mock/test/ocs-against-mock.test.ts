@@ -79,7 +79,7 @@ describe('ocs listen + ocs trigger against ocs-mock', () => {
     expect(triggered.stderr).toBe('');
     expect(triggered.code).toBe(0);
     expect(triggered.stdout).toMatch(
-      /^Triggered prospect_response: neutral reply on email from trigger-\S+ \(lead \S+\) in campaign "ocs trigger" \(\S+\); delivery \S+ /,
+      /^Triggered prospect_response: neutral reply on email from trigger-\S+ \(lead \S+\) in campaign "ocs trigger" \(\S+\); delivery \S+ delivered \(HTTP 200, \d+ ms\)\.\n$/,
     );
 
     const [record = ''] = await receiver.waitFor(/^\{.*"verified":true.*\}$/m);

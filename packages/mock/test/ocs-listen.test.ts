@@ -2,12 +2,15 @@
  * `ocs listen` and `ocs trigger` end to end, as real processes (the built bins): the
  * reference server on PGlite with loopback receivers allowed, a receiver process that
  * verifies each delivery with @ocs/sdk/webhooks and the secret `listen` printed, and the
- * webhook slots checked through the API before, during and after (Ctrl-C gives them back).
+ * webhook slots checked through the API before, during and after (Ctrl-C gives them back,
+ * through a server that fails for a moment too, behind a proxy that refuses what it is told);
+ * receivers that fail, hold their answer, or are down, for what trigger and Ctrl-C say.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import type { AddressInfo } from 'node:net';
 import {
   createCampaign,
@@ -107,7 +110,10 @@ describe('ocs listen + ocs trigger against the reference server', () => {
     const first = await run(ocsBin, ['trigger', 'prospect_response', ...connection]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^Triggered prospect_response: positive reply on email .*; delivery \S+ /);
+    // How the first attempt went, read after the reply (whose answer says `pending`, queued).
+    expect(first.stdout).toMatch(
+      /^Triggered prospect_response: positive reply on email .*; delivery \S+ delivered \(HTTP 200, \d+ ms\)\.\n$/,
+    );
     const [line = ''] = await listen.waitFor(
       /^\S+ {2}prospect_response {2}lead trigger-\S+ \(sequence lead \S+\) {2}-> 200 {2}\d+ ms$/m,
     );
@@ -414,9 +420,241 @@ describe('a failing receiver', () => {
         )
         .toMatchObject({ status: 'pending', attempts_made: 1, attempts: [{ ok: false, status: 503 }] });
       expect(await listen.stop('SIGINT')).toBe(0);
+      // The event was made (exit code 0), and trigger says the attempt failed and when the next is.
+      expect(triggered.stdout).toMatch(
+        /; delivery \S+ pending: attempt 1 answered 503; next attempt at \S+ by the sandbox clock \(advancing the clock runs it\)\.\n$/,
+      );
     } finally {
       failing.closeAllConnections();
       await new Promise((resolve) => failing.close(resolve));
+    }
+  }, 120_000);
+});
+
+/** The "ocs trigger" campaign the first test made. */
+async function triggerCampaign() {
+  const { campaigns } = await listCampaigns(client, {});
+  const campaign = campaigns.find((c) => c.name === 'ocs trigger');
+  if (!campaign) throw new Error('run after the first test: no "ocs trigger" campaign');
+  return campaign;
+}
+
+/** A receiver that holds every request until `answer(status)`; `got` resolves at the first. */
+async function heldReceiver() {
+  const held: ServerResponse[] = [];
+  let arrived: () => void = () => undefined;
+  const got = new Promise<void>((resolve) => (arrived = resolve));
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      held.push(response);
+      arrived();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    got,
+    answer(status: number) {
+      for (const response of held.splice(0)) response.writeHead(status).end();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('Ctrl-C while a delivery is in flight', () => {
+  const waiting =
+    /^Waiting for 1 delivery in flight to finish \(up to (\d+) s\), so that the server gets your receiver's answer; press Ctrl-C again to quit now \(the server then counts its attempt as failed and retries it 15 minutes later by the sandbox clock\)\.$/m;
+
+  it("says what it waits for, and waits: the receiver's answer reaches the server, which records the delivery", async () => {
+    const receiver = await heldReceiver();
+    let listen: Watched | undefined;
+    try {
+      const campaign = await triggerCampaign();
+      listen = watch(ocsBin, ['listen', '--forward-to', receiver.url, '--campaign', campaign.id, ...connection]);
+      await listen.waitFor(/Signing secret/);
+      const trigger = watch(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
+      await receiver.got;
+      listen.child.kill('SIGINT');
+      const [, seconds] = await listen.waitFor(waiting, 10_000);
+      expect(Number(seconds)).toBeGreaterThan(60);
+      expect(Number(seconds)).toBeLessThanOrEqual(75);
+      // The slots are back already; the relay still waits for the receiver.
+      expect((await webhooksOf(campaign.id)).filter((w) => w.enabled)).toEqual([]);
+      receiver.answer(200);
+      expect(await listen.exited).toBe(0);
+      expect(listen.stderr()).toBe('');
+      expect(listen.stdout()).toMatch(/ {2}-> 200 {2}\d+ ms\nStopped; webhook slots given back\.\n$/);
+      expect(await trigger.exited).toBe(0);
+      expect(trigger.stdout()).toMatch(/; delivery \S+ delivered \(HTTP 200, \d+ ms\)\.\n$/);
+    } finally {
+      // Failed half-way, the listen would hold the campaign's slot for the next tests.
+      await listen?.stop('SIGKILL');
+      await receiver.close();
+    }
+  }, 120_000);
+
+  it('quits at once on a second Ctrl-C (exit code 130), saying what becomes of the delivery, which the server retries', async () => {
+    const receiver = await heldReceiver();
+    let listen: Watched | undefined;
+    try {
+      const campaign = await triggerCampaign();
+      listen = watch(ocsBin, ['listen', '--forward-to', receiver.url, '--campaign', campaign.id, ...connection]);
+      await listen.waitFor(/Signing secret/);
+      // trigger waits a bounded time for the first attempt's outcome, then says it is pending.
+      const triggeredAt = Date.now();
+      const triggered = await run(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
+      const triggerTook = Date.now() - triggeredAt;
+      const deliveryId = /delivery (\S+) /.exec(triggered.stdout)?.[1];
+      await receiver.got;
+
+      listen.child.kill('SIGINT');
+      await listen.waitFor(waiting, 10_000);
+      const quitAt = Date.now();
+      expect(await listen.stop('SIGINT')).toBe(130);
+      expect(Date.now() - quitAt).toBeLessThan(5_000);
+      expect(listen.stderr()).toBe(
+        'ocs: interrupted with 1 delivery in flight: the server counts its attempt as failed and retries it 15 minutes later by the sandbox clock. Webhook slots given back.\n',
+      );
+      expect((await webhooksOf(campaign.id)).filter((w) => w.enabled)).toEqual([]);
+      // As said: the attempt failed (no answer), and a retry is due.
+      await expect
+        .poll(
+          async () =>
+            (await listSandboxDeliveries(client, { campaign_id: campaign.id, limit: 500 })).deliveries.find(
+              (d) => d.delivery_id === deliveryId,
+            ),
+          { timeout: 20_000, interval: 100 },
+        )
+        .toMatchObject({ status: 'pending', attempts_made: 1, attempts: [{ ok: false, status: null }] });
+      expect(triggerTook).toBeLessThan(30_000);
+      expect(triggered.code).toBe(0);
+      expect(triggered.stdout).toMatch(
+        /; delivery \S+ pending: no answer within 10 s from the receiver \(ocs listen prints it when it comes\)\.\n$/,
+      );
+    } finally {
+      await listen?.stop('SIGKILL');
+      await receiver.close();
+    }
+  }, 120_000);
+});
+
+describe('a receiver that is down', () => {
+  it('makes trigger say the attempt failed (the relay answers 502), with exit code 0: the event was made', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
+    await new Promise((resolve) => closed.close(resolve));
+    const campaign = await triggerCampaign();
+    const listen = watch(ocsBin, ['listen', '--forward-to', target, '--campaign', campaign.id, ...connection]);
+    await listen.waitFor(/Signing secret/);
+    const triggered = await run(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
+    await listen.waitFor(/-> receiver unreachable \(ECONNREFUSED\)/);
+    expect(await listen.stop('SIGINT')).toBe(0);
+    expect(triggered.code).toBe(0);
+    expect(triggered.stderr).toBe('');
+    expect(triggered.stdout).toMatch(
+      /; delivery \S+ pending: attempt 1 answered 502; next attempt at \S+ by the sandbox clock/,
+    );
+  }, 120_000);
+});
+
+/**
+ * A proxy in front of the server that answers 503 to the first `failures` requests that
+ * `fails` picks (a server restarting, say) and passes every other on; it counts what it picked.
+ */
+async function flakyProxy(target: string, fails: (method: string, url: string) => boolean, failures: number) {
+  const upstream = new URL(target);
+  const counts = { picked: 0, refused: 0 };
+  const proxy = createServer((request, response) => {
+    void (async () => {
+      const body = await buffer(request);
+      if (fails(request.method ?? '', request.url ?? '')) {
+        counts.picked += 1;
+        if (counts.refused < failures) {
+          counts.refused += 1;
+          response
+            .writeHead(503, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ success: false, error: 'UPSTREAM_TIMEOUT', message: 'A dependency timed out.' }));
+          return;
+        }
+      }
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) {
+          headers.set(name, value);
+        }
+      }
+      const answer = await fetch(new URL(request.url ?? '/', upstream.origin), {
+        method: request.method,
+        headers,
+        body: body.length > 0 ? new Uint8Array(body) : undefined,
+      });
+      const back: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (!['content-encoding', 'content-length', 'transfer-encoding'].includes(name)) back[name] = value;
+      });
+      response.writeHead(answer.status, back).end(Buffer.from(await answer.arrayBuffer()));
+    })().catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(502).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${upstream.pathname.replace(/\/$/, '')}`,
+    counts,
+    async close() {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}
+
+describe('giving the slots back while the server fails', () => {
+  const disabling = (method: string, url: string) => method === 'DELETE' && /\/webhooks\/[^/]+$/.test(url);
+
+  it('gives a slot back through a server that refuses for a moment (disableWebhook answered 503 three times)', async () => {
+    const { campaign_id: id } = await createCampaign(client, { name: 'Given back through a blip' });
+    if (!id) throw new Error('no campaign id');
+    const proxy = await flakyProxy(server.url, disabling, 3);
+    try {
+      const { listen } = await startListen(['--campaign', id, '--base-url', proxy.url]);
+      expect((await webhooksOf(id)).filter((w) => w.enabled)).toHaveLength(1);
+      expect(await listen.stop('SIGINT'), listen.stderr()).toBe(0);
+      expect(listen.stdout()).toContain('Stopped; webhook slots given back.');
+      // The SDK's own retry, then two more tries of the release: the fourth request went through.
+      expect(proxy.counts).toEqual({ picked: 4, refused: 3 });
+      expect((await webhooksOf(id)).filter((w) => w.enabled)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('says so in a few seconds when the server stays down: the first slot tried three times, the next once', async () => {
+    const ids: string[] = [];
+    for (const name of ['Server down at exit, 1', 'Server down at exit, 2']) {
+      const { campaign_id: id } = await createCampaign(client, { name });
+      if (!id) throw new Error('no campaign id');
+      ids.push(id);
+    }
+    const proxy = await flakyProxy(server.url, disabling, Number.POSITIVE_INFINITY);
+    try {
+      const { listen } = await startListen([...ids.flatMap((id) => ['--campaign', id]), '--base-url', proxy.url]);
+      const stoppedAt = Date.now();
+      expect(await listen.stop('SIGINT')).toBe(1);
+      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+      expect(listen.stderr()).toMatch(
+        new RegExp(
+          `^ocs: stopped, but campaign ${ids[0]}: could not disable webhook \\S+: .+; campaign ${ids[1]}: could not disable webhook \\S+: .+\\n$`,
+        ),
+      );
+      // Two requests (the SDK retries once) per try: three tries, then one.
+      expect(proxy.counts.picked).toBe(8);
+    } finally {
+      await proxy.close();
     }
   }, 120_000);
 });

@@ -2,7 +2,9 @@
  * `ocs trigger`'s own decisions, with the SDK's operations replaced by recorders (the end-to-end
  * runs are ocs-against-mock and ocs-listen): the "ocs trigger" campaign left without senders by
  * an earlier run that failed between its two steps gets them, and the reply is given the
- * receiver's whole deadline, since @ocs/mock answers it once the delivery was attempted.
+ * receiver's whole deadline, since @ocs/mock answers it once the delivery was attempted; the
+ * delivery's outcome is read from the tail of the campaign's deliveries, not from the reply's
+ * answer, which says how it was when queued.
  */
 import type * as Sdk from '@ocs/sdk';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -12,6 +14,12 @@ import { callTimeoutMs } from '../src/cli/connection.ts';
 const sdk = vi.hoisted(() => ({
   calls: [] as Array<{ operation: string; params: unknown; options: unknown }>,
   campaigns: [] as unknown[],
+  /** The delivery's status in simulateReply's answer. */
+  replyStatus: 'delivered',
+  /** How many deliveries the campaign has, the last being the reply's. */
+  deliveries: 1,
+  /** The reads of the deliveries after which the first attempt is recorded. */
+  attemptedAfter: 0,
 }));
 
 vi.mock('@ocs/sdk', async (original) => {
@@ -46,10 +54,24 @@ vi.mock('@ocs/sdk', async (original) => {
     simulateReply: record('simulateReply', () => ({
       reply: {
         sentiment: 'positive',
-        delivery: { delivery_id: 'd-1', status: 'delivered' },
+        delivery: { delivery_id: 'd-1', status: sdk.replyStatus },
         not_delivered_reason: null,
       },
     })),
+    listSandboxDeliveries: record('listSandboxDeliveries', (params) => {
+      const reads = sdk.calls.filter((call) => call.operation === 'listSandboxDeliveries').length;
+      const attempted = reads > sdk.attemptedAfter;
+      const all = Array.from({ length: sdk.deliveries }, (_, i) => ({
+        delivery_id: i === sdk.deliveries - 1 ? 'd-1' : `d-old-${i}`,
+        status: attempted ? 'delivered' : 'pending',
+        attempts_made: attempted ? 1 : 0,
+        next_attempt_at: null,
+        attempts: attempted ? [{ attempt: 1, ok: true, status: 204, duration_ms: 3, error: null }] : [],
+      }));
+      const offset = Number(params.offset ?? 0);
+      const limit = Number(params.limit ?? 100);
+      return { total: all.length, deliveries: all.slice(offset, offset + limit) };
+    }),
   };
 });
 
@@ -67,6 +89,9 @@ beforeEach(() => {
 
 afterEach(() => {
   sdk.campaigns = [];
+  sdk.replyStatus = 'delivered';
+  sdk.deliveries = 1;
+  sdk.attemptedAfter = 0;
 });
 
 it('gives the "ocs trigger" campaign its senders when an earlier run left it without', async () => {
@@ -91,4 +116,31 @@ it('waits for the reply as long as the receiver may take, and a call besides', a
   const [reply] = called('simulateReply');
   expect(reply?.options).toEqual({ timeoutMs: callTimeoutMs + receiverDeadlineMs });
   expect(callTimeoutMs + receiverDeadlineMs).toBeGreaterThan(75_000);
+});
+
+it("says how the first attempt went, read from the tail of the campaign's deliveries once recorded", async () => {
+  sdk.campaigns = [{ id: 'camp-1', name: 'ocs trigger', is_active: true, enabled_accounts: ['acc_em_x', 'acc_li_y'] }];
+  // simulateReply answers the delivery as queued; the attempt is recorded a moment later.
+  sdk.replyStatus = 'pending';
+  sdk.deliveries = 250;
+  sdk.attemptedAfter = 3;
+  await trigger(argv, io);
+  expect(printed).toEqual([expect.stringMatching(/; delivery d-1 delivered \(HTTP 204, 3 ms\)\.$/)]);
+  const reads = called('listSandboxDeliveries').map((call) => call.params);
+  // The total first, then the last 100 until the attempt shows.
+  expect(reads).toEqual([
+    { campaign_id: 'camp-1', limit: 1 },
+    ...Array.from({ length: 3 }, () => ({ campaign_id: 'camp-1', offset: 150, limit: 100 })),
+  ]);
+  // Each read within the wait (10 s), not the client's 30 s.
+  for (const { options } of called('listSandboxDeliveries')) {
+    expect((options as { timeoutMs: number }).timeoutMs).toBeLessThanOrEqual(10_000);
+  }
+});
+
+it('takes an outcome the reply already says as it is', async () => {
+  sdk.campaigns = [{ id: 'camp-1', name: 'ocs trigger', is_active: true, enabled_accounts: ['acc_em_x', 'acc_li_y'] }];
+  await trigger(argv, io);
+  expect(printed).toEqual([expect.stringMatching(/; delivery d-1 delivered\.$/)]);
+  expect(called('listSandboxDeliveries')).toEqual([]);
 });

@@ -4,7 +4,8 @@
  * at its next checkpoint and says in one line what it did and that no event was sent. So a
  * Ctrl-C never leaves a campaign half made, and a person knows what is left on the server.
  * A line says at once that it is stopping; a Ctrl-C during the last step (the reply) lets
- * the command finish, since the event is then on its way.
+ * the command finish, since the event is then on its way, and ends the wait for how the
+ * delivery's first attempt went (`stopRequested`).
  */
 import { CliFailure } from '@ocs/server/cli-kit';
 
@@ -33,6 +34,11 @@ export class Interruption {
   /** Listens for Ctrl-C (and SIGTERM, SIGHUP) until `close()`. */
   constructor(private readonly notDone: string) {
     for (const signal of signals) process.on(signal, this.onSignal);
+  }
+
+  /** Whether a signal came since the start (for a wait that a Ctrl-C ends rather than stops). */
+  get stopRequested(): boolean {
+    return this.requested;
   }
 
   /** Records a finished step, said if the command is interrupted later. */

@@ -14,6 +14,7 @@ import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
 import { checkCampaignIds } from './campaign-option.ts';
 import { call, connect, connectionHelp, connectionOptions, describeFailure, isApiError } from './connection.ts';
+import { Interrupted } from './interruption.ts';
 import { type Forwarded, startRelay } from './relay.ts';
 import { SlotLeases } from './slot-lease.ts';
 
@@ -22,7 +23,8 @@ export const listenUsage = `Usage: ocs listen --forward-to <url> [options]
 Forwards every prospect_response event of the server's campaigns to a receiver on this
 machine, signed (X-Signature-256) with a secret printed at start, and prints one line per
 delivery. The server must accept loopback receivers: ocs-server serve --allow-insecure-webhooks,
-or ocs-mock --allow-insecure-webhooks. Ctrl-C stops and gives every webhook slot back.
+or ocs-mock --allow-insecure-webhooks. Ctrl-C stops and gives every webhook slot back, then
+waits for the deliveries being forwarded; a second Ctrl-C then quits at once (exit code 130).
 
 Options:
   --forward-to <url>  the receiver, e.g. http://localhost:3000/webhooks
@@ -87,11 +89,18 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   let stopping = false;
   // Listened for from the start: Ctrl-C while slots are being claimed still gives them back.
   let interrupted = false;
+  /** Set while the slots are back and deliveries in flight are waited for: quits at once. */
+  let quitNow: (() => void) | undefined;
   // A closed terminal (SIGHUP) too; and a second Ctrl-C while the slots are being given back
-  // must not cut that short, so the handlers stay.
+  // must not cut that short, so the handlers stay. Once they are back, a second Ctrl-C stops
+  // the wait for deliveries in flight.
   const signalled = new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       process.on(signal, () => {
+        if (quitNow) {
+          quitNow();
+          return;
+        }
         if (interrupted) io.out('Still giving the webhook slots back; a moment.');
         interrupted = true;
         resolve();
@@ -102,7 +111,13 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   /** A look for new campaigns under way: stop() waits for it, so that no slot is taken after release. */
   let looking: Promise<void> = Promise.resolve();
 
-  /** Gives the slots back and closes the relay; every later call is a no-op. */
+  /**
+   * Gives the slots back and closes the relay; every later call is a no-op. The relay closes
+   * once the deliveries it is forwarding are answered, so that the server learns how the
+   * receiver took each (the receiver may take up to its deadline, 75 s): that wait is said in
+   * one line, and a Ctrl-C then quits at once (`Interrupted`, exit code 130), the slots
+   * already given back.
+   */
   const stop = async (): Promise<string[]> => {
     if (stopping) return [];
     stopping = true;
@@ -110,7 +125,32 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
     await looking;
     relay.stopAnswering();
     const problems = await leases.releaseAll();
-    await relay.close();
+    const { count, settledWithinMs } = relay.inFlight();
+    if (count === 0) {
+      await relay.close();
+      return problems;
+    }
+    const deliveries = count === 1 ? '1 delivery' : `${count} deliveries`;
+    // What the server does with an attempt left unanswered (section 6): it failed, and is retried.
+    const unanswered = `the server then counts ${count === 1 ? 'its attempt' : 'their attempts'} as failed and retries ${count === 1 ? 'it' : 'them'} 15 minutes later by the sandbox clock`;
+    io.out(
+      `Waiting for ${deliveries} in flight to finish (up to ${Math.ceil(settledWithinMs / 1000)} s), so that the server gets your receiver's answer; press Ctrl-C again to quit now (${unanswered}).`,
+    );
+    const quit = new Promise<never>((_resolve, reject) => {
+      quitNow = () =>
+        reject(
+          new Interrupted(
+            `interrupted with ${deliveries} in flight: ${unanswered.replace(/^the server then/, 'the server')}. ${
+              problems.length > 0 ? `Stopped, but ${problems.join('; ')}.` : 'Webhook slots given back.'
+            }`,
+          ),
+        );
+    });
+    try {
+      await Promise.race([relay.close(), quit]);
+    } finally {
+      quitNow = undefined;
+    }
     return problems;
   };
 

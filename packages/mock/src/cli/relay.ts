@@ -32,6 +32,12 @@ export interface Relay {
    * rather than hand it the slot, and one starting leaves its webhook alone (slot-lease.ts).
    */
   stopAnswering(): void;
+  /**
+   * The deliveries being forwarded now (the server waits for their answer), and how long the
+   * last of them may still take: each is cut off at the receiver's deadline.
+   */
+  inFlight(): { count: number; settledWithinMs: number };
+  /** Stops once every request under way is answered (a delivery may take its receiver's deadline). */
   close(): Promise<void>;
 }
 
@@ -76,6 +82,8 @@ export async function startRelay(options: {
 }): Promise<Relay> {
   const path = `${relayPathPrefix}${randomBytes(9).toString('base64url')}`;
   const inFlight = new Set<Promise<void>>();
+  /** When each delivery being forwarded now started (by performance.now()). */
+  const forwarding = new Set<{ started: number }>();
   const server = createServer((request, response) => {
     const handled = handle(request, response).catch((error: unknown) => {
       options.onRefused(`relay error: ${(error as Error).message}`);
@@ -119,6 +127,8 @@ export async function startRelay(options: {
       if (typeof value === 'string' && (passedOn.includes(name) || name.startsWith('x-ocs-'))) headers[name] = value;
     }
     const started = performance.now();
+    const forward = { started };
+    forwarding.add(forward);
     let status: number | null = null;
     let error: string | null = null;
     try {
@@ -133,6 +143,8 @@ export async function startRelay(options: {
       await answer.body?.cancel();
     } catch (caught) {
       error = fetchProblem(caught);
+    } finally {
+      forwarding.delete(forward);
     }
     options.onForwarded({
       at: new Date(),
@@ -160,6 +172,14 @@ export async function startRelay(options: {
     url: `http://127.0.0.1:${port}${path}`,
     stopAnswering() {
       stopping = true;
+    },
+    inFlight() {
+      const now = performance.now();
+      let settledWithinMs = 0;
+      for (const { started } of forwarding) {
+        settledWithinMs = Math.max(settledWithinMs, started + receiverDeadlineMs - now);
+      }
+      return { count: forwarding.size, settledWithinMs };
     },
     async close() {
       await Promise.allSettled([...inFlight]);

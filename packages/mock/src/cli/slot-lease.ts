@@ -21,7 +21,15 @@
  * earlier `listen` disabled at exit is re-enabled (its URL registered again) and repointed the
  * same way. Only a campaign that has none gets a new one.
  */
-import { createWebhook, disableWebhook, listWebhooks, paginate, type OcsClient } from '@ocs/sdk';
+import {
+  createWebhook,
+  disableWebhook,
+  listWebhooks,
+  OcsApiError,
+  OcsConnectionError,
+  paginate,
+  type OcsClient,
+} from '@ocs/sdk';
 import { call, isApiError } from './connection.ts';
 import { relayPathPrefix, relayState } from './relay.ts';
 
@@ -121,25 +129,50 @@ export class SlotLeases {
     }
   }
 
-  /** Gives every slot back; returns what could not be restored, one line each. */
+  /**
+   * Gives every slot back; returns what could not be restored, one line each. A slot whose
+   * giving back fails for a passing reason (the server unreachable for a moment, a 429 or a
+   * 5xx: `passing`) is given back again, from the start, after each of `releaseWaitsMs`
+   * (the SDK already repeats each of its requests once after a blip): three times within
+   * about two seconds. Each step is safe to repeat: disabling a disabled webhook, and
+   * registering again a URL already re-enabled, are done. Once a slot has failed so every
+   * time, the server is taken to be down: the others are tried once each, and said.
+   */
   async releaseAll(): Promise<string[]> {
     const problems: string[] = [];
+    let serverDown = false;
     for (const lease of this.leases.values()) {
-      let what = `disable webhook ${lease.webhookId}`;
-      try {
-        await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId });
-        const webhooks = lease.displaced ? await this.webhooksOf(lease.campaignId) : [];
-        const back = lease.displaced && (await giveBackTo(lease, webhooks));
-        if (back) {
-          what = `re-enable ${back.url} (webhook ${back.id})`;
-          await this.giveBack(lease, back.url);
+      const step = { what: `disable webhook ${lease.webhookId}` };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.release(lease, step);
+          this.leases.delete(lease.campaignId);
+          break;
+        } catch (error) {
+          const wait = releaseWaitsMs[attempt];
+          if (passing(error) && wait !== undefined && !serverDown) {
+            await new Promise((resolve) => setTimeout(resolve, wait));
+            continue;
+          }
+          if (passing(error)) serverDown = true;
+          problems.push(`campaign ${lease.campaignId}: could not ${step.what}: ${(error as Error).message}`);
+          break;
         }
-        this.leases.delete(lease.campaignId);
-      } catch (error) {
-        problems.push(`campaign ${lease.campaignId}: could not ${what}: ${(error as Error).message}`);
       }
     }
     return problems;
+  }
+
+  /** Gives one slot back; `step.what` says the step under way, for a failure's line. */
+  private async release(lease: Lease, step: { what: string }): Promise<void> {
+    step.what = `disable webhook ${lease.webhookId}`;
+    await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId });
+    const webhooks = lease.displaced ? await this.webhooksOf(lease.campaignId) : [];
+    const back = lease.displaced && (await giveBackTo(lease, webhooks));
+    if (back) {
+      step.what = `re-enable ${back.url} (webhook ${back.id})`;
+      await this.giveBack(lease, back.url);
+    }
   }
 
   /**
@@ -174,14 +207,13 @@ export class SlotLeases {
     }
   }
 
+  /** The campaign's webhooks; the SDK's error as it came (releaseAll tells a passing one). */
   private webhooksOf(campaignId: string) {
-    return call('listWebhooks', this.baseUrl, () =>
-      paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 }),
-    );
+    return paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 });
   }
 
   private async slotOf(campaignId: string): Promise<Slot> {
-    const webhooks = await this.webhooksOf(campaignId);
+    const webhooks = await call('listWebhooks', this.baseUrl, () => this.webhooksOf(campaignId));
     const spare = await spareRelay(webhooks);
     const slot: Slot = { holder: null, spare: spare ? { id: spare.webhook_id, url: spare.webhook_url } : null };
     const enabled = webhooks.find((webhook) => webhook.enabled);
@@ -207,6 +239,18 @@ export class SlotLeases {
       if (!isApiError(error, 'DUPLICATE_WEBHOOK')) throw error;
     });
   }
+}
+
+/** The waits before giving a slot back again after a passing failure (releaseAll). */
+const releaseWaitsMs = [250, 1000];
+
+/**
+ * A failure that may be gone a moment later: no answer (a connection refused or reset, as
+ * while the server restarts; not a timeout, already waited out), or 408, 429 and 5xx.
+ */
+function passing(error: unknown): boolean {
+  if (error instanceof OcsConnectionError) return true;
+  return error instanceof OcsApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
 }
 
 /** What the slot's bookkeeping reads of a campaign's webhooks (listWebhooks' items). */

@@ -3,10 +3,13 @@
  * Stripe CLI's `trigger` does: a campaign and a lead written to on the channel (found or
  * made, trigger-fixtures.ts), then a reply worded for the sentiment asked for
  * (`simulateReply`), which the server turns into a `prospect_response` for the campaign's
- * webhook (the one `ocs listen` registered, when it runs).
+ * webhook (the one `ocs listen` registered, when it runs). It then says how the delivery's
+ * first attempt went: `simulateReply` answers the delivery as it was when queued (`pending`,
+ * on both servers, ocs-mock included though it attempts it before answering), so the outcome
+ * is read from the campaign's deliveries, waited for a few seconds at most.
  */
 import { parseArgs } from 'node:util';
-import { listWebhooks, simulateReply } from '@ocs/sdk';
+import { type components, listSandboxDeliveries, listWebhooks, type OcsClient, simulateReply } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
 import { checkCampaignIds } from './campaign-option.ts';
@@ -15,11 +18,21 @@ import { receiverDeadlineMs } from './receiver-deadline.ts';
 import { Interruption } from './interruption.ts';
 import { type Channel, contactedLead, triggerCampaign, triggerCampaignName } from './trigger-fixtures.ts';
 
+/**
+ * How long to wait for the outcome of the delivery's first attempt once the reply is made: a
+ * receiver answering at once is known within a few hundred milliseconds; a slower one is
+ * said to be still pending (`ocs listen` prints its answer when it comes).
+ */
+const outcomeWaitMs = 10_000;
+/** How often the campaign's deliveries are read meanwhile. */
+const outcomePollMs = 100;
+
 export const triggerUsage = `Usage: ocs trigger prospect_response [options]
 
 Makes a prospect reply in the sandbox, so that the server sends a prospect_response event to
 the campaign's webhook (run ocs listen first to receive it). It creates a lead in the
-campaign and moves the sandbox clock until the sequence has written to it on the channel.
+campaign and moves the sandbox clock until the sequence has written to it on the channel,
+then says how the delivery's first attempt went (waited for ${outcomeWaitMs / 1000} s at most).
 Ctrl-C stops after the step under way (exit code 130), saying what was done.
 
 Options:
@@ -114,7 +127,13 @@ export async function trigger(argv: string[], io: CommandIo): Promise<void> {
         `${what}: no prospect_response sent: ${reply.not_delivered_reason ?? 'no reason given'}; run ocs listen first.`,
       );
     }
-    io.out(`Triggered prospect_response: ${what}; delivery ${reply.delivery.delivery_id} ${reply.delivery.status}.`);
+    // The event is on its way: what is left is reading how its first attempt went, which a
+    // Ctrl-C cuts short (the line is printed all the same) rather than stops.
+    const outcome =
+      reply.delivery.status === 'pending'
+        ? await firstAttempt(client, campaign.id, reply.delivery.delivery_id, () => progress.stopRequested)
+        : { delivery: reply.delivery };
+    io.out(`Triggered prospect_response: ${what}; delivery ${reply.delivery.delivery_id} ${describeOutcome(outcome)}.`);
   } finally {
     progress.close();
   }
@@ -133,5 +152,80 @@ async function waitForWebhook(
     const { webhooks } = await call('listWebhooks', baseUrl, () => listWebhooks(client, { campaign_id: campaignId }));
     if (webhooks.some((webhook) => webhook.enabled)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+type Delivery = components['schemas']['SandboxDelivery'];
+interface Outcome {
+  /** The delivery as last read (or as `simulateReply` answered it). */
+  delivery: Pick<Delivery, 'status'> & Partial<Delivery>;
+  /** Why it could not be read, if it could not. */
+  unread?: string;
+  /** Whether a Ctrl-C ended the wait. */
+  cutShort?: boolean;
+}
+
+/**
+ * The delivery once its first attempt is settled (`delivered`, or an attempt recorded, or
+ * given up), read from the campaign's deliveries every `outcomePollMs` for `outcomeWaitMs` at
+ * most, or until `stop()`. The list is oldest first, so the delivery just made is among the
+ * last: its tail is read. Not read, the delivery is as `simulateReply` said (`pending`).
+ */
+async function firstAttempt(
+  client: OcsClient,
+  campaignId: string,
+  deliveryId: string,
+  stop: () => boolean,
+): Promise<Outcome> {
+  const pending = { status: 'pending' } as const;
+  const until = Date.now() + outcomeWaitMs;
+  // Each read within the wait, give or take a second: a server that stops answering does not
+  // hold the command for the client's whole timeout.
+  const timeout = () => ({ timeoutMs: Math.max(until - Date.now(), 1000) });
+  try {
+    const { total } = await listSandboxDeliveries(client, { campaign_id: campaignId, limit: 1 }, timeout());
+    const tail = { campaign_id: campaignId, offset: Math.max(0, total - 100), limit: 100 };
+    for (;;) {
+      const { deliveries } = await listSandboxDeliveries(client, tail, timeout());
+      const found = deliveries.find((delivery) => delivery.delivery_id === deliveryId);
+      if (!found) return { delivery: pending, unread: "it is not among the campaign's latest deliveries" };
+      if (found.status !== 'pending' || found.attempts.length > 0 || Date.now() >= until) return { delivery: found };
+      if (stop()) return { delivery: found, cutShort: true };
+      await new Promise((resolve) => setTimeout(resolve, outcomePollMs));
+    }
+  } catch (error) {
+    return { delivery: pending, unread: (error as Error).message };
+  }
+}
+
+/**
+ * How the first attempt went, after `delivery <id> `: `delivered (HTTP 200, 7 ms)`;
+ * `pending: attempt 1 answered 503; the next is due at ...`; `pending: no answer within 10 s`...
+ */
+function describeOutcome({ delivery, unread, cutShort }: Outcome): string {
+  if (unread !== undefined) return `${delivery.status} (how its first attempt went could not be read: ${unread})`;
+  const attempts = delivery.attempts ?? [];
+  const last = attempts.at(-1);
+  const answered = (attempt: NonNullable<typeof last>) =>
+    attempt.status === null ? `failed (${attempt.error ?? 'no answer'})` : `answered ${attempt.status}`;
+  switch (delivery.status) {
+    case 'delivered': {
+      const ok = attempts.find((attempt) => attempt.ok) ?? last;
+      return ok ? `delivered (HTTP ${ok.status}, ${ok.duration_ms} ms)` : 'delivered';
+    }
+    case 'pending':
+      if (!last) {
+        const waited = cutShort ? 'no answer yet' : `no answer within ${outcomeWaitMs / 1000} s`;
+        return `pending: ${waited} from the receiver (ocs listen prints it when it comes)`;
+      }
+      return `pending: attempt ${last.attempt} ${answered(last)}; next attempt at ${delivery.next_attempt_at ?? 'its retry time'} by the sandbox clock (advancing the clock runs it)`;
+    case 'failed':
+      return last
+        ? `failed: attempt ${last.attempt} ${answered(last)}, its last`
+        : 'failed: the campaign had no enabled webhook when it was attempted (is ocs listen still running?)';
+    case 'cancelled':
+      return 'cancelled: the lead was deleted before it was sent';
+    default:
+      return delivery.status;
   }
 }
