@@ -1884,13 +1884,15 @@ export interface paths {
          *        for the lead).
          *     5. It is delivered as a `prospect_response` event to the campaign's enabled webhooks,
          *        by the rules of the `prospect_response` webhook (section 6): the first attempt at
-         *        once; retries 15 minutes apart by the sandbox clock, so
-         *        `POST /sandbox/clock/advance` runs them. A reply is delivered once per lead: a repeat
-         *        reply is not delivered again (`delivery` null, `not_delivered_reason:
-         *        repeat reply`), unless it is a later positive reply after an earlier non-positive one,
-         *        which is a new event with a new `idempotency_key`. With no enabled webhook nothing is
-         *        delivered (`not_delivered_reason: no enabled webhook`). Follow a delivery's attempts
-         *        with `GET /sandbox/campaigns/{campaign_id}/deliveries`.
+         *        once, right after the answer, which does not wait for the receiver (it may take up
+         *        to 75 seconds): the answer's `delivery.status` is `pending`. Retries 15 minutes
+         *        apart by the sandbox clock, so `POST /sandbox/clock/advance` runs them. A reply is
+         *        delivered once per lead: a repeat reply is not delivered again (`delivery` null,
+         *        `not_delivered_reason` beginning with `repeat reply`), unless it is a later positive
+         *        reply after an earlier non-positive one, which is a new event with a new
+         *        `idempotency_key`. With no enabled webhook nothing is delivered
+         *        (`not_delivered_reason: no enabled webhook on the campaign`). Follow a delivery's
+         *        attempts with `GET /sandbox/campaigns/{campaign_id}/deliveries`.
          *
          *     Body: `lead_id`, `channel` (`email` or `linkedin`) and `message` (1 to 10,000
          *     characters). Errors: a `lead_id` that is not a lead of the organization answers
@@ -3408,7 +3410,7 @@ export interface components {
             /** @description The event's `idempotency_key`, the same on every attempt. */
             idempotency_key: string;
             /**
-             * @description When the answer was sent: `delivered` (a webhook answered `2xx`), `pending` (no webhook has yet; a retry is scheduled) or `failed` (every attempt failed; dropped).
+             * @description The delivery's status when the answer was sent: `pending`, since the first attempt follows the answer. What it becomes, `delivered` (a webhook answered `2xx`) or `failed` (every attempt failed; dropped), is read with `GET /sandbox/campaigns/{campaign_id}/deliveries`.
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed";
@@ -3443,7 +3445,7 @@ export interface components {
             ai_response: components["schemas"]["AiResponse"];
             /** @description The `prospect_response` delivery of the reply; null when the reply is not delivered. */
             delivery: components["schemas"]["SandboxReplyDelivery"] | null;
-            /** @description Why no delivery was started, for example `no enabled webhook` or `repeat reply`; null when `delivery` is set. */
+            /** @description Why no delivery was started: `no enabled webhook on the campaign`, or a text beginning with `repeat reply`; null when `delivery` is set. */
             not_delivered_reason: string | null;
         };
         /** @description Body of `POST /sandbox/campaigns/{campaign_id}/engagements`. `start_time` is required for `meeting_booked`; `invitee_name` and `invitee_email` apply to `meeting_booked` and `confirmed_by` to `booking_confirmed`. */
@@ -7810,7 +7812,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reply was received, classified, handled, recorded and (unless `delivery` is null) delivered. */
+            /** @description The reply was received, classified, handled and recorded, and (unless `delivery` is null) queued for delivery, its first attempt made right after this answer. */
             201: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

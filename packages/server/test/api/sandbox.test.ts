@@ -6,6 +6,7 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import { SandboxClock } from '../../src/domain/clock.ts';
+import { openApiDocument } from '../../src/openapi/document.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
 import { createCampaign, demoAccounts, emailSequence } from '../support/campaign-setup.ts';
@@ -128,6 +129,43 @@ describeBackends('sandbox operations', (store) => {
       'Thanks, but we are not interested right now.',
       'Actually, sounds good, let us talk next week.',
     ]);
+  });
+
+  it("answers as the document's examples say: the delivery queued (pending, attempted right after), a repeat not delivered", async () => {
+    type Example = {
+      value: { message: string; reply: Record<string, unknown> & { delivery: { status: string } | null } };
+    };
+    const operation = (openApiDocument.paths['/sandbox/campaigns/{campaign_id}/replies'] as Record<string, unknown>)
+      .post as { responses: { 201: { content: { 'application/json': { examples: Record<string, Example> } } } } };
+    const examples = operation.responses[201].content['application/json'].examples;
+    await addWebhook();
+    await advance({ seconds: 1 });
+    let attempted = false;
+    receive = () => {
+      attempted = true;
+      return answer.ok();
+    };
+    const first = await reply('Sounds good, let us talk next week.');
+    expect(first.status).toBe(201);
+    const queued = examples.queued?.value;
+    expect((first.body as unknown as { message: string }).message).toBe(queued?.message);
+    expect(first.body.reply.delivery).toMatchObject({ status: queued?.reply.delivery?.status });
+    const repeat = await reply('Also, could you send a one-pager before we talk?');
+    const notAgain = examples.repeat_reply?.value;
+    expect((repeat.body as unknown as { message: string }).message).toBe(notAgain?.message);
+    expect(repeat.body.reply).toMatchObject({
+      delivery: null,
+      not_delivered_reason: notAgain?.reply.not_delivered_reason,
+    });
+    // The first attempt follows the answer: the next round runs it, and it is delivered.
+    expect(attempted).toBe(false);
+    await advance({ seconds: 1 });
+    expect(attempted).toBe(true);
+    const listed = await api.call<{ deliveries: Array<{ status: string }> }>(
+      'GET',
+      `/v1/sandbox/campaigns/${campaignId}/deliveries`,
+    );
+    expect(listed.body.deliveries.map((d) => d.status)).toEqual(['delivered']);
   });
 
   it('records a reply without delivering it when the campaign has no enabled webhook, and pauses the lead', async () => {
