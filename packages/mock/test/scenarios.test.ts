@@ -118,7 +118,7 @@ describe('rateLimit', () => {
     expect(Number(third.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
     expect(await third.json()).toMatchObject({
       error: 'RATE_LIMITED',
-      message: expect.stringMatching(/Rate limit of 2 requests per minute for GET \/campaigns exceeded/),
+      message: expect.stringMatching(/Rate limit of 2 requests per minute for GET \/v1\/campaigns exceeded/),
     });
     // Per endpoint: another operation still has its own budget.
     expect((await get('/leads')).status).toBe(200);

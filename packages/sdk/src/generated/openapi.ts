@@ -2972,7 +2972,7 @@ export interface components {
             reply_rate_pct: number | null;
             /** @description positive / contacted */
             positive_rate_pct: number | null;
-            /** @description meetings / positive */
+            /** @description meetings / positive; above 100 when leads book a meeting without a positive reply */
             meeting_rate_pct: number | null;
         };
         AnalysisReplies: {
@@ -3022,7 +3022,7 @@ export interface components {
             funnel: components["schemas"]["AnalysisFunnel"];
             replies: components["schemas"]["AnalysisReplies"];
         };
-        /** @description Aggregate counts of a campaign. All counts are integers or null; all `*_pct` values are numbers (percent, 0-100, rounded to one decimal) or null. Counting uses each lead's first event of a kind inside the window. Rates are null when their denominator is zero. There is no daily timeline and no individual replies in this report. */
+        /** @description Aggregate counts of a campaign. All counts are integers or null; all `*_pct` values are numbers (percent, rounded to one decimal) or null, from 0 to 100 except `meeting_rate_pct` (meetings / positive), which exceeds 100 when leads book a meeting without a positive reply (a confirmation booking). Counting uses each lead's first event of a kind inside the window. Rates are null when their denominator is zero. There is no daily timeline and no individual replies in this report. */
         CampaignAnalysis: {
             leads: components["schemas"]["AnalysisLeads"];
             funnel: components["schemas"]["AnalysisFunnel"];
@@ -7133,7 +7133,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Deprecation: components["headers"]["Deprecation"];
                     /**
-                     * @description The successor operation, `DELETE /v1/campaigns/{campaign_id}/webhooks/{webhook_id}` with this campaign's and webhook's IDs.
+                     * @description The successor operation, `DELETE /v1/campaigns/{campaign_id}/webhooks/{webhook_id}` with this campaign's and webhook's IDs; an ID the request gave that is not a UUID (refused) stays the path's placeholder, `{campaign_id}` or `{webhook_id}`.
                      * @example </v1/campaigns/3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14/webhooks/e7f3a9c1-4d2b-4e6f-8a5c-7b1d3f9e2a64>; rel="successor-version"
                      */
                     Link?: string;
@@ -7157,7 +7157,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Deprecation: components["headers"]["Deprecation"];
                     /**
-                     * @description The successor operation, `DELETE /v1/campaigns/{campaign_id}/webhooks/{webhook_id}` with this campaign's and webhook's IDs.
+                     * @description The successor operation, `DELETE /v1/campaigns/{campaign_id}/webhooks/{webhook_id}` with this campaign's and webhook's IDs; an ID the request gave that is not a UUID (refused) stays the path's placeholder, `{campaign_id}` or `{webhook_id}`.
                      * @example </v1/campaigns/3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14/webhooks/e7f3a9c1-4d2b-4e6f-8a5c-7b1d3f9e2a64>; rel="successor-version"
                      */
                     Link?: string;

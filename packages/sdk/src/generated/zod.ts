@@ -442,7 +442,7 @@ export const VariationAnalysis = /* @__PURE__ */ z.looseObject({ leads: Analysis
 export type VariationAnalysis = z.output<typeof VariationAnalysis>;
 
 /**
- * Aggregate counts of a campaign. All counts are integers or null; all `*_pct` values are numbers (percent, 0-100, rounded to one decimal) or null. Counting uses each lead's first event of a kind inside the window. Rates are null when their denominator is zero. There is no daily timeline and no individual replies in this report.
+ * Aggregate counts of a campaign. All counts are integers or null; all `*_pct` values are numbers (percent, rounded to one decimal) or null, from 0 to 100 except `meeting_rate_pct` (meetings / positive), which exceeds 100 when leads book a meeting without a positive reply (a confirmation booking). Counting uses each lead's first event of a kind inside the window. Rates are null when their denominator is zero. There is no daily timeline and no individual replies in this report.
  */
 export const CampaignAnalysis = /* @__PURE__ */ z.looseObject({ leads: AnalysisLeads, funnel: AnalysisFunnel, replies: AnalysisReplies, channels: /* @__PURE__ */ z.looseObject({ email: AnalysisEmailChannel, linkedin: AnalysisLinkedinChannel }), window: AnalysisWindow, by_variation: /* @__PURE__ */ z.looseObject({ a: VariationAnalysis, b: VariationAnalysis, unassigned: VariationAnalysis }) }) satisfies z.ZodType<components['schemas']["CampaignAnalysis"]>;
 export type CampaignAnalysis = z.output<typeof CampaignAnalysis>;

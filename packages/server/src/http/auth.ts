@@ -8,6 +8,7 @@
 import type { ApiKeyRecord, OrganizationRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 import { hashApiKey, scopeAllows } from '../domain/api-keys.ts';
+import { toApiTime } from '../domain/clock.ts';
 import { ApiError } from './api-error.ts';
 import { headerValues } from './header-lines.ts';
 
@@ -61,7 +62,8 @@ export class Authenticator {
       throw new ApiError(
         401,
         'API_KEY_EXPIRED',
-        `The API key expired on ${found.key.expires_at}. Generate a new key and revoke this one.`,
+        // In the API's own time format, as every time in a body.
+        `The API key expired on ${toApiTime(found.key.expires_at)}. Generate a new key and revoke this one.`,
       );
     }
     if (!found.organization.is_active) {

@@ -47,7 +47,8 @@ export class RateLimiter {
       const per = windowText(this.policy.windowMs);
       const which =
         forEndpoint > this.policy.perEndpoint
-          ? `${this.policy.perEndpoint} requests per ${per} for ${endpoint}`
+          ? // The endpoint as the caller writes it (`GET /v1/campaigns/{campaign_id}`); counted without the prefix.
+            `${this.policy.perEndpoint} requests per ${per} for ${endpoint.replace(' ', ' /v1')}`
           : `${this.policy.total} requests per ${per} in total`;
       throw new RateLimitedError(
         new ApiError(429, 'RATE_LIMITED', `Rate limit of ${which} exceeded. Retry after ${reset} seconds.`, {

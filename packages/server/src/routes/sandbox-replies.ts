@@ -52,7 +52,7 @@ export const sandboxReplyHandlers: PartialHandlers = {
     const page = pageRequest(query, 100);
     const result = await services.store.deliveries.listForCampaign(campaign.id, page);
     const deliveries = { ...result, items: result.items.map(deliveryView) };
-    return { status: 200, body: pageEnvelope('deliveries', deliveries, page, 'Deliveries retrieved') };
+    return { status: 200, body: pageEnvelope('deliveries', deliveries, page, 'Sandbox deliveries retrieved') };
   },
 };
 

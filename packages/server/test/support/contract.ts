@@ -2,7 +2,8 @@
  * The document check of every answer, as a list of what is wrong (empty: the answer is as
  * documented): `X-Request-ID` and `RateLimit-*` present, the status documented for the
  * operation (an unmatched path must be `404 NOT_FOUND`), the body valid against that
- * status's schema, and `Retry-After`, `Deprecation` and `Link` where documented. The API
+ * status's schema, and `Retry-After`, `Deprecation` and `Link` where documented (`Link`
+ * matching its pattern). The API
  * tests assert it is empty (api.ts); the fuzzer counts it. No test runner is needed here.
  */
 import {
@@ -55,10 +56,19 @@ export function contractViolations(
     const result = validator.validate(`${documented.pointer}/content/application~1json/schema`, body);
     violations.push(...result.errors.map((error) => `body: ${error}`));
   }
-  for (const name of Object.keys((documented.response.headers as JsonObject | undefined) ?? {})) {
+  const headers = (documented.response.headers as JsonObject | undefined) ?? {};
+  for (const name of Object.keys(headers)) {
     if (['Retry-After', 'Deprecation', 'Link'].includes(name)) {
       const required = name !== 'Retry-After' || response.status === 429;
-      if (required && !response.headers.get(name)) violations.push(`${name} missing`);
+      const value = response.headers.get(name);
+      if (required && !value) violations.push(`${name} missing`);
+      // `Link` names the successor: its value must match the schema written beside it (a
+      // header given by $ref is checked where it is defined, by its own tests).
+      const schema = (headers[name] as JsonObject | undefined)?.schema;
+      if (name === 'Link' && value && schema) {
+        const result = validator.validate(`${documented.pointer}/headers/Link/schema`, value);
+        violations.push(...result.errors.map((error) => `Link header ${JSON.stringify(value)}: ${error}`));
+      }
     }
   }
   return violations;
