@@ -711,7 +711,7 @@ const activateWebhook201 = WebhookRegistration;
 const deactivateWebhook200 = /* @__PURE__ */ z.looseObject({ message: /* @__PURE__ */ z.string(), success: /* @__PURE__ */ z.boolean() });
 const listPipelines200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ pipelines: /* @__PURE__ */ z.array(Pipeline) }));
 const getPipeline200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), pipeline: PipelineDetail });
-const NotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND"]).optional() }));
+const PipelineNotFoundBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["NOT_FOUND"]).optional() }));
 const updatePipeline200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), pipeline: PipelineDetail });
 const listDeals200 = /* @__PURE__ */ z.intersection(PageEnvelope, /* @__PURE__ */ z.looseObject({ deals: /* @__PURE__ */ z.array(Deal) }));
 const createDeal201 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), deal: Deal });
@@ -1235,7 +1235,7 @@ export const responseSchemas = {
     200: getPipeline200 satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][200]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][200]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][401]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][403]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][403]>>,
-    404: NotFoundBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][404]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][404]>>,
+    404: PipelineNotFoundBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][404]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][429]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][429]>>,
     431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][431]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getPipeline"]['responses'][500]>> as z.ZodType<JsonBody<operations["getPipeline"]['responses'][500]>>,
@@ -1246,7 +1246,7 @@ export const responseSchemas = {
     400: ValidationErrorBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][400]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][401]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][403]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][403]>>,
-    404: NotFoundBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][404]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][404]>>,
+    404: PipelineNotFoundBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][404]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][413]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][415]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updatePipeline"]['responses'][429]>> as z.ZodType<JsonBody<operations["updatePipeline"]['responses'][429]>>,
@@ -1280,7 +1280,7 @@ export const responseSchemas = {
     200: getDeal200 satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][200]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][200]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][401]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][403]>>,
-    404: NotFoundBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][404]>>,
+    404: PipelineNotFoundBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][404]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][429]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][429]>>,
     431: RequestHeadersTooLargeBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][431]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][431]>>,
     500: InternalErrorBody satisfies z.ZodType<JsonBody<operations["getDeal"]['responses'][500]>> as z.ZodType<JsonBody<operations["getDeal"]['responses'][500]>>,
@@ -1291,7 +1291,7 @@ export const responseSchemas = {
     400: sharedBody26 satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][400]>>,
     401: UnauthorizedBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][401]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][401]>>,
     403: ForbiddenBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][403]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][403]>>,
-    404: NotFoundBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>>,
+    404: PipelineNotFoundBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][404]>>,
     413: PayloadTooLargeBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][413]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][413]>>,
     415: UnsupportedMediaTypeBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][415]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][415]>>,
     429: RateLimitedBody satisfies z.ZodType<JsonBody<operations["updateDeal"]['responses'][429]>> as z.ZodType<JsonBody<operations["updateDeal"]['responses'][429]>>,

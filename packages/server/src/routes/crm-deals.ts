@@ -131,7 +131,7 @@ async function findStage(store: Store, organizationId: string, stageId: string):
     throw new ApiError(
       400,
       'INVALID_STAGE',
-      `Stage ${stageId} is not a stage of a pipeline of this organization. Use a stage ID from GET /crm/pipelines/{pipeline_id}.`,
+      `Stage ${stageId} is not a stage of a pipeline of this organization. Use a stage ID from GET /v1/crm/pipelines/{pipeline_id}.`,
     );
   }
   return stage;
