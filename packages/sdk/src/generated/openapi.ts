@@ -3674,6 +3674,11 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /**
+                 * @description Seconds to wait before retrying; sent with `AUTH_UNAVAILABLE` (the key store did not answer in time), which the server answers with `1`.
+                 * @example 1
+                 */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -3909,6 +3914,11 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /**
+                 * @description Seconds to wait before retrying; sent with `AUTH_UNAVAILABLE` (the key store did not answer in time), which the server answers with `1`.
+                 * @example 1
+                 */
+                "Retry-After"?: number;
                 Deprecation: components["headers"]["Deprecation"];
                 /**
                  * @description The successor of the deprecated operation (named in its description), with `rel="successor-version"`.
