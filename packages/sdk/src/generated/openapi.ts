@@ -1236,6 +1236,10 @@ export interface paths {
          *     - `filled + fallback + empty = uses`; `filled_rate_pct` is filled / uses × 100, rounded
          *       to one decimal, null when `uses` is 0.
          *
+         *     The reference server generates no AI values (no model is configured): there, every use
+         *     of an AI field counts as `fallback`. The example shows a service whose model fills most
+         *     of them.
+         *
          *     Scope: `campaigns:read`.
          */
         get: operations["getPersonalizationQuality"];
