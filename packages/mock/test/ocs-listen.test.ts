@@ -3,8 +3,10 @@
  * reference server on PGlite with loopback receivers allowed, a receiver process that
  * verifies each delivery with @ocs/sdk/webhooks and the secret `listen` printed, and the
  * webhook slots checked through the API before, during and after (Ctrl-C gives them back,
- * through a server that fails for a moment too, behind a proxy that refuses what it is told);
- * receivers that fail, hold their answer, or are down, for what trigger and Ctrl-C say.
+ * through a server that fails for a moment too, behind a proxy that refuses, holds or never
+ * answers what it is told, and a further Ctrl-C gives up on them); receivers that fail, hold
+ * their answer, or are down, for what trigger and Ctrl-C say; and trigger's reads of the
+ * deliveries against a server at the default rate limits.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import type { AddressInfo } from 'node:net';
 import {
+  advanceSandboxClock,
   createCampaign,
   createClient,
   createWebhook,
@@ -422,7 +425,7 @@ describe('a failing receiver', () => {
       expect(await listen.stop('SIGINT')).toBe(0);
       // The event was made (exit code 0), and trigger says the attempt failed and when the next is.
       expect(triggered.stdout).toMatch(
-        /; delivery \S+ pending: attempt 1 answered 503; next attempt at \S+ by the sandbox clock \(advancing the clock runs it\)\.\n$/,
+        /; delivery \S+ pending: attempt 1 answered 503; next attempt at \S+ by the sandbox clock \(advancing the clock runs it, sent to whatever webhook the campaign has then: keep ocs listen running until then, or the retry finds none and the event is dropped\)\.\n$/,
       );
     } finally {
       failing.closeAllConnections();
@@ -437,6 +440,30 @@ async function triggerCampaign() {
   const campaign = campaigns.find((c) => c.name === 'ocs trigger');
   if (!campaign) throw new Error('run after the first test: no "ocs trigger" campaign');
   return campaign;
+}
+
+/** A receiver that answers every request 200, `ms` after it came. */
+async function slowReceiver(ms: number) {
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        response.writeHead(200).end();
+      }, ms);
+      timers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /** A receiver that holds every request until `answer(status)`; `got` resolves at the first. */
@@ -466,8 +493,13 @@ async function heldReceiver() {
 }
 
 describe('Ctrl-C while a delivery is in flight', () => {
-  const waiting =
-    /^Waiting for 1 delivery in flight to finish \(up to (\d+) s\), so that the server gets your receiver's answer; press Ctrl-C again to quit now \(the server then counts its attempt as failed and retries it 15 minutes later by the sandbox clock\)\.$/m;
+  /** What becomes of the attempt left unanswered: the slots are back, so the retry finds what the campaign has then. */
+  const retried =
+    'retries it 15 minutes later by the sandbox clock, sent to whatever webhook the campaign has then: run ocs listen again before advancing the clock, or the retry finds none and the event is dropped';
+  const waiting = new RegExp(
+    `^Waiting for 1 delivery in flight to finish \\(up to (\\d+) s\\), so that the server gets your receiver's answer; press Ctrl-C again to quit now \\(the server then counts its attempt as failed and ${retried}\\)\\.$`,
+    'm',
+  );
 
   it("says what it waits for, and waits: the receiver's answer reaches the server, which records the delivery", async () => {
     const receiver = await heldReceiver();
@@ -517,7 +549,7 @@ describe('Ctrl-C while a delivery is in flight', () => {
       expect(await listen.stop('SIGINT')).toBe(130);
       expect(Date.now() - quitAt).toBeLessThan(5_000);
       expect(listen.stderr()).toBe(
-        'ocs: interrupted with 1 delivery in flight: the server counts its attempt as failed and retries it 15 minutes later by the sandbox clock. Webhook slots given back.\n',
+        `ocs: interrupted with 1 delivery in flight: the server counts its attempt as failed and ${retried}. Webhook slots given back.\n`,
       );
       expect((await webhooksOf(campaign.id)).filter((w) => w.enabled)).toEqual([]);
       // As said: the attempt failed (no answer), and a retry is due.
@@ -530,6 +562,17 @@ describe('Ctrl-C while a delivery is in flight', () => {
           { timeout: 20_000, interval: 100 },
         )
         .toMatchObject({ status: 'pending', attempts_made: 1, attempts: [{ ok: false, status: null }] });
+      // As said too: the slot given back, the retry finds no webhook, and the event is dropped.
+      await advanceSandboxClock(client, { seconds: 16 * 60 });
+      await expect
+        .poll(
+          async () =>
+            (await listSandboxDeliveries(client, { campaign_id: campaign.id, limit: 500 })).deliveries.find(
+              (d) => d.delivery_id === deliveryId,
+            )?.status,
+          { timeout: 20_000, interval: 200 },
+        )
+        .toBe('failed');
       expect(triggerTook).toBeLessThan(30_000);
       expect(triggered.code).toBe(0);
       expect(triggered.stdout).toMatch(
@@ -538,6 +581,112 @@ describe('Ctrl-C while a delivery is in flight', () => {
     } finally {
       await listen?.stop('SIGKILL');
       await receiver.close();
+    }
+  }, 120_000);
+});
+
+describe('a second Ctrl-C while the slots are being given back', () => {
+  it('quits once they are back, without waiting for the delivery in flight (exit code 130)', async () => {
+    const receiver = await heldReceiver();
+    let open: () => void = () => undefined;
+    const hold = new Promise<void>((resolve) => (open = resolve));
+    let armed = false;
+    const proxy = await serverProxy(server.url, (method, url) =>
+      armed && method === 'DELETE' && /\/webhooks\/[^/]+$/.test(url) ? { hold } : undefined,
+    );
+    let listen: Watched | undefined;
+    try {
+      const campaign = await triggerCampaign();
+      listen = watch(ocsBin, [
+        'listen',
+        '--forward-to',
+        receiver.url,
+        '--campaign',
+        campaign.id,
+        ...connection,
+        '--base-url',
+        proxy.url,
+      ]);
+      await listen.waitFor(/Signing secret/);
+      const trigger = watch(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
+      await receiver.got;
+      armed = true;
+      listen.child.kill('SIGINT');
+      // The slot's giving back is held at the proxy: a second Ctrl-C comes meanwhile.
+      await proxy.reached;
+      listen.child.kill('SIGINT');
+      await listen.waitFor(
+        /^Still giving the webhook slots back, then quitting without waiting for the 1 delivery in flight; press Ctrl-C again to give up on those not back yet \(the next ocs listen takes them back\)\.$/m,
+        10_000,
+      );
+      open();
+      // The receiver never answers: waiting for it would take its 75 s.
+      expect(await within(listen.exited, 20_000)).toBe(130);
+      expect(listen.stderr()).toMatch(
+        /^ocs: interrupted with 1 delivery in flight: the server counts its attempt as failed and retries it 15 minutes later by the sandbox clock, sent to whatever webhook the campaign has then: run ocs listen again before advancing the clock, or the retry finds none and the event is dropped\. Webhook slots given back\.\n$/,
+      );
+      expect(listen.stdout()).not.toMatch(/Waiting for/);
+      expect((await webhooksOf(campaign.id)).filter((w) => w.enabled)).toEqual([]);
+      expect(await trigger.exited).toBe(0);
+    } finally {
+      await listen?.stop('SIGKILL');
+      await receiver.close();
+      await proxy.close();
+    }
+  }, 120_000);
+});
+
+describe('ocs trigger at the default rate limits', () => {
+  let limited: LocalServer;
+  beforeAll(async () => {
+    limited = await startReferenceServer(['--allow-insecure-webhooks']);
+  }, 120_000);
+  afterAll(async () => limited?.close());
+
+  it("reads the campaign's deliveries sparingly: two triggers within a minute with a slow receiver both say the delivery is pending", async () => {
+    // Slower than trigger waits (10 s); not as slow as the 75 s allowed, as advancing the
+    // sandbox clock (the second trigger) waits for the attempts in flight.
+    const receiver = await slowReceiver(13_000);
+    const reading = (method: string, url: string) =>
+      method === 'GET' && /\/sandbox\/campaigns\/[^/]+\/deliveries/.test(url) ? 'pass' : undefined;
+    const proxy = await serverProxy(limited.url, reading);
+    let listen: Watched | undefined;
+    try {
+      listen = watch(ocsBin, [
+        'listen',
+        '--forward-to',
+        receiver.url,
+        '--base-url',
+        limited.url,
+        '--api-key',
+        limited.apiKey,
+      ]);
+      await listen.waitFor(/Signing secret/);
+      const through = ['--base-url', proxy.url, '--api-key', limited.apiKey];
+      const triggers = [
+        await run(ocsBin, ['trigger', 'prospect_response', ...through]),
+        await run(ocsBin, ['trigger', 'prospect_response', ...through]),
+      ];
+      for (const triggered of triggers) {
+        expect(triggered.stderr).toBe('');
+        expect(triggered.code).toBe(0);
+        // No answer from the held receiver; the server may not have attempted the second yet.
+        expect(triggered.stdout).toMatch(
+          /; delivery \S+ pending: (?:no answer within 10 s from the receiver|not attempted by the server within 10 s) \(ocs listen prints it when it comes\)\.\n$/,
+        );
+      }
+      // About 15 reads each in its 10 s (the total, then a page after 0.1, 0.2, 0.4, 0.8 s and
+      // then every second): one trigger used to read 90 times, most of the key's 100 a minute.
+      expect(proxy.counts.picked).toBeGreaterThanOrEqual(4);
+      expect(proxy.counts.picked).toBeLessThanOrEqual(36);
+      const campaignId = /\(([0-9a-f-]{36})\); delivery/.exec(triggers[1]?.stdout ?? '')?.[1] ?? '';
+      const limitedClient = createClient({ baseUrl: limited.url, apiKey: limited.apiKey });
+      const after = await listSandboxDeliveries(limitedClient, { campaign_id: campaignId, limit: 1 });
+      expect(after.rateLimit.remaining).toBeGreaterThan(50);
+    } finally {
+      await listen?.stop('SIGKILL');
+      await receiver.close();
+      await proxy.close();
     }
   }, 120_000);
 });
@@ -563,25 +712,50 @@ describe('a receiver that is down', () => {
 });
 
 /**
- * A proxy in front of the server that answers 503 to the first `failures` requests that
- * `fails` picks (a server restarting, say) and passes every other on; it counts what it picked.
+ * What `serverProxy` does with a request: pass it on; answer 503 without passing it on (a
+ * server restarting), or after passing it on (the server did it, its answer was lost);
+ * answer with `status` and `error` (and `headers`) without passing it on; never answer; or
+ * pass it on once `hold` resolves.
  */
-async function flakyProxy(target: string, fails: (method: string, url: string) => boolean, failures: number) {
+type ProxyAction =
+  | 'pass'
+  | 'refuse'
+  | 'refuse-after'
+  | 'hang'
+  | { status: number; error: string; headers?: Record<string, string> }
+  | { hold: Promise<void> };
+
+/**
+ * A proxy in front of the server that does what `decide` says with each request (nothing:
+ * passes it on uncounted); it counts the requests `decide` picked, and `reached` resolves at
+ * the first of them.
+ */
+async function serverProxy(target: string, decide: (method: string, url: string) => ProxyAction | undefined) {
   const upstream = new URL(target);
-  const counts = { picked: 0, refused: 0 };
+  const counts = { picked: 0 };
+  let arrive: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (arrive = resolve));
+  const refusal = JSON.stringify({ success: false, error: 'UPSTREAM_TIMEOUT', message: 'A dependency timed out.' });
   const proxy = createServer((request, response) => {
     void (async () => {
       const body = await buffer(request);
-      if (fails(request.method ?? '', request.url ?? '')) {
+      const action = decide(request.method ?? '', request.url ?? '');
+      if (action !== undefined) {
         counts.picked += 1;
-        if (counts.refused < failures) {
-          counts.refused += 1;
-          response
-            .writeHead(503, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ success: false, error: 'UPSTREAM_TIMEOUT', message: 'A dependency timed out.' }));
-          return;
-        }
+        arrive();
       }
+      if (action === 'hang') return;
+      if (action === 'refuse') {
+        response.writeHead(503, { 'content-type': 'application/json' }).end(refusal);
+        return;
+      }
+      if (typeof action === 'object' && 'status' in action) {
+        response
+          .writeHead(action.status, { 'content-type': 'application/json', ...action.headers })
+          .end(JSON.stringify({ success: false, error: action.error, message: `Answered ${action.error}.` }));
+        return;
+      }
+      if (typeof action === 'object') await action.hold;
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
         if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) {
@@ -597,7 +771,12 @@ async function flakyProxy(target: string, fails: (method: string, url: string) =
       answer.headers.forEach((value, name) => {
         if (!['content-encoding', 'content-length', 'transfer-encoding'].includes(name)) back[name] = value;
       });
-      response.writeHead(answer.status, back).end(Buffer.from(await answer.arrayBuffer()));
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      if (action === 'refuse-after') {
+        response.writeHead(503, { 'content-type': 'application/json' }).end(refusal);
+        return;
+      }
+      response.writeHead(answer.status, back).end(bytes);
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(502).end(String(error));
     });
@@ -606,6 +785,7 @@ async function flakyProxy(target: string, fails: (method: string, url: string) =
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${upstream.pathname.replace(/\/$/, '')}`,
     counts,
+    reached,
     async close() {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
@@ -613,12 +793,49 @@ async function flakyProxy(target: string, fails: (method: string, url: string) =
   };
 }
 
+/**
+ * A proxy in front of the server that answers 503 to the first `failures` requests that
+ * `fails` picks (a server restarting, say) and passes every other on; it counts what it picked.
+ */
+async function flakyProxy(target: string, fails: (method: string, url: string) => boolean, failures: number) {
+  let refused = 0;
+  const proxy = await serverProxy(target, (method, url) => {
+    if (!fails(method, url)) return undefined;
+    if (refused >= failures) return 'pass';
+    refused += 1;
+    return 'refuse';
+  });
+  return {
+    ...proxy,
+    get counts() {
+      return { picked: proxy.counts.picked, refused };
+    },
+  };
+}
+
+/** Campaigns of the file's server made for one test, without a webhook. */
+async function campaigns(...names: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const name of names) {
+    const { campaign_id: id } = await createCampaign(client, { name });
+    if (!id) throw new Error('no campaign id');
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** `promise`'s value, or 'still running' if it takes longer than `ms`. */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms))]);
+
 describe('giving the slots back while the server fails', () => {
   const disabling = (method: string, url: string) => method === 'DELETE' && /\/webhooks\/[^/]+$/.test(url);
+  /** The CLI's usual line for a server that never answers (connection.ts). */
+  const noAnswer = (url: string) =>
+    `no answer in time from ${url} \\(disableWebhook\\): is the server running\\? Set --base-url or OCS_BASE_URL\\.`;
 
   it('gives a slot back through a server that refuses for a moment (disableWebhook answered 503 three times)', async () => {
-    const { campaign_id: id } = await createCampaign(client, { name: 'Given back through a blip' });
-    if (!id) throw new Error('no campaign id');
+    const [id = ''] = await campaigns('Given back through a blip');
     const proxy = await flakyProxy(server.url, disabling, 3);
     try {
       const { listen } = await startListen(['--campaign', id, '--base-url', proxy.url]);
@@ -633,26 +850,164 @@ describe('giving the slots back while the server fails', () => {
     }
   }, 120_000);
 
-  it('says so in a few seconds when the server stays down: the first slot tried three times, the next once', async () => {
-    const ids: string[] = [];
-    for (const name of ['Server down at exit, 1', 'Server down at exit, 2']) {
-      const { campaign_id: id } = await createCampaign(client, { name });
-      if (!id) throw new Error('no campaign id');
-      ids.push(id);
-    }
+  it('says so in a few seconds when the server stays down: the first slot tried three times, the next once, in the usual line', async () => {
+    const ids = await campaigns('Server down at exit, 1', 'Server down at exit, 2');
     const proxy = await flakyProxy(server.url, disabling, Number.POSITIVE_INFINITY);
     try {
       const { listen } = await startListen([...ids.flatMap((id) => ['--campaign', id]), '--base-url', proxy.url]);
       const stoppedAt = Date.now();
       expect(await listen.stop('SIGINT')).toBe(1);
       expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+      // What the server answered, as every other failure of ocs says it (not the SDK's text).
+      const refused =
+        'disableWebhook answered 503 UPSTREAM_TIMEOUT: A dependency timed out\\. \\(UPSTREAM_TIMEOUT, HTTP 503\\)';
       expect(listen.stderr()).toMatch(
         new RegExp(
-          `^ocs: stopped, but campaign ${ids[0]}: could not disable webhook \\S+: .+; campaign ${ids[1]}: could not disable webhook \\S+: .+\\n$`,
+          `^ocs: stopped, but campaign ${ids[0]}: could not disable webhook \\S+: ${refused}; campaign ${ids[1]}: could not disable webhook \\S+: ${refused}\\n$`,
         ),
       );
       // Two requests (the SDK retries once) per try: three tries, then one.
       expect(proxy.counts.picked).toBe(8);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it("says a server that is gone in the usual line, not the SDK's text", async () => {
+    const [id = ''] = await campaigns('Server gone at exit');
+    const proxy = await serverProxy(server.url, () => undefined);
+    const { listen } = await startListen(['--campaign', id, '--base-url', proxy.url]);
+    await proxy.close();
+    expect(await listen.stop('SIGINT')).toBe(1);
+    expect(listen.stderr()).toMatch(
+      new RegExp(
+        `^ocs: stopped, but campaign ${id}: could not disable webhook \\S+: cannot reach ${proxy.url} \\(disableWebhook\\): is the server running\\? Set --base-url or OCS_BASE_URL\\.\\n$`,
+      ),
+    );
+    // Left in the slot: the next listen takes it back.
+    const { listen: next } = await startListen(['--campaign', id]);
+    expect(next.stdout()).toMatch(/took the slot back from \S+, left by an ocs listen that did not exit cleanly/);
+    expect(await next.stop('SIGINT')).toBe(0);
+  }, 120_000);
+
+  it.each([
+    [
+      'a 429 whose Retry-After is longer than the waits',
+      { status: 429, error: 'RATE_LIMITED', headers: { 'retry-after': '30' } },
+      '429 RATE_LIMITED',
+    ],
+    [
+      'a permanent 500 (one the SDK does not retry)',
+      { status: 500, error: 'ORG_HAS_NO_MEMBERS' },
+      '500 ORG_HAS_NO_MEMBERS',
+    ],
+  ] as const)(
+    'does not try again after %s',
+    async (_what, answer, said) => {
+      const [id = ''] = await campaigns(`Given back through ${said}`);
+      let armed = false;
+      const proxy = await serverProxy(server.url, (method, url) =>
+        armed && disabling(method, url) ? answer : undefined,
+      );
+      try {
+        const { listen } = await startListen(['--campaign', id, '--base-url', proxy.url]);
+        armed = true;
+        expect(await listen.stop('SIGINT')).toBe(1);
+        expect(listen.stderr()).toMatch(
+          new RegExp(
+            `^ocs: stopped, but campaign ${id}: could not disable webhook \\S+: disableWebhook answered ${said}: `,
+          ),
+        );
+        expect(proxy.counts.picked).toBe(1);
+      } finally {
+        await proxy.close();
+      }
+    },
+    120_000,
+  );
+
+  it('takes a server that does not answer for down: each slot tried once, within a few seconds each', async () => {
+    const ids = await campaigns('Server hangs at exit, 1', 'Server hangs at exit, 2');
+    let armed = false;
+    const proxy = await serverProxy(server.url, (method, url) =>
+      armed && disabling(method, url) ? 'hang' : undefined,
+    );
+    try {
+      const { listen } = await startListen([...ids.flatMap((id) => ['--campaign', id]), '--base-url', proxy.url]);
+      armed = true;
+      const stoppedAt = Date.now();
+      expect(await listen.stop('SIGINT')).toBe(1);
+      // 5 s a slot; it was 30 s a slot, the client's timeout.
+      expect(Date.now() - stoppedAt).toBeLessThan(25_000);
+      expect(listen.stderr()).toMatch(
+        new RegExp(
+          `^ocs: stopped, but campaign ${ids[0]}: could not disable webhook \\S+: ${noAnswer(proxy.url)}; campaign ${ids[1]}: could not disable webhook \\S+: ${noAnswer(proxy.url)}\\n$`,
+        ),
+      );
+      expect(proxy.counts.picked).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('gives up at a further Ctrl-C, naming the slots left, which the next listen takes back', async () => {
+    const ids = await campaigns('Given up at exit, 1', 'Given up at exit, 2');
+    let armed = false;
+    const proxy = await serverProxy(server.url, (method, url) =>
+      armed && disabling(method, url) ? 'hang' : undefined,
+    );
+    try {
+      const { listen } = await startListen([...ids.flatMap((id) => ['--campaign', id]), '--base-url', proxy.url]);
+      armed = true;
+      listen.child.kill('SIGINT');
+      await proxy.reached;
+      listen.child.kill('SIGINT');
+      await listen.waitFor(
+        /^Still giving the webhook slots back; press Ctrl-C again to give up on those not back yet \(the next ocs listen takes them back\)\.$/m,
+        10_000,
+      );
+      const gaveUpAt = Date.now();
+      expect(await listen.stop('SIGINT')).toBe(130);
+      expect(Date.now() - gaveUpAt).toBeLessThan(4_000);
+      const left = (id: string) =>
+        `campaign ${id}: gave up giving its slot back \\(its relay webhook \\S+ holds it; the next ocs listen on it takes it back\\)`;
+      expect(listen.stderr()).toMatch(
+        new RegExp(
+          `^ocs: interrupted while giving the webhook slots back: ${left(ids[0] ?? '')}; ${left(ids[1] ?? '')}\\.\\n$`,
+        ),
+      );
+      expect(proxy.counts.picked).toBe(1);
+      // As said: the next listen on the campaign takes the slot back.
+      const { listen: next } = await startListen(['--campaign', ids[0] ?? '']);
+      expect(next.stdout()).toMatch(/took the slot back from \S+, left by an ocs listen that did not exit cleanly/);
+      expect(await next.stop('SIGINT')).toBe(0);
+      expect((await webhooksOf(ids[0] ?? '')).filter((w) => w.enabled)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it("re-enables the user's webhook when the server did it but its answer was lost (createWebhook answered 503)", async () => {
+    const user = await userCampaign('Re-enabled, the answer lost');
+    let armed = false;
+    let refused = 0;
+    const proxy = await serverProxy(server.url, (method, url) => {
+      if (!armed || method !== 'POST' || !url.endsWith(`/campaigns/${user.id}/webhooks`)) return undefined;
+      refused += 1;
+      return refused === 1 ? 'refuse-after' : 'pass';
+    });
+    try {
+      const { listen } = await startListen(['--campaign', user.id, '--replace', '--base-url', proxy.url]);
+      expect((await webhooksOf(user.id)).find((w) => w.webhook_id === user.webhookId)?.enabled).toBe(false);
+      armed = true;
+      expect(await listen.stop('SIGINT'), listen.stderr()).toBe(0);
+      expect(listen.stderr()).toBe('');
+      expect(listen.stdout()).toContain('Stopped; webhook slots given back.');
+      // Registered twice: the second found it enabled already (DUPLICATE_WEBHOOK), which is done.
+      expect(proxy.counts.picked).toBe(2);
+      expect((await webhooksOf(user.id)).filter((w) => w.enabled)).toEqual([
+        expect.objectContaining({ webhook_id: user.webhookId, webhook_url: userHook, has_secret: true }),
+      ]);
     } finally {
       await proxy.close();
     }

@@ -4,7 +4,8 @@
  * an earlier run that failed between its two steps gets them, and the reply is given the
  * receiver's whole deadline, since @ocs/mock answers it once the delivery was attempted; the
  * delivery's outcome is read from the tail of the campaign's deliveries, not from the reply's
- * answer, which says how it was when queued.
+ * answer, which says how it was when queued, in a page that still holds it when replies made
+ * meanwhile move it, and not at the cost of the API key's rate limit.
  */
 import type * as Sdk from '@ocs/sdk';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -20,6 +21,12 @@ const sdk = vi.hoisted(() => ({
   deliveries: 1,
   /** The reads of the deliveries after which the first attempt is recorded. */
   attemptedAfter: 0,
+  /** Deliveries committed after the first read with an earlier created_at: listed before the reply's. */
+  committedBefore: 0,
+  /** The key's requests left to the endpoint before the first read (RateLimit-Remaining), if said. */
+  remaining: undefined as number | undefined,
+  /** Whether the reads are answered 429. */
+  rateLimited: false,
 }));
 
 vi.mock('@ocs/sdk', async (original) => {
@@ -60,9 +67,23 @@ vi.mock('@ocs/sdk', async (original) => {
     })),
     listSandboxDeliveries: record('listSandboxDeliveries', (params) => {
       const reads = sdk.calls.filter((call) => call.operation === 'listSandboxDeliveries').length;
+      const rateLimit = {
+        limit: 100,
+        remaining: sdk.remaining === undefined ? undefined : sdk.remaining - reads,
+        reset: 42,
+        retryAfter: undefined,
+      };
+      if (sdk.rateLimited) {
+        const body = { success: false, error: 'RATE_LIMITED', message: 'Rate limit of 100 requests exceeded.' };
+        throw new actual.OcsRateLimitError(
+          new Response(JSON.stringify(body), { status: 429, headers: { 'retry-after': '42' } }),
+          body,
+        );
+      }
       const attempted = reads > sdk.attemptedAfter;
-      const all = Array.from({ length: sdk.deliveries }, (_, i) => ({
-        delivery_id: i === sdk.deliveries - 1 ? 'd-1' : `d-old-${i}`,
+      const count = sdk.deliveries + (reads > 1 ? sdk.committedBefore : 0);
+      const all = Array.from({ length: count }, (_, i) => ({
+        delivery_id: i === count - 1 ? 'd-1' : `d-old-${i}`,
         status: attempted ? 'delivered' : 'pending',
         attempts_made: attempted ? 1 : 0,
         next_attempt_at: null,
@@ -70,12 +91,12 @@ vi.mock('@ocs/sdk', async (original) => {
       }));
       const offset = Number(params.offset ?? 0);
       const limit = Number(params.limit ?? 100);
-      return { total: all.length, deliveries: all.slice(offset, offset + limit) };
+      return { total: all.length, deliveries: all.slice(offset, offset + limit), rateLimit };
     }),
   };
 });
 
-const { trigger } = await import('../src/cli/trigger.ts');
+const { describeOutcome, trigger } = await import('../src/cli/trigger.ts');
 
 const printed: string[] = [];
 const io = { out: (line: string) => printed.push(line), version: '0.0.0' };
@@ -92,6 +113,9 @@ afterEach(() => {
   sdk.replyStatus = 'delivered';
   sdk.deliveries = 1;
   sdk.attemptedAfter = 0;
+  sdk.committedBefore = 0;
+  sdk.remaining = undefined;
+  sdk.rateLimited = false;
 });
 
 it('gives the "ocs trigger" campaign its senders when an earlier run left it without', async () => {
@@ -122,20 +146,69 @@ it("says how the first attempt went, read from the tail of the campaign's delive
   sdk.campaigns = [{ id: 'camp-1', name: 'ocs trigger', is_active: true, enabled_accounts: ['acc_em_x', 'acc_li_y'] }];
   // simulateReply answers the delivery as queued; the attempt is recorded a moment later.
   sdk.replyStatus = 'pending';
-  sdk.deliveries = 250;
+  sdk.deliveries = 750;
   sdk.attemptedAfter = 3;
   await trigger(argv, io);
   expect(printed).toEqual([expect.stringMatching(/; delivery d-1 delivered \(HTTP 204, 3 ms\)\.$/)]);
   const reads = called('listSandboxDeliveries').map((call) => call.params);
-  // The total first, then the last 100 until the attempt shows.
+  // The total first, then a page of the API's largest size (500) around the tail until the attempt shows.
   expect(reads).toEqual([
     { campaign_id: 'camp-1', limit: 1 },
-    ...Array.from({ length: 3 }, () => ({ campaign_id: 'camp-1', offset: 150, limit: 100 })),
+    ...Array.from({ length: 3 }, () => ({ campaign_id: 'camp-1', offset: 500, limit: 500 })),
   ]);
   // Each read within the wait (10 s), not the client's 30 s.
   for (const { options } of called('listSandboxDeliveries')) {
     expect((options as { timeoutMs: number }).timeoutMs).toBeLessThanOrEqual(10_000);
   }
+});
+
+it('finds the delivery when replies committed meanwhile with an earlier created_at move it past the old tail', async () => {
+  sdk.campaigns = [{ id: 'camp-1', name: 'ocs trigger', is_active: true, enabled_accounts: ['acc_em_x', 'acc_li_y'] }];
+  sdk.replyStatus = 'pending';
+  sdk.deliveries = 750;
+  sdk.committedBefore = 3;
+  await trigger(argv, io);
+  expect(printed).toEqual([expect.stringMatching(/; delivery d-1 delivered \(HTTP 204, 3 ms\)\.$/)]);
+});
+
+it("stops reading when the API key's requests left to the endpoint run low, and says so", async () => {
+  sdk.campaigns = [{ id: 'camp-1', name: 'ocs trigger', is_active: true, enabled_accounts: ['acc_em_x', 'acc_li_y'] }];
+  sdk.replyStatus = 'pending';
+  sdk.attemptedAfter = Number.POSITIVE_INFINITY;
+  // 26 left after the total's read, 25 after the first page's, 24 (under a quarter of 100) after the next.
+  sdk.remaining = 27;
+  await trigger(argv, io);
+  expect(called('listSandboxDeliveries')).toHaveLength(3);
+  expect(printed).toEqual([
+    expect.stringMatching(
+      /; delivery d-1 pending: not attempted by the server yet \(ocs listen prints it when it comes\); stopped reading early, to leave the API key's rate limit to you \(24 requests left to that endpoint for now\)\.$/,
+    ),
+  ]);
+});
+
+it('says plainly that the reads were rate-limited (a 429), not the raw answer', async () => {
+  sdk.campaigns = [{ id: 'camp-1', name: 'ocs trigger', is_active: true, enabled_accounts: ['acc_em_x', 'acc_li_y'] }];
+  sdk.replyStatus = 'pending';
+  sdk.rateLimited = true;
+  await trigger(argv, io);
+  expect(printed).toEqual([
+    expect.stringMatching(
+      /; delivery d-1 pending \(how its first attempt went could not be read: rate-limited for 42 s more; ocs listen prints it when it comes\)\.$/,
+    ),
+  ]);
+});
+
+it('tells a delivery the server has not attempted yet from one whose receiver has not answered', () => {
+  const pending = { status: 'pending' as const, next_attempt_at: null, attempts: [] };
+  expect(describeOutcome({ delivery: { ...pending, attempts_made: 0 } })).toBe(
+    'pending: not attempted by the server within 10 s (ocs listen prints it when it comes)',
+  );
+  expect(describeOutcome({ delivery: { ...pending, attempts_made: 1 } })).toBe(
+    'pending: no answer within 10 s from the receiver (ocs listen prints it when it comes)',
+  );
+  expect(describeOutcome({ delivery: { ...pending, attempts_made: 1 }, ended: { by: 'ctrl-c' } })).toBe(
+    'pending: no answer yet from the receiver (ocs listen prints it when it comes)',
+  );
 });
 
 it('takes an outcome the reply already says as it is', async () => {

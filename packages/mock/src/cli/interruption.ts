@@ -5,7 +5,7 @@
  * Ctrl-C never leaves a campaign half made, and a person knows what is left on the server.
  * A line says at once that it is stopping; a Ctrl-C during the last step (the reply) lets
  * the command finish, since the event is then on its way, and ends the wait for how the
- * delivery's first attempt went (`stopRequested`).
+ * delivery's first attempt went (`signal`). A wait between two steps ends at once, too.
  */
 import { CliFailure } from '@ocs/server/cli-kit';
 
@@ -18,6 +18,8 @@ const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export class Interruption {
   private requested = false;
+  /** Aborted at the first signal: ends a wait at once (`signal`). */
+  private readonly stopping = new AbortController();
   /** What was done so far, by kind: a later entry of a kind replaces the earlier one. */
   private readonly done = new Map<string, string>();
   private readonly onSignal = () => {
@@ -29,6 +31,7 @@ export class Interruption {
         : 'ocs: stopping once the step under way is done.\n',
     );
     this.requested = true;
+    this.stopping.abort();
   };
 
   /** Listens for Ctrl-C (and SIGTERM, SIGHUP) until `close()`. */
@@ -36,9 +39,12 @@ export class Interruption {
     for (const signal of signals) process.on(signal, this.onSignal);
   }
 
-  /** Whether a signal came since the start (for a wait that a Ctrl-C ends rather than stops). */
-  get stopRequested(): boolean {
-    return this.requested;
+  /**
+   * Aborted when a signal comes: for a wait that a Ctrl-C ends at once (between two steps,
+   * or for the delivery's outcome), never for a step under way.
+   */
+  get signal(): AbortSignal {
+    return this.stopping.signal;
   }
 
   /** Records a finished step, said if the command is interrupted later. */

@@ -24,7 +24,8 @@ Forwards every prospect_response event of the server's campaigns to a receiver o
 machine, signed (X-Signature-256) with a secret printed at start, and prints one line per
 delivery. The server must accept loopback receivers: ocs-server serve --allow-insecure-webhooks,
 or ocs-mock --allow-insecure-webhooks. Ctrl-C stops and gives every webhook slot back, then
-waits for the deliveries being forwarded; a second Ctrl-C then quits at once (exit code 130).
+waits for the deliveries being forwarded; a second Ctrl-C quits without that wait (exit code
+130), and a third, while slots are still being given back, gives up on them and names them.
 
 Options:
   --forward-to <url>  the receiver, e.g. http://localhost:3000/webhooks
@@ -89,21 +90,36 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   let stopping = false;
   // Listened for from the start: Ctrl-C while slots are being claimed still gives them back.
   let interrupted = false;
+  /** The signals so far: the first stops, a second quits once the slots are back, a third gives up on them. */
+  let signals = 0;
+  /** Aborted by a third signal while the slots are being given back: the slots left are given up. */
+  const giveUp = new AbortController();
   /** Set while the slots are back and deliveries in flight are waited for: quits at once. */
   let quitNow: (() => void) | undefined;
-  // A closed terminal (SIGHUP) too; and a second Ctrl-C while the slots are being given back
-  // must not cut that short, so the handlers stay. Once they are back, a second Ctrl-C stops
-  // the wait for deliveries in flight.
+  // A closed terminal (SIGHUP) too. A second Ctrl-C while the slots are being given back does
+  // not cut that short: it is recorded, and the deliveries in flight are then not waited for;
+  // a third gives up on the slots not yet back. Once they are back, a second Ctrl-C stops the
+  // wait for deliveries in flight.
   const signalled = new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       process.on(signal, () => {
+        signals += 1;
         if (quitNow) {
           quitNow();
           return;
         }
-        if (interrupted) io.out('Still giving the webhook slots back; a moment.');
-        interrupted = true;
-        resolve();
+        if (signals === 1) {
+          interrupted = true;
+          resolve();
+        } else if (signals === 2) {
+          const { count } = relay.inFlight();
+          const then = count === 0 ? '' : `, then quitting without waiting for the ${inFlightText(count)} in flight`;
+          io.out(
+            `Still giving the webhook slots back${then}; press Ctrl-C again to give up on those not back yet (the next ocs listen takes them back).`,
+          );
+        } else {
+          giveUp.abort();
+        }
       });
     }
   });
@@ -116,7 +132,8 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
    * once the deliveries it is forwarding are answered, so that the server learns how the
    * receiver took each (the receiver may take up to its deadline, 75 s): that wait is said in
    * one line, and a Ctrl-C then quits at once (`Interrupted`, exit code 130), the slots
-   * already given back.
+   * already given back; so does a Ctrl-C pressed while they were being given back. A further
+   * Ctrl-C during the giving back gives up on the slots not back yet, naming them (130).
    */
   const stop = async (): Promise<string[]> => {
     if (stopping) return [];
@@ -124,27 +141,33 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
     clearTimeout(poll);
     await looking;
     relay.stopAnswering();
-    const problems = await leases.releaseAll();
+    const problems = await leases.releaseAll(giveUp.signal);
     const { count, settledWithinMs } = relay.inFlight();
+    const deliveries = inFlightText(count);
+    // What the server does with an attempt left unanswered (section 6): it failed, and is
+    // retried, to the campaign's webhook at that time: the slots are given back already.
+    const unanswered =
+      count === 1
+        ? `the server then counts its attempt as failed and retries it 15 minutes later by the sandbox clock, sent to whatever webhook the campaign has then: run ocs listen again before advancing the clock, or the retry finds none and the event is dropped`
+        : `the server then counts their attempts as failed and retries them 15 minutes later by the sandbox clock, sent to whatever webhook each campaign has then: run ocs listen again before advancing the clock, or the retries find none and the events are dropped`;
+    const inFlightQuit = `${deliveries} in flight: ${unanswered.replace(/^the server then/, 'the server')}.`;
+    if (giveUp.signal.aborted && problems.length > 0) {
+      throw new Interrupted(
+        `interrupted while giving the webhook slots back: ${problems.join('; ')}.${count > 0 ? ` Quit with ${inFlightQuit}` : ''}`,
+      );
+    }
     if (count === 0) {
       await relay.close();
       return problems;
     }
-    const deliveries = count === 1 ? '1 delivery' : `${count} deliveries`;
-    // What the server does with an attempt left unanswered (section 6): it failed, and is retried.
-    const unanswered = `the server then counts ${count === 1 ? 'its attempt' : 'their attempts'} as failed and retries ${count === 1 ? 'it' : 'them'} 15 minutes later by the sandbox clock`;
+    const given = problems.length > 0 ? `Stopped, but ${problems.join('; ')}.` : 'Webhook slots given back.';
+    // A second Ctrl-C came while the slots were being given back: it asked to quit.
+    if (signals > 1) throw new Interrupted(`interrupted with ${inFlightQuit} ${given}`);
     io.out(
       `Waiting for ${deliveries} in flight to finish (up to ${Math.ceil(settledWithinMs / 1000)} s), so that the server gets your receiver's answer; press Ctrl-C again to quit now (${unanswered}).`,
     );
     const quit = new Promise<never>((_resolve, reject) => {
-      quitNow = () =>
-        reject(
-          new Interrupted(
-            `interrupted with ${deliveries} in flight: ${unanswered.replace(/^the server then/, 'the server')}. ${
-              problems.length > 0 ? `Stopped, but ${problems.join('; ')}.` : 'Webhook slots given back.'
-            }`,
-          ),
-        );
+      quitNow = () => reject(new Interrupted(`interrupted with ${inFlightQuit} ${given}`));
     });
     try {
       await Promise.race([relay.close(), quit]);
@@ -226,6 +249,11 @@ Ctrl-C to stop; the webhook slots are given back.`);
   const problems = await stop();
   if (problems.length > 0) throw new CliFailure(`stopped, but ${problems.join('; ')}`);
   io.out('Stopped; webhook slots given back.');
+}
+
+/** `1 delivery`, `2 deliveries`. */
+function inFlightText(count: number): string {
+  return count === 1 ? '1 delivery' : `${count} deliveries`;
 }
 
 /** `2026-11-25T06:01:02.345Z  prospect_response  lead maya@acme.com (sequence lead …)  → 200  12 ms` */

@@ -5,9 +5,9 @@
  * `--help` and `--version` exit 0. A mistake is one line on stderr and exit code 2; a failure
  * (the server is down, refuses...) one line and exit code 1, with the stack under `--debug`
  * or `OCS_DEBUG=1`. Ctrl-C ends `listen` with exit code 0 once its webhook slots are back
- * and the deliveries it was forwarding answered (a second Ctrl-C during that wait quits with
- * exit code 130); it stops `trigger` after the step under way, saying what was done, with
- * exit code 130.
+ * and the deliveries it was forwarding answered (a second Ctrl-C quits without that wait, and
+ * a third gives up on the slots not back yet, with exit code 130); it stops `trigger` after
+ * the step under way, saying what was done, with exit code 130.
  */
 import { readFileSync } from 'node:fs';
 import { CliFailure, debugging, firstLine, UsageError } from '@ocs/server/cli-kit';

@@ -27,10 +27,12 @@ import {
   listWebhooks,
   OcsApiError,
   OcsConnectionError,
+  OcsTimeoutError,
   paginate,
   type OcsClient,
 } from '@ocs/sdk';
-import { call, isApiError } from './connection.ts';
+import { delay } from '../core/abort.ts';
+import { call, describeFailure, isApiError } from './connection.ts';
 import { relayPathPrefix, relayState } from './relay.ts';
 
 export interface Lease {
@@ -131,31 +133,45 @@ export class SlotLeases {
 
   /**
    * Gives every slot back; returns what could not be restored, one line each. A slot whose
-   * giving back fails for a passing reason (the server unreachable for a moment, a 429 or a
-   * 5xx: `passing`) is given back again, from the start, after each of `releaseWaitsMs`
-   * (the SDK already repeats each of its requests once after a blip): three times within
-   * about two seconds. Each step is safe to repeat: disabling a disabled webhook, and
-   * registering again a URL already re-enabled, are done. Once a slot has failed so every
-   * time, the server is taken to be down: the others are tried once each, and said.
+   * giving back fails for a passing reason (the server unreachable for a moment, a 429 whose
+   * `Retry-After` is within the wait, a 5xx other than the permanent 500s: `passing`) is
+   * given back again, from the start, after each of `releaseWaitsMs` (the SDK already repeats
+   * each of its requests once after a blip): three times within about two seconds. Each step
+   * is safe to repeat: disabling a disabled webhook, and registering again a URL already
+   * re-enabled, are done. Each request has `releaseCallMs` (the SDK's own repeat included).
+   * Once a slot has failed so every time, or a request had no answer in time, the server is
+   * taken to be down: the others are tried once each, and said.
+   *
+   * When `giveUp` aborts (a further Ctrl-C), the request under way and any wait end at once,
+   * and every slot not given back yet is named, with what is left of it (`givenUp`).
    */
-  async releaseAll(): Promise<string[]> {
+  async releaseAll(giveUp?: AbortSignal): Promise<string[]> {
     const problems: string[] = [];
     let serverDown = false;
-    for (const lease of this.leases.values()) {
-      const step = { what: `disable webhook ${lease.webhookId}` };
+    const options = { timeoutMs: releaseCallMs, ...(giveUp && { signal: giveUp }) };
+    for (const lease of [...this.leases.values()]) {
+      const step: Step = { op: 'disableWebhook', what: `disable webhook ${lease.webhookId}` };
       for (let attempt = 0; ; attempt++) {
+        if (giveUp?.aborted) {
+          problems.push(givenUp(lease, step));
+          break;
+        }
         try {
-          await this.release(lease, step);
+          await this.release(lease, step, options);
           this.leases.delete(lease.campaignId);
           break;
         } catch (error) {
+          if (giveUp?.aborted) continue;
           const wait = releaseWaitsMs[attempt];
-          if (passing(error) && wait !== undefined && !serverDown) {
-            await new Promise((resolve) => setTimeout(resolve, wait));
+          if (!serverDown && wait !== undefined && passing(error, wait)) {
+            await delay(wait, ...(giveUp ? [giveUp] : []));
             continue;
           }
-          if (passing(error)) serverDown = true;
-          problems.push(`campaign ${lease.campaignId}: could not ${step.what}: ${(error as Error).message}`);
+          if (error instanceof OcsTimeoutError || passing(error, Number.POSITIVE_INFINITY)) serverDown = true;
+          const said = describeFailure(step.op, this.baseUrl, error);
+          problems.push(
+            `campaign ${lease.campaignId}: could not ${step.what}: ${said instanceof Error ? said.message : String(said)}`,
+          );
           break;
         }
       }
@@ -163,15 +179,16 @@ export class SlotLeases {
     return problems;
   }
 
-  /** Gives one slot back; `step.what` says the step under way, for a failure's line. */
-  private async release(lease: Lease, step: { what: string }): Promise<void> {
-    step.what = `disable webhook ${lease.webhookId}`;
-    await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId });
-    const webhooks = lease.displaced ? await this.webhooksOf(lease.campaignId) : [];
-    const back = lease.displaced && (await giveBackTo(lease, webhooks));
+  /** Gives one slot back; `step` says the step under way, for a failure's line. */
+  private async release(lease: Lease, step: Step, options: CallOptions): Promise<void> {
+    Object.assign(step, { op: 'disableWebhook', what: `disable webhook ${lease.webhookId}` });
+    await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: lease.webhookId }, options);
+    if (!lease.displaced) return;
+    Object.assign(step, { op: 'listWebhooks', what: `read its webhooks to re-enable ${lease.displaced.url}` });
+    const back = await giveBackTo(lease, await this.webhooksOf(lease.campaignId, options));
     if (back) {
-      step.what = `re-enable ${back.url} (webhook ${back.id})`;
-      await this.giveBack(lease, back.url);
+      Object.assign(step, { op: 'createWebhook', what: `re-enable ${back.url} (webhook ${back.id})` });
+      await this.giveBack(lease, back.url, options);
     }
   }
 
@@ -185,19 +202,21 @@ export class SlotLeases {
    *   the slot is that listen's to give back, along the same chain;
    * - by anything else (a user's webhook registered meanwhile): refused, and said.
    */
-  private async giveBack(lease: Lease, url: string): Promise<void> {
+  private async giveBack(lease: Lease, url: string, options: CallOptions): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
-        await this.reEnable(lease.campaignId, url);
+        await this.reEnable(lease.campaignId, url, options);
         return;
       } catch (error) {
         if (!isApiError(error, 'WEBHOOK_SLOT_TAKEN') || tries > 1) throw error;
         const holderId = (error.details as { webhook_id?: unknown } | undefined)?.webhook_id;
-        const holder = (await this.webhooksOf(lease.campaignId)).find((webhook) => webhook.webhook_id === holderId);
+        const holder = (await this.webhooksOf(lease.campaignId, options)).find(
+          (webhook) => webhook.webhook_id === holderId,
+        );
         if (!holder) throw error;
         const state = relayMarker(holder.webhook_url) ? await relayState(holder.webhook_url) : null;
         if (holder.webhook_id === lease.webhookId || (state !== null && state !== 'alive')) {
-          await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: holder.webhook_id });
+          await disableWebhook(this.client, { campaign_id: lease.campaignId, webhook_id: holder.webhook_id }, options);
         } else if (state === 'alive' || relayMarker(url)) {
           return;
         } else {
@@ -208,8 +227,8 @@ export class SlotLeases {
   }
 
   /** The campaign's webhooks; the SDK's error as it came (releaseAll tells a passing one). */
-  private webhooksOf(campaignId: string) {
-    return paginate(this.client, listWebhooks, { campaign_id: campaignId }).toArray({ limit: 500 });
+  private webhooksOf(campaignId: string, options: CallOptions = {}) {
+    return paginate(this.client, listWebhooks, { campaign_id: campaignId }, options).toArray({ limit: 500 });
   }
 
   private async slotOf(campaignId: string): Promise<Slot> {
@@ -234,8 +253,8 @@ export class SlotLeases {
    * Already active (`DUPLICATE_WEBHOOK`) is done: another listen stopping at the same moment
    * followed the same chain and re-enabled it first.
    */
-  private async reEnable(campaignId: string, url: string): Promise<void> {
-    await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url }).catch((error: unknown) => {
+  private async reEnable(campaignId: string, url: string, options: CallOptions = {}): Promise<void> {
+    await createWebhook(this.client, { campaign_id: campaignId, webhook_url: url }, options).catch((error: unknown) => {
       if (!isApiError(error, 'DUPLICATE_WEBHOOK')) throw error;
     });
   }
@@ -245,12 +264,63 @@ export class SlotLeases {
 const releaseWaitsMs = [250, 1000];
 
 /**
- * A failure that may be gone a moment later: no answer (a connection refused or reset, as
- * while the server restarts; not a timeout, already waited out), or 408, 429 and 5xx.
+ * How long each request of giving a slot back may take, the SDK's own repeat included: a
+ * server that accepts the connection but does not answer holds the exit this long per slot
+ * (then it is taken to be down), not the 30 s of a command's call.
  */
-function passing(error: unknown): boolean {
+const releaseCallMs = 5000;
+
+/** The per-call options of the requests giving a slot back. */
+interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The step of giving a slot back under way: the SDK operation, and what it does, for a line. */
+interface Step {
+  op: 'disableWebhook' | 'listWebhooks' | 'createWebhook';
+  what: string;
+}
+
+/**
+ * A failure that may be gone `waitMs` later, as the SDK's own rules (src/retry.ts of @ocs/sdk)
+ * tell one: no answer (a connection refused or reset, as while the server restarts; not a
+ * timeout, already waited out), 408, a 429 whose `Retry-After` is not longer than the wait,
+ * a 500 `INTERNAL_ERROR` (the document's other 500 codes each name a state that a repeat
+ * cannot change), 502, 503 and 504.
+ */
+function passing(error: unknown, waitMs: number): boolean {
   if (error instanceof OcsConnectionError) return true;
-  return error instanceof OcsApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
+  if (!(error instanceof OcsApiError)) return false;
+  switch (error.status) {
+    case 408:
+    case 502:
+    case 503:
+    case 504:
+      return true;
+    case 429:
+      return error.retryAfter === undefined || error.retryAfter * 1000 <= waitMs;
+    case 500:
+      return error.code === 'INTERNAL_ERROR';
+    default:
+      return false;
+  }
+}
+
+/**
+ * What is left of a slot that a further Ctrl-C gave up giving back. Before its relay
+ * webhook was disabled, the slot is the dead relay's, which the next `listen` on the
+ * campaign takes back (and re-enables what it had displaced). After, the slot is empty and
+ * the webhook it had displaced stays disabled: a `listen` finds its way back to that webhook
+ * only from a relay in the slot; registering its URL again re-enables it, its secret kept.
+ */
+function givenUp(lease: Lease, step: Step): string {
+  if (step.op === 'disableWebhook') {
+    const displaced = lease.displaced ? ` and re-enables ${lease.displaced.url}` : '';
+    return `campaign ${lease.campaignId}: gave up giving its slot back (its relay webhook ${lease.webhookId} holds it; the next ocs listen on it takes it back${displaced})`;
+  }
+  const displaced = lease.displaced ? `${lease.displaced.url} (webhook ${lease.displaced.id})` : 'its webhook';
+  return `campaign ${lease.campaignId}: gave up before re-enabling ${displaced}, which stays disabled until its URL is registered again`;
 }
 
 /** What the slot's bookkeeping reads of a campaign's webhooks (listWebhooks' items). */

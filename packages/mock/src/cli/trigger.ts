@@ -9,11 +9,20 @@
  * is read from the campaign's deliveries, waited for a few seconds at most.
  */
 import { parseArgs } from 'node:util';
-import { type components, listSandboxDeliveries, listWebhooks, type OcsClient, simulateReply } from '@ocs/sdk';
+import {
+  type components,
+  listSandboxDeliveries,
+  listWebhooks,
+  type OcsClient,
+  OcsRateLimitError,
+  type RateLimit,
+  simulateReply,
+} from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { delay } from '../core/abort.ts';
 import type { CommandIo } from './command-io.ts';
 import { checkCampaignIds } from './campaign-option.ts';
-import { call, callTimeoutMs, connect, connectionHelp, connectionOptions } from './connection.ts';
+import { call, callTimeoutMs, connect, connectionHelp, connectionOptions, describeFailure } from './connection.ts';
 import { receiverDeadlineMs } from './receiver-deadline.ts';
 import { Interruption } from './interruption.ts';
 import { type Channel, contactedLead, triggerCampaign, triggerCampaignName } from './trigger-fixtures.ts';
@@ -24,8 +33,26 @@ import { type Channel, contactedLead, triggerCampaign, triggerCampaignName } fro
  * said to be still pending (`ocs listen` prints its answer when it comes).
  */
 const outcomeWaitMs = 10_000;
-/** How often the campaign's deliveries are read meanwhile. */
-const outcomePollMs = 100;
+/**
+ * The waits between two reads of the campaign's deliveries meanwhile: short at first, then
+ * `outcomeReadEveryMs`; about 15 reads in the 10 s. Each read counts against the API key's
+ * rate limit for the endpoint (100 a minute by default, on both servers), which the user's
+ * own scripts share: a tighter poll spent most of it.
+ */
+const outcomeReadWaitsMs = [100, 200, 400, 800];
+const outcomeReadEveryMs = 1000;
+/**
+ * The reads stop once the key has fewer requests left to the endpoint than this share of its
+ * limit (or than `outcomeReadsSpared`, the limit unknown): the rest is left to the user.
+ */
+const outcomeReadsSparedShare = 0.25;
+const outcomeReadsSpared = 25;
+/**
+ * The largest page of the deliveries list (the API's maximum for it, `limit` 1 to 500). The
+ * page read is centred on the newest delivery, so that the one just made is in it though
+ * replies made meanwhile, committed with an earlier or a later `created_at`, move it.
+ */
+const outcomePageSize = 500;
 
 export const triggerUsage = `Usage: ocs trigger prospect_response [options]
 
@@ -131,7 +158,7 @@ export async function trigger(argv: string[], io: CommandIo): Promise<void> {
     // Ctrl-C cuts short (the line is printed all the same) rather than stops.
     const outcome =
       reply.delivery.status === 'pending'
-        ? await firstAttempt(client, campaign.id, reply.delivery.delivery_id, () => progress.stopRequested)
+        ? await firstAttempt(client, baseUrl, campaign.id, reply.delivery.delivery_id, progress.signal)
         : { delivery: reply.delivery };
     io.out(`Triggered prospect_response: ${what}; delivery ${reply.delivery.delivery_id} ${describeOutcome(outcome)}.`);
   } finally {
@@ -151,59 +178,98 @@ async function waitForWebhook(
     progress.checkpoint();
     const { webhooks } = await call('listWebhooks', baseUrl, () => listWebhooks(client, { campaign_id: campaignId }));
     if (webhooks.some((webhook) => webhook.enabled)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // A Ctrl-C ends the wait at once: the checkpoint above then stops the command.
+    await delay(250, progress.signal);
   }
 }
 
 type Delivery = components['schemas']['SandboxDelivery'];
-interface Outcome {
+export interface Outcome {
   /** The delivery as last read (or as `simulateReply` answered it). */
   delivery: Pick<Delivery, 'status'> & Partial<Delivery>;
   /** Why it could not be read, if it could not. */
   unread?: string;
-  /** Whether a Ctrl-C ended the wait. */
-  cutShort?: boolean;
+  /**
+   * Why the reads stopped before the outcome was known and the wait was over: a Ctrl-C, or
+   * the key's requests left to the endpoint (`remaining`) running low.
+   */
+  ended?: { by: 'ctrl-c' } | { by: 'rate-limit'; remaining: number };
 }
 
 /**
  * The delivery once its first attempt is settled (`delivered`, or an attempt recorded, or
- * given up), read from the campaign's deliveries every `outcomePollMs` for `outcomeWaitMs` at
- * most, or until `stop()`. The list is oldest first, so the delivery just made is among the
- * last: its tail is read. Not read, the delivery is as `simulateReply` said (`pending`).
+ * given up), read from the campaign's deliveries for `outcomeWaitMs` at most, at the waits of
+ * `outcomeReadWaitsMs`, until `stop` aborts, or until the key's rate limit for the endpoint
+ * runs low. The list is oldest first, so the delivery just made is among the last: a page
+ * around its tail is read. Not read, the delivery is as `simulateReply` said (`pending`).
  */
 async function firstAttempt(
   client: OcsClient,
+  baseUrl: string,
   campaignId: string,
   deliveryId: string,
-  stop: () => boolean,
+  stop: AbortSignal,
 ): Promise<Outcome> {
-  const pending = { status: 'pending' } as const;
+  let delivery: Outcome['delivery'] = { status: 'pending' };
   const until = Date.now() + outcomeWaitMs;
   // Each read within the wait, give or take a second: a server that stops answering does not
-  // hold the command for the client's whole timeout.
-  const timeout = () => ({ timeoutMs: Math.max(until - Date.now(), 1000) });
+  // hold the command for the client's whole timeout. A Ctrl-C ends a read at once too; one
+  // that came before (during the reply) leaves one read, for the line to say what it can.
+  const signal = stop.aborted ? {} : { signal: stop };
+  const options = () => ({ timeoutMs: Math.max(until - Date.now(), 1000), ...signal });
+  /** The key's requests left to the endpoint, when they run low; else undefined. */
+  const low = (rateLimit: RateLimit | undefined) => {
+    const { limit, remaining } = rateLimit ?? {};
+    if (remaining === undefined) return undefined;
+    const spared = limit === undefined ? outcomeReadsSpared : Math.ceil(limit * outcomeReadsSparedShare);
+    return remaining < spared ? remaining : undefined;
+  };
   try {
-    const { total } = await listSandboxDeliveries(client, { campaign_id: campaignId, limit: 1 }, timeout());
-    const tail = { campaign_id: campaignId, offset: Math.max(0, total - 100), limit: 100 };
-    for (;;) {
-      const { deliveries } = await listSandboxDeliveries(client, tail, timeout());
-      const found = deliveries.find((delivery) => delivery.delivery_id === deliveryId);
-      if (!found) return { delivery: pending, unread: "it is not among the campaign's latest deliveries" };
-      if (found.status !== 'pending' || found.attempts.length > 0 || Date.now() >= until) return { delivery: found };
-      if (stop()) return { delivery: found, cutShort: true };
-      await new Promise((resolve) => setTimeout(resolve, outcomePollMs));
+    const first = await listSandboxDeliveries(client, { campaign_id: campaignId, limit: 1 }, options());
+    const tail = {
+      campaign_id: campaignId,
+      offset: Math.max(0, first.total - outcomePageSize / 2),
+      limit: outcomePageSize,
+    };
+    let remaining = low(first.rateLimit);
+    for (let read = 0; ; read++) {
+      if (remaining !== undefined) return { delivery, ended: { by: 'rate-limit', remaining } };
+      const page = await listSandboxDeliveries(client, tail, options());
+      const found = page.deliveries.find((candidate) => candidate.delivery_id === deliveryId);
+      if (!found) return { delivery, unread: "it is not among the campaign's latest deliveries" };
+      delivery = found;
+      if (found.status !== 'pending' || found.attempts.length > 0 || Date.now() >= until) return { delivery };
+      remaining = low(page.rateLimit);
+      await delay(Math.min(outcomeReadWaitsMs[read] ?? outcomeReadEveryMs, until - Date.now()), stop);
+      if (stop.aborted) return { delivery, ended: { by: 'ctrl-c' } };
     }
   } catch (error) {
-    return { delivery: pending, unread: (error as Error).message };
+    if (stop.aborted) return { delivery, ended: { by: 'ctrl-c' } };
+    if (error instanceof OcsRateLimitError) {
+      const wait = error.retryAfter ?? error.rateLimit.reset;
+      return { delivery, unread: `rate-limited${wait === undefined ? '' : ` for ${wait} s more`}` };
+    }
+    return { delivery, unread: messageOf(describeFailure('listSandboxDeliveries', baseUrl, error)) };
   }
 }
 
+/** An error's message (describeFailure's line), or what was thrown. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What becomes of a retry: the server sends it to the campaign's webhook as it is then. */
+const retryGoesTo =
+  'sent to whatever webhook the campaign has then: keep ocs listen running until then, or the retry finds none and the event is dropped';
+
 /**
  * How the first attempt went, after `delivery <id> `: `delivered (HTTP 200, 7 ms)`;
- * `pending: attempt 1 answered 503; the next is due at ...`; `pending: no answer within 10 s`...
+ * `pending: attempt 1 answered 503; next attempt at ...`; `pending: no answer within 10 s`...
  */
-function describeOutcome({ delivery, unread, cutShort }: Outcome): string {
-  if (unread !== undefined) return `${delivery.status} (how its first attempt went could not be read: ${unread})`;
+export function describeOutcome({ delivery, unread, ended }: Outcome): string {
+  if (unread !== undefined) {
+    return `${delivery.status} (how its first attempt went could not be read: ${unread}; ocs listen prints it when it comes)`;
+  }
   const attempts = delivery.attempts ?? [];
   const last = attempts.at(-1);
   const answered = (attempt: NonNullable<typeof last>) =>
@@ -213,12 +279,25 @@ function describeOutcome({ delivery, unread, cutShort }: Outcome): string {
       const ok = attempts.find((attempt) => attempt.ok) ?? last;
       return ok ? `delivered (HTTP ${ok.status}, ${ok.duration_ms} ms)` : 'delivered';
     }
-    case 'pending':
-      if (!last) {
-        const waited = cutShort ? 'no answer yet' : `no answer within ${outcomeWaitMs / 1000} s`;
-        return `pending: ${waited} from the receiver (ocs listen prints it when it comes)`;
+    case 'pending': {
+      if (last) {
+        return `pending: attempt ${last.attempt} ${answered(last)}; next attempt at ${delivery.next_attempt_at ?? 'its retry time'} by the sandbox clock (advancing the clock runs it, ${retryGoesTo})`;
       }
-      return `pending: attempt ${last.attempt} ${answered(last)}; next attempt at ${delivery.next_attempt_at ?? 'its retry time'} by the sandbox clock (advancing the clock runs it)`;
+      const within = ended ? 'yet' : `within ${outcomeWaitMs / 1000} s`;
+      // Claimed by the server (`attempts_made` counts it), the attempt waits for the receiver;
+      // not claimed yet, the server has not attempted it.
+      const waiting =
+        delivery.attempts_made === undefined
+          ? `no outcome read ${within}`
+          : delivery.attempts_made === 0
+            ? `not attempted by the server ${within}`
+            : `no answer ${within} from the receiver`;
+      const spared =
+        ended?.by === 'rate-limit'
+          ? `; stopped reading early, to leave the API key's rate limit to you (${ended.remaining} requests left to that endpoint for now)`
+          : '';
+      return `pending: ${waiting} (ocs listen prints it when it comes)${spared}`;
+    }
     case 'failed':
       return last
         ? `failed: attempt ${last.attempt} ${answered(last)}, its last`
