@@ -26,6 +26,7 @@ import {
 } from '@ocs/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDeliveryTime } from './support/ocs-lines.ts';
+import { passOn } from './support/gate.ts';
 import {
   ocsBin,
   type LocalServer,
@@ -756,27 +757,12 @@ async function serverProxy(target: string, decide: (method: string, url: string)
         return;
       }
       if (typeof action === 'object') await action.hold;
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) {
-          headers.set(name, value);
-        }
-      }
-      const answer = await fetch(new URL(request.url ?? '/', upstream.origin), {
-        method: request.method,
-        headers,
-        body: body.length > 0 ? new Uint8Array(body) : undefined,
-      });
-      const back: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (!['content-encoding', 'content-length', 'transfer-encoding'].includes(name)) back[name] = value;
-      });
-      const bytes = Buffer.from(await answer.arrayBuffer());
+      const answer = await passOn(request, body, upstream);
       if (action === 'refuse-after') {
         response.writeHead(503, { 'content-type': 'application/json' }).end(refusal);
         return;
       }
-      response.writeHead(answer.status, back).end(bytes);
+      response.writeHead(answer.status, answer.headers).end(answer.body);
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(502).end(String(error));
     });

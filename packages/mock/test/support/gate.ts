@@ -18,6 +18,35 @@ export interface Gate {
   close(): Promise<void>;
 }
 
+/** What `passOn` got back: the target's answer, its headers as Node's server writes them again. */
+export interface PassedOn {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Sends a request a test server received (its `body` already read) on to `upstream`'s
+ * origin, and reads the answer: the headers a hop may not copy (host, connection, lengths,
+ * encodings, since fetch decodes the body) are left to Node.
+ */
+export async function passOn(request: IncomingMessage, body: Buffer, upstream: URL): Promise<PassedOn> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
+  }
+  const answer = await fetch(new URL(request.url ?? '/', upstream.origin), {
+    method: request.method,
+    headers,
+    body: body.length > 0 ? new Uint8Array(body) : undefined,
+  });
+  const back: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!['content-encoding', 'content-length', 'transfer-encoding'].includes(name)) back[name] = value;
+  });
+  return { status: answer.status, headers: back, body: Buffer.from(await answer.arrayBuffer()) };
+}
+
 export async function startGate(target: string, holds: (request: IncomingMessage) => boolean): Promise<Gate> {
   const upstream = new URL(target);
   let arrived!: () => void;
@@ -33,23 +62,8 @@ export async function startGate(target: string, holds: (request: IncomingMessage
         arrived();
         await open;
       }
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && name !== 'host' && name !== 'connection' && name !== 'content-length') {
-          headers.set(name, value);
-        }
-      }
-      const answer = await fetch(new URL(request.url ?? '/', upstream.origin), {
-        method: request.method,
-        headers,
-        body: body.length > 0 ? new Uint8Array(body) : undefined,
-      });
-      const back: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding')
-          back[name] = value;
-      });
-      response.writeHead(answer.status, back).end(Buffer.from(await answer.arrayBuffer()));
+      const answer = await passOn(request, body, upstream);
+      response.writeHead(answer.status, answer.headers).end(answer.body);
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(502).end(String(error));
     });
