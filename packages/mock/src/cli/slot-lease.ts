@@ -32,6 +32,7 @@ import {
   type OcsClient,
 } from '@ocs/sdk';
 import { delay } from '../core/abort.ts';
+import { firstLine } from '@ocs/server/cli-kit';
 import { call, describeFailure, isApiError } from './connection.ts';
 import { relayPathPrefix, relayState } from './relay.ts';
 
@@ -168,10 +169,8 @@ export class SlotLeases {
             continue;
           }
           if (error instanceof OcsTimeoutError || passing(error, Number.POSITIVE_INFINITY)) serverDown = true;
-          const said = describeFailure(step.op, this.baseUrl, error);
-          problems.push(
-            `campaign ${lease.campaignId}: could not ${step.what}: ${said instanceof Error ? said.message : String(said)}`,
-          );
+          const said = firstLine(describeFailure(step.op, this.baseUrl, error));
+          problems.push(`campaign ${lease.campaignId}: could not ${step.what}: ${said}`);
           break;
         }
       }

@@ -18,7 +18,7 @@ import {
   type RateLimit,
   simulateReply,
 } from '@ocs/sdk';
-import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, firstLine, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import { delay } from '../core/abort.ts';
 import type { CommandIo } from './command-io.ts';
 import { checkCampaignIds } from './campaign-option.ts';
@@ -249,13 +249,8 @@ async function firstAttempt(
       const wait = error.retryAfter ?? error.rateLimit.reset;
       return { delivery, unread: `rate-limited${wait === undefined ? '' : ` for ${wait} s more`}` };
     }
-    return { delivery, unread: messageOf(describeFailure('listSandboxDeliveries', baseUrl, error)) };
+    return { delivery, unread: firstLine(describeFailure('listSandboxDeliveries', baseUrl, error)) };
   }
-}
-
-/** An error's message (describeFailure's line), or what was thrown. */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** What becomes of a retry: the server sends it to the campaign's webhook as it is then. */
