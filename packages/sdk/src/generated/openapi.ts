@@ -3436,7 +3436,7 @@ export interface components {
             prospect_message: string;
             /**
              * Format: date-time
-             * @description When the reply was received (the sandbox clock's now), UTC with microseconds and a `+00:00` offset.
+             * @description When the reply was received (the sandbox clock's now), UTC with milliseconds and a `+00:00` offset.
              */
             received_at: string;
             /**
@@ -3671,7 +3671,7 @@ export interface components {
                 };
             };
         };
-        /** @description A dependency timed out, or the key could not be checked. Safe to retry after a short wait. */
+        /** @description The API key could not be checked (`AUTH_UNAVAILABLE`), or a dependency timed out (`UPSTREAM_TIMEOUT`). Safe to retry after a short wait. The reference server answers only `AUTH_UNAVAILABLE`: it never answers `UPSTREAM_TIMEOUT`, a code of the specification that only @ocs/mock answers, when a test asks for it (the stateful mock's fault scenarios `unavailable`, `chaos`, or `fail` with that code), so that a client's retries can be tested. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3679,7 +3679,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 /**
-                 * @description Seconds to wait before retrying; sent with `AUTH_UNAVAILABLE` (the key store did not answer in time), which the server answers with `1`.
+                 * @description Seconds to wait before retrying; sent with `AUTH_UNAVAILABLE` (the key store did not answer in time), which the server answers with `1`, and with the mock's `UPSTREAM_TIMEOUT` (`1` unless the scenario sets another).
                  * @example 1
                  */
                 "Retry-After"?: number;
@@ -3911,7 +3911,7 @@ export interface components {
                 };
             };
         };
-        /** @description A dependency timed out, or the key could not be checked. Safe to retry after a short wait. */
+        /** @description The API key could not be checked (`AUTH_UNAVAILABLE`), or a dependency timed out (`UPSTREAM_TIMEOUT`). Safe to retry after a short wait. The reference server answers only `AUTH_UNAVAILABLE`: it never answers `UPSTREAM_TIMEOUT`, a code of the specification that only @ocs/mock answers, when a test asks for it (the stateful mock's fault scenarios `unavailable`, `chaos`, or `fail` with that code), so that a client's retries can be tested. */
         DeprecatedServiceUnavailable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3919,7 +3919,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 /**
-                 * @description Seconds to wait before retrying; sent with `AUTH_UNAVAILABLE` (the key store did not answer in time), which the server answers with `1`.
+                 * @description Seconds to wait before retrying; sent with `AUTH_UNAVAILABLE` (the key store did not answer in time), which the server answers with `1`, and with the mock's `UPSTREAM_TIMEOUT` (`1` unless the scenario sets another).
                  * @example 1
                  */
                 "Retry-After"?: number;

@@ -19,6 +19,7 @@ import { ApiError, validationError } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { SequenceStep } from '../store/records.ts';
 import { findCampaign } from '../lookups/campaign.ts';
+import { findLead } from '../lookups/lead.ts';
 import type { PartialHandlers } from './registry.ts';
 
 type PreviewMessage = Schemas['PreviewMessage'];
@@ -40,11 +41,7 @@ export const previewHandlers: PartialHandlers = {
       );
     }
     let stored: Record<string, unknown> = {};
-    if (body.lead_id) {
-      const lead = await store.leads.get(auth.organization.id, body.lead_id);
-      if (!lead) throw new ApiError(404, 'LEAD_NOT_FOUND', `Lead ${body.lead_id} not found.`);
-      stored = { ...lead };
-    }
+    if (body.lead_id) stored = { ...(await findLead(store, auth.organization.id, body.lead_id)) };
     const lead = mergeLead(stored, body.lead ?? {});
     const aiFields = await store.aiFields.list(campaign.id);
     const values = leadPlaceholderValues(lead, aiFields);

@@ -26,6 +26,7 @@ interface Preview {
   variation: string;
   messages: Message[];
   error?: string;
+  message?: string;
   details?: { step_id?: number };
 }
 
@@ -147,7 +148,7 @@ describeBackends('campaign preview', (store) => {
     expect((await preview({ step_id: 9, variation: 'b' })).status).toBe(200);
   });
 
-  it('answers LEAD_NOT_FOUND for unknown, deleted and other organizations’ leads', async () => {
+  it('answers LEAD_NOT_FOUND for unknown, deleted and other organizations’ leads, as GET /v1/leads/{id} does', async () => {
     await setup();
     const deleted = await insertLead(api);
     await store().leads.erase(api.organizationId, deleted.lead.id, new Date().toISOString());
@@ -157,6 +158,10 @@ describeBackends('campaign preview', (store) => {
       const answer = await preview({ lead_id: leadId });
       expect(answer.status).toBe(404);
       expect(answer.body.error).toBe('LEAD_NOT_FOUND');
+      // The shared lookup's answer, hint included, not a text of the preview's own.
+      const lookup = await api.call<Failure>('GET', `/v1/leads/${leadId}`);
+      expect([lookup.status, lookup.body.error]).toEqual([404, 'LEAD_NOT_FOUND']);
+      expect(answer.body.message).toBe(lookup.body.message);
     }
     const hidden = await other.call<Preview>('POST', `/v1/campaigns/${campaignId}/preview`, { body: {} });
     expect(hidden.status).toBe(404);

@@ -310,6 +310,12 @@ const cases: Case[] = [
     request: () => call('GET', `/v1/campaigns/${w.fintech}/preflight`),
   },
   {
+    operationId: 'previewCampaign',
+    status: 404,
+    example: 'lead_not_found',
+    request: () => call('POST', `/v1/campaigns/${w.q4}/preview`, { lead_id: UNKNOWN_LEAD }),
+  },
+  {
     operationId: 'getCampaignQueue',
     status: 400,
     example: 'validation_error',
