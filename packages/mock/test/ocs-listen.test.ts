@@ -1010,6 +1010,11 @@ describe('ocs as a command', () => {
       expect(help, command.join(' ')).toMatchObject({ code: 0, stderr: '' });
       expect(help.stdout).toMatch(/^Usage: ocs/);
       expect(help.stdout).toMatch(/^ {2}--version +the version$/m);
+      // Every option's text starts in one column, the shared --base-url and --api-key lines too.
+      const options = help.stdout.slice(help.stdout.indexOf('Options:'));
+      const columns = [...options.matchAll(/^ {2}-\S*(?: \S+)*? {2,}(?=\S)/gm)].map((match) => match[0].length);
+      expect(columns.length, command.join(' ')).toBeGreaterThan(2);
+      expect(new Set(columns), command.join(' ')).toHaveLength(1);
       // No key, no server: --version answers before anything is checked or reached.
       expect(await run(ocsBin, [...command, '--version']), command.join(' ')).toEqual({
         code: 0,

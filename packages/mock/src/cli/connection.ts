@@ -12,8 +12,14 @@ export const connectionOptions = {
   'api-key': { type: 'string' },
 } as const;
 
-export const connectionHelp = `  --base-url <url>   the server (or OCS_BASE_URL; default http://127.0.0.1:4011, ocs-mock)
-  --api-key <key>    its API key (or OCS_API_KEY)`;
+/** The help lines of `connectionOptions`, their texts starting at `column` as the command's other options' do. */
+export function connectionHelp(column: number): string {
+  const line = (option: string, text: string) => `  ${option}`.padEnd(column) + text;
+  return [
+    line('--base-url <url>', 'the server (or OCS_BASE_URL; default http://127.0.0.1:4011, ocs-mock)'),
+    line('--api-key <key>', 'its API key (or OCS_API_KEY)'),
+  ].join('\n');
+}
 
 /** How long a command waits for one call's answer. */
 export const callTimeoutMs = 30_000;

@@ -32,7 +32,7 @@ Options:
   --campaign <id>     only this campaign (repeatable); default: every campaign, new ones too
   --replace           borrow slots that a webhook already holds: it is disabled while
                       listening and re-enabled, secret kept, at exit (default: leave it)
-${connectionHelp}
+${connectionHelp(22)}
   -h, --help          this help
   --version           the version`;
 

@@ -67,7 +67,7 @@ Options:
                         created the first time)
   --sentiment <s>       positive, neutral or negative (default positive)
   --channel <c>         email or linkedin (default email)
-${connectionHelp}
+${connectionHelp(24)}
   -h, --help            this help
   --version             the version`;
 
