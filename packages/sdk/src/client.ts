@@ -10,11 +10,11 @@
 import type { Client, Middleware } from 'openapi-fetch';
 import { authorization, baseUrl, checkLimits, env } from './config.ts';
 import { createDeprecationLog, type Logger } from './deprecation.ts';
+import { OcsError } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 import type { paths } from './generated/openapi.ts';
 import { createPathClient } from './paths.ts';
 import { parseRateLimit, type RateLimit } from './rate-limit.ts';
-import { isRetryable } from './retry.ts';
 import { clientHeaders } from './runtime.ts';
 import { createTransport, type Send } from './transport.ts';
 
@@ -107,63 +107,59 @@ export interface OcsClient extends Client<paths, 'application/json'> {
  * });
  */
 export function createClient(options: ClientOptions = {}): OcsClient {
-  const { timeoutMs = 60_000, maxRetries = 2, maxRetryAfterMs = 60_000, logger = console, validate } = options;
+  const {
+    apiKey,
+    baseUrl: url,
+    timeoutMs = 60_000,
+    maxRetries = 2,
+    maxRetryAfterMs = 60_000,
+    headers: own,
+    debug,
+    logger = console,
+    fetch,
+    validate,
+    ...unknown
+  } = options;
+  // TypeScript refuses an unknown option in an object literal; JavaScript does not.
+  for (const name in unknown) {
+    throw new OcsError(
+      `Unknown option "${name}": expected apiKey, baseUrl, timeoutMs, maxRetries, maxRetryAfterMs, headers, debug, logger, fetch, validate.`,
+    );
+  }
   checkLimits(timeoutMs, maxRetries);
+  // Else the first request would fail with a TypeError that names no option.
+  if (fetch != null && typeof fetch != 'function') throw new OcsError('Invalid fetch: expected a function.');
   // By name in any case: `authorization` in options.headers must not be sent beside the key.
-  const fixed = { Authorization: authorization(options.apiKey) };
-  const headers = mergeHeaders(clientHeaders(), options.headers, fixed);
-  const base = baseUrl(options.baseUrl);
+  const fixed = { Authorization: authorization(apiKey) };
+  const headers = mergeHeaders(clientHeaders(), own, fixed);
+  const base = baseUrl(url);
   const deprecated = createDeprecationLog(logger);
   let last: Headers | undefined;
-  const send = createTransport({
+  const send = createTransport(
     maxRetryAfterMs,
-    fetch: options.fetch,
-    log:
-      (options.debug ?? env('OCS_LOG', true) === 'debug')
-        ? (line) => (logger.debug ? logger.debug(`[@ocs/sdk] ${line}`) : logger.warn(`[@ocs/sdk] ${line}`))
-        : undefined,
-    onResponse(response, route) {
-      last = response.headers;
-      if (route) deprecated(route, response.headers);
-    },
-  });
-  // The middlewares of `client.use()`: the path API runs them, and so do the named
-  // operations once there is one (src/operation.ts).
-  const hooks: Middleware[] = [];
-  const client = createPathClient<paths>({
+    fetch,
+    (response, route) => deprecated(route, (last = response.headers)),
+    (debug ?? env('OCS_LOG', true) === 'debug')
+      ? (line) => (logger.debug ? logger.debug(`[@ocs/sdk] ${line}`) : logger.warn(`[@ocs/sdk] ${line}`))
+      : undefined,
+  );
+  const internals: ClientInternals = {
+    send,
     baseUrl: base,
     headers,
+    plain: Object.fromEntries(headers),
     fixed,
-    hooks,
+    // The middlewares of `client.use()`: the path API runs them, and so do the named
+    // operations once there is one (src/operation.ts).
+    hooks: [],
     // The path API's deadline covers the attempts, the waits and the reading of the answer.
     timeoutMs,
-    fetch: (request, schemaPath, deadline) =>
-      send(
-        request,
-        {},
-        {
-          deadline,
-          maxRetries,
-          retryable: isRetryable(request.method, request.headers.get('idempotency-key')),
-          route: `${request.method} ${schemaPath}`,
-        },
-      ),
-  });
-  return Object.defineProperties(client, {
+    maxRetries,
+    validate,
+  };
+  return Object.defineProperties(createPathClient<paths>(internals), {
     // Parsed when read: most callers never look at it.
     rateLimit: { get: () => last && parseRateLimit(last) },
-    '~ocs': {
-      value: {
-        send,
-        baseUrl: base,
-        headers,
-        plain: Object.fromEntries(headers),
-        fixed,
-        hooks,
-        timeoutMs,
-        maxRetries,
-        validate,
-      },
-    },
+    '~ocs': { value: internals },
   }) as OcsClient;
 }

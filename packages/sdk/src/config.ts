@@ -38,13 +38,18 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
  */
 export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): string {
   const trimmed = url.replace(/\/+$/, '');
-  // Paths are appended to the base URL: after a query string or a fragment they would land in it.
-  if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i.test(trimmed)) {
-    throw new OcsError(
-      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
-    );
+  try {
+    // Paths are appended to the base URL: after a query string or a fragment they would land
+    // in it. `new URL` refuses what every request's fetch would (a port above 65535, a bad host).
+    if (/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i.test(trimmed) && new URL(trimmed)) {
+      return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+    }
+  } catch {
+    // Refused below, as the pattern refuses.
   }
-  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+  throw new OcsError(
+    `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
+  );
 }
 
 /**

@@ -33,7 +33,6 @@ export interface Deadline {
 }
 
 export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): Deadline {
-  let stop: OcsError | undefined;
   let reject: (error: OcsError) => void;
   // Rejects when the call stops, for `race`; handled here, as a call may race nothing.
   const stopped = new Promise<never>((_, fail) => (reject = fail));
@@ -41,27 +40,27 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   const controller = new AbortController();
   const at = Date.now() + timeoutMs;
   // fetch and body reads reject with the reason, the SDK's error, when the signal aborts.
+  // The first error stops the call: aborting or rejecting again changes nothing.
   const fire = (error: OcsError) => {
-    if (stop) return;
-    stop = error;
     controller.abort(error);
     reject(error);
   };
+  /** The signal's reason: the error that stopped the call, if one did. */
+  const stoppedBy = () => controller.signal.reason as OcsError | undefined;
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
   const check = (now: number) => {
     if (now < at) return;
     unwatch(check);
     fire(new OcsTimeoutError(`Timed out after ${timeoutMs} ms (all attempts and waits); raise timeoutMs.`));
   };
-  const race = <T>(start: () => Promise<T>): Promise<T> =>
-    stop ? Promise.reject(stop) : Promise.race([start(), stopped]);
+  const race = <T>(start: () => Promise<T>): Promise<T> => (stoppedBy() ? stopped : Promise.race([start(), stopped]));
   watch(check);
   signal?.addEventListener('abort', abort);
   if (signal?.aborted) abort();
   return {
     signal: controller.signal,
     at,
-    stopped: () => stop,
+    stopped: stoppedBy,
     // The wait's timer is cleared when the call stops, so that it keeps no process alive.
     sleep: (ms) => {
       let wait: ReturnType<typeof setTimeout> | undefined;

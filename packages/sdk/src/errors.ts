@@ -75,7 +75,7 @@ export class OcsApiError extends OcsError {
   declare readonly code: ErrorCode;
   /** Structured details, typed as the document's `ErrorDetails`. */
   declare readonly details: ErrorDetails | undefined;
-  /** `request_id` of the body, else the `X-Request-ID` header: quote it when reporting a problem. */
+  /** `request_id` of the body (a string), else the `X-Request-ID` header: quote it when reporting a problem. */
   declare readonly requestId: string | undefined;
   /** Response headers. */
   declare readonly headers: Headers;
@@ -104,7 +104,9 @@ export class OcsApiError extends OcsError {
     const status = response.status;
     const code =
       api.error ?? fallbackCodes[status] ?? (status > 299 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
-    const requestId = api.request_id ?? response.headers.get('x-request-id') ?? undefined;
+    // Only a string: another server's `request_id` may be anything.
+    const requestId =
+      typeof api.request_id == 'string' ? api.request_id : (response.headers.get('x-request-id') ?? undefined);
     const rateLimit = parseRateLimit(response.headers);
     // The API's messages say what to do ("Retry after 12 seconds."), when there is one;
     // another body means something else answered, such as a proxy behind a wrong baseUrl.

@@ -15,7 +15,7 @@ export function mergeHeaders(...sources: Source[]): Headers {
   try {
     for (const source of sources) {
       if (!source) continue;
-      for (const [name, value] of source instanceof Headers ? source.entries() : Object.entries(source)) {
+      for (const [name, value] of source instanceof Headers ? source : Object.entries(source)) {
         if (value === null) merged.delete(name);
         else if (Array.isArray(value)) for (const item of value) merged.append(name, item);
         else if (value !== undefined) merged.set(name, value as string);

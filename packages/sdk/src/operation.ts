@@ -159,9 +159,8 @@ async function call(
         fetch: (request: Request) => send(request, {}, sending),
       }));
     } else {
-      const queryString = search && new URLSearchParams(search).toString();
       response = await send(
-        `${baseUrl}${url}${queryString ? `?${queryString}` : ''}`,
+        `${baseUrl}${url}${search ? `?${new URLSearchParams(search)}` : ''}`,
         { method, headers, body: flags & BODY ? JSON.stringify(body) : undefined },
         sending,
       );

@@ -14,9 +14,11 @@
  * fetch and the reading of the answer, as the named operations do.
  */
 import type { Client, Middleware } from 'openapi-fetch';
+import type { ClientInternals } from './client.ts';
 import { type Deadline, startDeadline } from './deadline.ts';
 import { readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
+import { isRetryable } from './retry.ts';
 
 type Loose = Record<string, unknown>;
 type Init = Loose & {
@@ -52,22 +54,12 @@ export function serializeQuery(query: Loose): string {
   return parts.join('&');
 }
 
-export function createPathClient<Paths extends object>(options: {
-  baseUrl: string;
-  headers: Headers;
-  /** Headers no request may replace (`Authorization`): set over the request's own. */
-  fixed: Loose;
-  /** The middlewares `use` adds and `eject` removes (the caller keeps the array). */
-  hooks: Middleware[];
-  /** Sends a request: the route template comes along for the transport's bookkeeping. */
-  fetch: (request: Request, schemaPath: string, deadline: Deadline) => Promise<Response>;
-  /**
-   * A call's deadline (src/deadline.ts, with the request's AbortSignal): its fetch and the
-   * reading of its answer's body run within it, so that a body that stops half-way ends
-   * the call too.
-   */
-  timeoutMs: number;
-}): Client<Paths, 'application/json'> {
+/**
+ * The path API over the client's internals (src/client.ts): its base URL and headers, the
+ * middlewares `use` adds and `eject` removes (in `hooks`, which the named operations read
+ * too), `timeoutMs` for each call's deadline, and the transport with `maxRetries`.
+ */
+export function createPathClient<Paths extends object>(options: ClientInternals): Client<Paths, 'application/json'> {
   const hooks = options.hooks as Hook[];
 
   async function request(method: string, schemaPath: string, init: Init = {}) {
@@ -92,7 +84,8 @@ export function createPathClient<Paths extends object>(options: {
         pathSerializer
           ? pathSerializer(schemaPath, path)
           : schemaPath.replace(/\{([^{}]+)\}/g, (match, name: string) =>
-              path[name] == null ? match : encode(Array.isArray(path[name]) ? path[name].join(',') : path[name]),
+              // An array's string is its items joined by commas (the `simple` style).
+              path[name] == null ? match : encode(path[name]),
             )
       }`;
       const search = querySerializer(params.query ?? {});
@@ -105,7 +98,7 @@ export function createPathClient<Paths extends object>(options: {
             : body instanceof FormData
               ? body
               : given.get('content-type') === 'application/x-www-form-urlencoded'
-                ? new URLSearchParams(body as Record<string, string>).toString()
+                ? `${new URLSearchParams(body as Record<string, string>)}`
                 : JSON.stringify(body);
       // `redirect: 'follow'`, which openapi-fetch sets, is a Request's default.
       let outgoing = new Request(search ? `${url}?${search}` : url, {
@@ -118,6 +111,19 @@ export function createPathClient<Paths extends object>(options: {
         ),
       });
       const all = [...hooks, ...middleware] as Hook[];
+      // Through the client's transport: retries (when the request is safe to send again)
+      // within the call's deadline; the route template is for its bookkeeping.
+      const send = (request: Request) =>
+        options.send(
+          request,
+          {},
+          {
+            deadline,
+            maxRetries: options.maxRetries,
+            retryable: isRetryable(request.method, request.headers.get('idempotency-key')),
+            route: `${request.method} ${schemaPath}`,
+          },
+        );
       const context = {
         schemaPath,
         params,
@@ -125,7 +131,7 @@ export function createPathClient<Paths extends object>(options: {
         // openapi-fetch's middlewares may send with it, as with fetch.
         options: {
           baseUrl,
-          fetch: fetch ?? ((request: Request) => options.fetch(request, schemaPath, deadline)),
+          fetch: fetch ?? send,
           parseAs,
         },
       };
@@ -141,9 +147,7 @@ export function createPathClient<Paths extends object>(options: {
       if (!response) {
         try {
           // Raced: a fetch of the caller's own may ignore the signal.
-          response = await deadline.race(() =>
-            fetch ? fetch(outgoing) : options.fetch(outgoing, schemaPath, deadline),
-          );
+          response = await deadline.race(() => (fetch ? fetch(outgoing) : send(outgoing)));
         } catch (error) {
           let failure: unknown = error;
           for (const hook of [...all].reverse()) {
@@ -163,19 +167,18 @@ export function createPathClient<Paths extends object>(options: {
           else if (result) throw new Error('onResponse: return a Response or nothing');
         }
       }
-      const length = response.headers.get('content-length');
       if (
         response.status === 204 ||
         method === 'HEAD' ||
-        (length === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'))
+        (response.headers.get('content-length') === '0' &&
+          !response.headers.get('transfer-encoding')?.includes('chunked'))
       ) {
         return response.ok ? { data: undefined, response } : { error: undefined, response };
       }
       // A stream is the caller's to read, after the call.
       if (response.ok && parseAs === 'stream') return { data: response.body, response };
-      const answered = response;
       const read = response.ok && parseAs !== 'json' ? (parseAs as 'text') : 'text';
-      const content = await deadline.race(() => answered[read]());
+      const content = await deadline.race(() => (response as Response)[read]());
       if (response.ok) {
         // Every answer of the API is a JSON object: anything else (a proxy's or a captive
         // portal's page) throws the error a named operation throws for it, not a SyntaxError.

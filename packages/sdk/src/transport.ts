@@ -28,20 +28,23 @@ export interface Call {
   text?: string;
 }
 
-export interface TransportSettings {
-  maxRetryAfterMs: number;
-  fetch: typeof fetch | undefined;
-  onResponse(response: Response, route: string | undefined): void;
-  /** Debug logging: one line per attempt, answer and retry (never a header, so never the key). */
-  log: ((line: string) => void) | undefined;
-}
-
 export type Send = (input: Request | string, init: RequestInit, call: Call) => Promise<Response>;
 
-export function createTransport(settings: TransportSettings): Send {
-  const { log } = settings;
+/**
+ * @param maxRetryAfterMs the longest `Retry-After` waited for (src/retry.ts).
+ * @param clientFetch the client's `fetch` option, else the global `fetch` is looked up at
+ * each request.
+ * @param onResponse gets every answer (rate-limit state, deprecation warnings).
+ * @param log debug logging: one line per attempt, answer and retry (never a header, so never the key).
+ */
+export function createTransport(
+  maxRetryAfterMs: number,
+  clientFetch: typeof fetch | undefined,
+  onResponse: (response: Response, route: string | undefined) => void,
+  log: ((line: string) => void) | undefined,
+): Send {
   return async (input, init, call) => {
-    const { deadline, maxRetries, retryable, route } = call;
+    const { deadline, maxRetries, retryable } = call;
     const url = typeof input === 'string' ? input : input.url;
     init.signal = deadline.signal;
     for (let attempt = 0; ; attempt++) {
@@ -84,20 +87,17 @@ export function createTransport(settings: TransportSettings): Send {
         // A Request's body can be read once: a retryable one sends a copy each time. Raced
         // with the deadline: a custom fetch may ignore the signal.
         response = await deadline.race(() =>
-          (settings.fetch ?? fetch)(
-            typeof input === 'string' || !retryable || !input.body ? input : input.clone(),
-            init,
-          ),
+          (clientFetch ?? fetch)(typeof input === 'string' || !retryable || !input.body ? input : input.clone(), init),
         );
       } catch (error) {
         await lost(error, '');
         continue;
       }
-      settings.onResponse(response, route);
+      onResponse(response, call.route);
       let ms =
         response.ok || !retryable || attempt >= maxRetries
           ? undefined
-          : await deadline.race(() => retryWait(response, attempt, settings.maxRetryAfterMs));
+          : await deadline.race(() => retryWait(response, attempt, maxRetryAfterMs));
       // Answer now rather than wait past the cap or the deadline: the caller gets the
       // error (with `retryAfter`) at once and decides.
       if (ms !== undefined && Date.now() + ms > deadline.at) ms = undefined;

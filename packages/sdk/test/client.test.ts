@@ -21,6 +21,7 @@ import {
   paginate,
   resultMeta,
   updateSequenceStep,
+  type ClientOptions,
 } from '../src/index.ts';
 import { successResponseSchemas } from '../src/zod.ts';
 import { apiKey, baseUrl, bodies, errorBody, testClient, useMsw } from './helpers/msw.ts';
@@ -83,6 +84,88 @@ describe('construction', () => {
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
       `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
     );
+  });
+
+  it.each([
+    'http://localhost:99999',
+    'http://ocs.test:65536/v1',
+    'http://ocs.test:port',
+    'http://exa<mple.com',
+    'http://1.2.3.999',
+  ])('refuses the base URL %s, which new URL (and so every fetch) refuses, at creation', (url) => {
+    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
+    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
+      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
+    );
+  });
+
+  it('takes the base URLs new URL takes: the highest port, an IPv6 address, a path', () => {
+    for (const url of ['http://127.0.0.1:65535', 'http://[::1]:4011/v1', 'https://ocs.test/api/']) {
+      expect(() => createClient({ apiKey, baseUrl: url })).not.toThrow();
+    }
+    vi.stubEnv('OCS_BASE_URL', 'http://ocs.test:99999');
+    expect(() => createClient({ apiKey })).toThrow('Invalid baseUrl "http://ocs.test:99999"');
+  });
+
+  it.each(['x', {}, 42, true])('refuses a fetch that is not a function (%j), at creation', (fetch) => {
+    const create = () => createClient({ apiKey, baseUrl, fetch: fetch as never });
+    expect(create).toThrow(OcsError);
+    expect(create).toThrow('Invalid fetch: expected a function.');
+  });
+
+  it('takes fetch undefined or null as no fetch: the global one, as before', async () => {
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    for (const fetch of [undefined, null]) {
+      await getCampaign(createClient({ apiKey, baseUrl, fetch: fetch as never }), { campaign_id });
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it.each([
+    ['timeout', 5_000],
+    ['baseURL', 'http://ocs.test'],
+    ['retries', 1],
+    ['signal', AbortSignal.timeout(1_000)],
+  ])('refuses the unknown option %s, naming it and listing the options', (name, value) => {
+    const create = () => createClient({ apiKey, baseUrl, [name]: value });
+    expect(create).toThrow(OcsError);
+    expect(create).toThrow(
+      `Unknown option "${name}": expected apiKey, baseUrl, timeoutMs, maxRetries, maxRetryAfterMs, headers, debug, logger, fetch, validate.`,
+    );
+  });
+
+  it('reports an unknown option first, even one set to undefined', () => {
+    vi.stubEnv('OCS_API_KEY', '');
+    // `apikey` for `apiKey`: the misspelt name is the error, not the key it left missing.
+    expect(() => createClient({ apikey: apiKey } as never)).toThrow(/^Unknown option "apikey"/);
+    expect(() => createClient({ apiKey, baseUrl, timeout: undefined } as never)).toThrow(/^Unknown option "timeout"/);
+  });
+
+  it('takes every option of ClientOptions', async () => {
+    // Required: an option added to ClientOptions must be added here, and read by createClient.
+    const options: Required<ClientOptions> = {
+      apiKey,
+      baseUrl,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      maxRetryAfterMs: 1_000,
+      headers: { 'X-Team': 'growth' },
+      debug: false,
+      logger: { warn: () => {} },
+      fetch: (input, init) => fetch(input, init),
+      validate: {},
+    };
+    server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+    await getCampaign(createClient(options), { campaign_id });
+    expect(seen[0]?.headers.get('x-team')).toBe('growth');
+  });
+
+  it('createOcs checks the options it is given the same way, and takes a client as it is', () => {
+    expect(() => createOcs({ apiKey, baseUrl, timeout: 5_000 } as never)).toThrow(/^Unknown option "timeout"/);
+    expect(() => createOcs({ apiKey, baseUrl, fetch: 'x' as never })).toThrow('Invalid fetch: expected a function.');
+    const client = testClient();
+    expect(createOcs(client).client).toBe(client);
+    expect(createOcs({ apiKey, baseUrl, maxRetries: 0 }).client).not.toBe(client);
   });
 
   it('refuses OCS_BASE_URL with a query string the same way', () => {

@@ -87,6 +87,22 @@ describe('classes', () => {
     },
   );
 
+  it.each([[42], [{ id: 'req_object' }], [['req_array']], [true]])(
+    "takes X-Request-ID when the API error body's request_id is not a string (%j)",
+    async (request_id) => {
+      expect(typeof request_id).not.toBe('string');
+      const body = { success: false, error: 'CAMPAIGN_NOT_FOUND', message: 'No such campaign.', request_id };
+      const error = await failWith(404, body, { 'X-Request-ID': 'req_header' });
+      expect(error).toBeInstanceOf(OcsNotFoundError);
+      expect(error).toMatchObject({ code: 'CAMPAIGN_NOT_FOUND', requestId: 'req_header', body });
+      expect((error as Error).message).toBe('No such campaign. (CAMPAIGN_NOT_FOUND, HTTP 404, request req_header)');
+      // No header either: no request ID at all, never the body's value.
+      const bare = await failWith(404, body);
+      expect((bare as OcsApiError).requestId).toBeUndefined();
+      expect((bare as Error).message).toBe('No such campaign. (CAMPAIGN_NOT_FOUND, HTTP 404)');
+    },
+  );
+
   it.each([
     [401, 'UNAUTHORIZED'],
     [404, 'NOT_FOUND'],

@@ -55,6 +55,20 @@ describe('path API runtime', () => {
     expect(broken.error).toBe('<h1>bad</h1>');
   });
 
+  it('sends an array path param as its items joined by commas; an empty error answer is error: undefined', async () => {
+    const server = await startServer((request, response) =>
+      request.url?.includes('gone')
+        ? response.writeHead(404, { 'Content-Length': '0' }).end()
+        : json(response, 200, { success: true }),
+    );
+    const client = clientOf(server, { maxRetries: 0 });
+    await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id: ['a b', 'c'] as never } } });
+    expect(server.received[0]?.url).toBe('/v1/campaigns/a%20b%2Cc');
+    const gone = await client.request('GET' as never, '/gone' as never);
+    expect(Object.keys(gone)).toEqual(['error', 'response']);
+    expect(gone.error).toBeUndefined();
+  });
+
   describe("a 2xx answer whose body is not the API's JSON object", () => {
     /** What each API throws for the same answer: the path API and the named operation. */
     const bothApis = async (client: OcsClient) =>

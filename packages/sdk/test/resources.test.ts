@@ -365,6 +365,13 @@ describe('per-call options, hooks and the client', () => {
     expect(() => new Ocs({ apiKey: 'Bearer x' })).toThrow(OcsError);
   });
 
+  it('refuses options createClient refuses: an unknown one, a fetch that is not a function', () => {
+    expect(() => new Ocs({ apiKey, baseURL: 'http://ocs.test' } as never)).toThrow(OcsError);
+    expect(() => new Ocs({ apiKey, baseURL: 'http://ocs.test' } as never)).toThrow(/^Unknown option "baseURL"/);
+    expect(() => new Ocs({ apiKey, fetch: {} as never })).toThrow('Invalid fetch: expected a function.');
+    expect(() => new Ocs({ apiKey, baseUrl: 'http://localhost:99999' })).toThrow(/^Invalid baseUrl/);
+  });
+
   it('returns an OcsPromise, or a ListPromise for a list: promises that a Promise adopts', async () => {
     const server = await startServer((_request, response) => json(response, 201, { success: true, campaign_id }));
     const ocs = new Ocs(clientOf(server));
