@@ -39,28 +39,34 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   stopped.catch(() => {});
   const controller = new AbortController();
   const at = Date.now() + timeoutMs;
+  /**
+   * The error that stopped the call, kept here rather than read from the signal's `reason`,
+   * which a polyfilled AbortController (the `abort-controller` package) does not keep.
+   */
+  let stop: OcsError | undefined;
   // fetch and body reads reject with the reason, the SDK's error, when the signal aborts.
-  // The first error stops the call: aborting or rejecting again changes nothing.
+  // The first error stops the call; recorded before `abort`, whose listeners may stop it
+  // again (a fetch that aborts the caller's signal in turn), so that the first one wins.
   const fire = (error: OcsError) => {
-    controller.abort(error);
+    if (stop) return;
+    stop = error;
     reject(error);
+    controller.abort(error);
   };
-  /** The signal's reason: the error that stopped the call, if one did. */
-  const stoppedBy = () => controller.signal.reason as OcsError | undefined;
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
   const check = (now: number) => {
     if (now < at) return;
     unwatch(check);
     fire(new OcsTimeoutError(`Timed out after ${timeoutMs} ms (all attempts and waits); raise timeoutMs.`));
   };
-  const race = <T>(start: () => Promise<T>): Promise<T> => (stoppedBy() ? stopped : Promise.race([start(), stopped]));
+  const race = <T>(start: () => Promise<T>): Promise<T> => (stop ? stopped : Promise.race([start(), stopped]));
   watch(check);
   signal?.addEventListener('abort', abort);
   if (signal?.aborted) abort();
   return {
     signal: controller.signal,
     at,
-    stopped: stoppedBy,
+    stopped: () => stop,
     // The wait's timer is cleared when the call stops, so that it keeps no process alive.
     sleep: (ms) => {
       let wait: ReturnType<typeof setTimeout> | undefined;

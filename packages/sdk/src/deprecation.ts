@@ -8,9 +8,8 @@ export type Logger = { warn(message: string): void; debug?(message: string): voi
 
 export function createDeprecationLog(logger: Logger) {
   const warned = new Set<string>();
-  // `route` is known for named operations' requests only.
-  return (route: string | undefined, headers: Headers): void => {
-    if (!route || !headers.has('deprecation') || warned.has(route)) return;
+  return (route: string, headers: Headers): void => {
+    if (!headers.has('deprecation') || warned.has(route)) return;
     warned.add(route);
     const successor = /<([^>]*)>[^,]*successor-version/.exec(headers.get('link') ?? '')?.[1];
     logger.warn(`[@ocs/sdk] ${route} is deprecated; move to its successor ${successor}.`);

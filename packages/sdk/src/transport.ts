@@ -14,8 +14,8 @@ export interface Call {
   deadline: Deadline;
   maxRetries: number;
   retryable: boolean;
-  /** `METHOD /route/{template}`, when known (named operations). */
-  route?: string;
+  /** `METHOD /route/{template}`, of a named operation or a path-API call. */
+  route: string;
   /** Set by the transport: how many times the request was sent. */
   attempts?: number;
   /**
@@ -40,7 +40,7 @@ export type Send = (input: Request | string, init: RequestInit, call: Call) => P
 export function createTransport(
   maxRetryAfterMs: number,
   clientFetch: typeof fetch | undefined,
-  onResponse: (response: Response, route: string | undefined) => void,
+  onResponse: (response: Response, route: string) => void,
   log: ((line: string) => void) | undefined,
 ): Send {
   return async (input, init, call) => {

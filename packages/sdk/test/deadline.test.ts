@@ -286,3 +286,61 @@ describe('network errors', () => {
     expect((error as Error).message).toMatch(/failed 2x: connect ECONNREFUSED 127\.0\.0\.1:\d+\. Check baseUrl/);
   });
 });
+
+describe('which error stops a call', () => {
+  // A fetch that, when the SDK tears its request down, also cancels the caller's related work.
+  const cancelling =
+    (caller: () => AbortController): typeof fetch =>
+    (_input, init) =>
+      new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => {
+          caller().abort();
+          reject(init.signal?.reason as Error);
+        });
+      });
+
+  it('is the first: a timeout whose abort aborts the caller signal in turn stays a timeout, on both APIs', async () => {
+    let caller = new AbortController();
+    const client = testClient({ fetch: cancelling(() => caller), timeoutMs: 100 });
+    await expect(getCampaign(client, { campaign_id }, { signal: caller.signal })).rejects.toBeInstanceOf(
+      OcsTimeoutError,
+    );
+    caller = new AbortController();
+    await expect(
+      client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } }, signal: caller.signal }),
+    ).rejects.toBeInstanceOf(OcsTimeoutError);
+  });
+
+  it('is kept by the SDK, not read from the signal: an AbortController without `reason` (a polyfill) times out as a timeout', async () => {
+    // As the `abort-controller` package (or Safari before 15.4) implements it: abort() takes no reason.
+    class Signal extends EventTarget {
+      aborted = false;
+      onabort = null;
+      get reason() {
+        return undefined;
+      }
+    }
+    class ReasonlessController {
+      signal = new Signal();
+      abort() {
+        if (this.signal.aborted) return;
+        this.signal.aborted = true;
+        this.signal.dispatchEvent(new Event('abort'));
+      }
+    }
+    vi.stubGlobal('AbortController', ReasonlessController);
+    try {
+      const honouring: typeof fetch = (_input, init) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('The operation was aborted.', 'AbortError')),
+          ),
+        );
+      const client = testClient({ fetch: honouring, timeoutMs: 100 });
+      await expect(createCampaign(client, { name: 'Q4' })).rejects.toBeInstanceOf(OcsTimeoutError);
+      await expect(getCampaign(client, { campaign_id })).rejects.toBeInstanceOf(OcsTimeoutError);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
