@@ -39,7 +39,7 @@ const pageKeys = ['total', 'has_more', 'offset', 'count', 'limit', 'requestId', 
 export interface PaginateOptions extends Omit<CallOptions, 'requestId'> {
   /** Items per page (`limit`), within the operation's maximum. Default: the service's. */
   pageSize?: number;
-  /** Stop after this many items. */
+  /** Stop after this many items (a fraction counts as its whole part). */
   maxItems?: number;
 }
 
@@ -86,7 +86,9 @@ export function paginate<Id extends OperationId, Items extends string>(
     const base = { ...params } as Record<string, unknown>;
     let offset = (base.offset as number | undefined) ?? 0;
     let left = maxItems;
-    while (left > 0) {
+    // At least one item left: a fractional maxItems (2.5) would otherwise request every
+    // remaining page for the half item no slice can hold.
+    while (left >= 1) {
       const body = (await (operation as unknown as Operation)(
         client,
         { ...base, offset, ...(pageSize && { limit: pageSize }) } as never,

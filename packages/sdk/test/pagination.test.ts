@@ -90,6 +90,15 @@ describe('items', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('counts a fractional maxItems as its whole part, requesting no page for the fraction', async () => {
+    servePages('/leads', 'leads', 1_050);
+    const ids: string[] = [];
+    for await (const lead of paginate(testClient(), listLeads, {}, { pageSize: 100, maxItems: 200.5 }))
+      ids.push(lead.id);
+    expect(ids).toHaveLength(200);
+    expect(seen).toHaveLength(2);
+  });
+
   it('pages a campaign sub-resource (webhooks) and an empty list', async () => {
     const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
     servePages(`/campaigns/${campaign_id}/webhooks`, 'webhooks', 0);
