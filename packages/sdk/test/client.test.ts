@@ -74,25 +74,17 @@ describe('construction', () => {
   });
 
   it.each([
-    'http://ocs.test/v1?tenant=acme',
-    'http://ocs.test?x=1',
-    'http://ocs.test/ocs/#v1',
-    'http://ocs.test/v1/?',
-    'https://ocs.test/v1#',
-  ])('refuses the base URL %s, which has a query string or fragment, at creation', (url) => {
-    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
-    expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
-      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
-    );
-  });
-
-  it.each([
-    'http://localhost:99999',
-    'http://ocs.test:65536/v1',
-    'http://ocs.test:port',
-    'http://exa<mple.com',
-    'http://1.2.3.999',
-  ])('refuses the base URL %s, which new URL (and so every fetch) refuses, at creation', (url) => {
+    ['http://ocs.test/v1?tenant=acme', 'has a query string'],
+    ['http://ocs.test?x=1', 'has a query string'],
+    ['http://ocs.test/ocs/#v1', 'has a fragment'],
+    ['http://ocs.test/v1/?', 'has a query string'],
+    ['https://ocs.test/v1#', 'has a fragment'],
+    ['http://localhost:99999', 'new URL (and so every fetch) refuses'],
+    ['http://ocs.test:65536/v1', 'new URL (and so every fetch) refuses'],
+    ['http://ocs.test:port', 'new URL (and so every fetch) refuses'],
+    ['http://exa<mple.com', 'new URL (and so every fetch) refuses'],
+    ['http://1.2.3.999', 'new URL (and so every fetch) refuses'],
+  ])('refuses the base URL %s, which %s, at creation', (url) => {
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
       `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
