@@ -142,13 +142,23 @@ export interface PlaceholderAiField {
  */
 export function leadPlaceholderValues(lead: object, aiFields: readonly PlaceholderAiField[]): PlaceholderValues {
   const fields = lead as Record<string, unknown>;
-  const custom = isPlainObject(fields.custom_fields) ? fields.custom_fields : {};
   const ai = new Map(aiFields.filter((f) => f.is_active).map((f) => [f.field_name, f.fallback_value]));
   return (name) => {
     if (leadFields.has(name) && hasValue(fields[name])) return fields[name];
-    if (hasValue(custom[name])) return custom[name];
+    const custom = customFieldValue(fields, name);
+    if (hasValue(custom)) return custom;
     return ai.get(name) ?? null;
   };
+}
+
+/**
+ * The lead's custom field `name`, or undefined. Only the record's own fields: a step's
+ * `{__proto__}` or `{constructor}` looked up with `custom[name]` found Object.prototype's
+ * members and rendered `{}` into sent messages (found by an attack).
+ */
+export function customFieldValue(lead: Record<string, unknown>, name: string): unknown {
+  const custom = lead.custom_fields;
+  return isPlainObject(custom) && Object.hasOwn(custom, name) ? custom[name] : undefined;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

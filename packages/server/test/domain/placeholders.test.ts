@@ -84,6 +84,16 @@ describe('leadPlaceholderValues', () => {
     expect(value('id')).toBeNull();
     expect(value('custom_fields')).toBeNull();
   });
+
+  it('finds only the custom fields the lead has, none of Object.prototype’s members', () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(value(name)).toBeNull();
+      expect(renderPlaceholders(`Hello {${name}}.`, value)).toEqual({ text: 'Hello .', missing: [name] });
+    }
+    // Stored custom fields come back from JSON, where `__proto__` is a field like any other.
+    const own = leadPlaceholderValues({ custom_fields: JSON.parse('{"__proto__": "VAL", "constructor": "C"}') }, []);
+    expect(renderPlaceholders('{__proto__} {constructor}', own)).toEqual({ text: 'VAL C', missing: [] });
+  });
 });
 
 describe('renderPlaceholders within a budget (decision 0005)', () => {

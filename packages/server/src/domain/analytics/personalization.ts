@@ -7,7 +7,7 @@
 import type { Schemas } from '../../openapi/types.ts';
 import { compareText } from '../collections.ts';
 import {
-  isPlainObject,
+  customFieldValue,
   leadFieldNames,
   type PlaceholderAiField,
   stepPlaceholders,
@@ -53,14 +53,14 @@ export function placeholderFills(
   aiFields: readonly PlaceholderAiField[],
   generated: Readonly<Record<string, string>> = {},
 ): PlaceholderFill[] {
-  const custom = isPlainObject(lead.custom_fields) ? lead.custom_fields : {};
   const active = new Map(aiFields.filter((f) => f.is_active).map((f) => [f.field_name, f]));
   return stepPlaceholders(step).map((name): PlaceholderFill => {
     if (leadFields.has(name) && valueText(lead[name]) !== null) return { name, source: 'lead', fill: 'filled' };
-    if (valueText(custom[name]) !== null) return { name, source: 'lead', fill: 'filled' };
+    if (valueText(customFieldValue(lead, name)) !== null) return { name, source: 'lead', fill: 'filled' };
     const ai = active.get(name);
     if (!ai) return { name, source: 'lead', fill: 'empty' };
-    if (valueText(generated[name]) !== null) return { name, source: 'ai', fill: 'filled' };
+    if (Object.hasOwn(generated, name) && valueText(generated[name]) !== null)
+      return { name, source: 'ai', fill: 'filled' };
     if (valueText(ai.fallback_value) !== null) return { name, source: 'ai', fill: 'fallback' };
     return { name, source: 'ai', fill: 'empty' };
   });

@@ -88,6 +88,21 @@ describe('placeholderFills', () => {
     ]);
   });
 
+  it('finds no fill in what custom fields and generated values inherit from Object.prototype', () => {
+    const inherited: SequenceStep = {
+      id: 2,
+      type: 'email',
+      subject: '{constructor}',
+      content: '{__proto__} {toString}',
+    };
+    const active = [{ field_name: 'toString', fallback_value: null, is_active: true }];
+    expect(placeholderFills(inherited, lead, active, {})).toEqual([
+      { name: 'constructor', source: 'lead', fill: 'empty' },
+      { name: '__proto__', source: 'lead', fill: 'empty' },
+      { name: 'toString', source: 'ai', fill: 'empty' },
+    ]);
+  });
+
   it('counts a generated AI value as filled', () => {
     const result = placeholderFills(step, lead, aiFields, { icebreaker: 'Congrats on the round', tagline: '' });
     expect(result.filter((f) => f.source === 'ai')).toEqual([
