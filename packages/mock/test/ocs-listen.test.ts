@@ -1045,6 +1045,10 @@ describe('ocs as a command', () => {
         /--forward-to must carry no user or password/,
       ],
       [['serve'], /unknown command 'serve'/],
+      // Names Object.prototype has: `constructor` exited 0 having done nothing.
+      [['constructor'], /unknown command 'constructor'/],
+      [['__proto__'], /unknown command '__proto__'/],
+      [['hasOwnProperty'], /unknown command 'hasOwnProperty'/],
       [['listen', '--bogus'], /unknown option --bogus/],
       // An empty --campaign (a variable that was not set): trigger used its own campaign.
       [['trigger', 'prospect_response', '--campaign=', '--api-key', 'k'], /--campaign needs a campaign ID/],

@@ -48,7 +48,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(packageVersion());
     return;
   }
-  const command = commands[first];
+  // Own names only: `ocs constructor` ran Object.prototype's member and exited 0.
+  const command = Object.hasOwn(commands, first) ? commands[first] : undefined;
   if (!command) {
     throw new UsageError(
       first.startsWith('-')

@@ -224,7 +224,8 @@ export async function main(argv: string[]): Promise<number> {
   if (!command) throw new UsageError('which command? serve, migrate, org, key, seed or deliveries.');
   const name =
     command === 'org' || command === 'key' || command === 'deliveries' ? `${command} ${sub ?? ''}`.trim() : command;
-  const allowed = commandOptions[name];
+  // Own names only: `ocs-server constructor` found Object.prototype's member and went on.
+  const allowed = Object.hasOwn(commandOptions, name) ? commandOptions[name] : undefined;
   if (!allowed) {
     throw new UsageError(
       sub === undefined && (command === 'org' || command === 'key' || command === 'deliveries')

@@ -73,6 +73,12 @@ const mistakes: Array<[string, string[], RegExp]> = [
   ['a value for a switch', ['org', 'list', '--json=yes'], /--json takes no value/],
   ['no command', [], /which command\?/],
   ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+  // Names Object.prototype has were taken for commands (`constructor needs function Object()`).
+  ...['constructor', 'toString', '__proto__'].map((name): [string, string[], RegExp] => [
+    `the command ${name}`,
+    [name],
+    new RegExp(`unknown command '${name}'`),
+  ]),
   ['a missing subcommand', ['key'], /key needs a subcommand: key create, key revoke/],
   ['a missing argument', ['key', 'revoke'], /key revoke needs <key-id>/],
   ['an extra argument', ['org', 'list', 'extra'], /org list takes no argument 'extra'/],
