@@ -5,6 +5,7 @@
  * resolves to, so it cannot refuse DNS rebinding at connect time: the Node server uses
  * `createNodeWebhookTransport` (`src/node/webhook-transport.ts`) instead, which does.
  */
+import { requestFailed, statusVerdict } from './attempt-verdict.ts';
 import { type AttemptOutcome, deliveryPolicy, type DeliveryRequest, type WebhookTransport } from './types.ts';
 
 export function createFetchTransport(
@@ -30,36 +31,28 @@ export function createFetchTransport(
         // because some fetch implementations (MSW's in Node) never settle that promise.
         void response.body?.cancel().catch(() => undefined);
         // A browser's `redirect: 'manual'` answers an opaque redirect with status 0.
-        if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-          return {
-            ok: false,
-            status: response.status || null,
-            duration_ms: elapsed(),
-            error: `redirect not followed (${response.status || 'opaque'})`,
-          };
+        if (response.type === 'opaqueredirect') {
+          return { ok: false, status: null, duration_ms: elapsed(), error: 'redirect not followed (opaque)' };
         }
-        const ok = response.status >= 200 && response.status < 300;
-        return {
-          ok,
-          status: response.status,
-          duration_ms: elapsed(),
-          error: ok ? null : `answered ${response.status}`,
-        };
+        const error = statusVerdict(response.status);
+        return { ok: error === null, status: response.status, duration_ms: elapsed(), error };
       } catch (error) {
         if (timeout.aborted)
           return { ok: false, status: null, duration_ms: elapsed(), error: `timeout after ${timeoutMs} ms` };
         if (sendOptions.signal?.aborted)
           return { ok: false, status: null, duration_ms: elapsed(), error: 'aborted', aborted: true };
-        return { ok: false, status: null, duration_ms: elapsed(), error: describe(error) };
+        return { ok: false, status: null, duration_ms: elapsed(), error: requestFailed(describe(error)) };
       }
     },
   };
 }
 
+/**
+ * Why fetch failed: the cause's message when fetch's own is only its generic `fetch failed`
+ * (`connect ECONNREFUSED 127.0.0.1:1`, `bad port`), as the Node transport reports it.
+ */
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${error.message}${cause}`;
-  }
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  if (!(error.cause instanceof Error)) return error.message;
+  return error.message === 'fetch failed' ? error.cause.message : `${error.message}: ${error.cause.message}`;
 }

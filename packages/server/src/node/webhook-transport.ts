@@ -22,6 +22,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../domain/webhook-url.ts';
 import { whenAborted } from './signal-fan-out.ts';
+import { requestFailed, statusVerdict } from '../delivery/attempt-verdict.ts';
 import { type AttemptOutcome, type DeliveryRequest, deliveryPolicy, type WebhookTransport } from '../delivery/types.ts';
 import {
   createGuardedLookup,
@@ -167,23 +168,15 @@ function post(
         },
       );
       outgoing.on('error', (error) => {
-        settle(null, error instanceof TargetRefusedError ? error.message : `request failed: ${describe(error)}`);
+        settle(null, error instanceof TargetRefusedError ? error.message : requestFailed(describe(error)));
       });
     } catch (error) {
-      settle(null, `request failed: ${describe(error as Error)}`);
+      settle(null, requestFailed(describe(error as Error)));
       return;
     }
     if (signal) stopWaiting = whenAborted(signal, onAbort);
     outgoing.end(request.body);
   });
-}
-
-/** Null when the status makes the attempt a success; otherwise why it does not. */
-function statusVerdict(status: number | null): string | null {
-  if (status === null) return 'no status answered';
-  if (status >= 200 && status < 300) return null;
-  if (status >= 300 && status < 400) return `redirect not followed (${status})`;
-  return `receiver answered ${status}`;
 }
 
 function describe(error: Error): string {

@@ -151,7 +151,7 @@ it("logs a webhook URL's origin and path only: never its query string (a token) 
     expect(lines.filter((line) => line.message === 'delivery attempt')).toHaveLength(10);
     const reasons = lines.filter((line) => line.message === 'delivery given up').map((line) => String(line.reason));
     expect(reasons).toHaveLength(2);
-    expect(reasons.join('\n')).toContain(`(last: http://127.0.0.1:${port}/hooks/ocs: answered 503)`);
+    expect(reasons.join('\n')).toContain(`(last: http://127.0.0.1:${port}/hooks/ocs: receiver answered 503)`);
     expect(reasons.join('\n')).toContain('(last: http://127.0.0.1:1/other: ');
     const logged = JSON.stringify(lines);
     for (const secret of ['query-token-0123', 'second-token-4567', 'hook-user', 'hook-password', '#frag', '?token']) {
