@@ -266,12 +266,19 @@ function fieldOf(at: PendingValue): string {
 
 /**
  * Query and header values arrive as strings; give them the type their schema declares.
- * Integers beyond 2^53 stay strings, so they fail as the wrong type instead of reaching the
- * database as a rounded number.
+ * Integers beyond 2^53 never reach the database as a rounded number: past a bound of their
+ * schema they are that number, refused as out of range (`must be <= 9007199254740991`, as an
+ * attack found `must be integer` misleading for an integer); otherwise they stay strings and
+ * fail as the wrong type.
  */
 function coerce(value: string, parameter: OperationParameter): unknown {
   const types = ([] as unknown[]).concat(parameter.schema.type ?? []);
-  if (types.includes('integer') && /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+  if (types.includes('integer') && /^-?\d+$/.test(value)) {
+    const number = Number(value);
+    const { maximum, minimum } = parameter.schema as { maximum?: number; minimum?: number };
+    if (Number.isSafeInteger(number) || number > (maximum ?? Infinity) || number < (minimum ?? -Infinity))
+      return number;
+  }
   if (types.includes('number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   if (types.includes('null') && value === 'null') return null;

@@ -97,6 +97,23 @@ describeBackends('leads', (store) => {
     }
   });
 
+  it('says an integer past 2^53 is out of range, not that it is no integer', async () => {
+    await setup();
+    const cases: Array<[string, string, string]> = [
+      ['offset=9223372036854775807', 'query.offset', 'must be <= 9007199254740991'],
+      [`offset=${'9'.repeat(400)}`, 'query.offset', 'must be <= 9007199254740991'],
+      ['offset=-9223372036854775807', 'query.offset', 'must be >= 0'],
+      ['page=9223372036854775807', 'query.page', 'must be <= 90071992547410'],
+      ['limit=9223372036854775807', 'query.limit', 'must be <= 100'],
+    ];
+    for (const [query, field, message] of cases) {
+      const answer = await api.call<Failure>('GET', `/v1/leads?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.details.errors, query).toEqual([expect.objectContaining({ field, type: expect.any(String) })]);
+      expect(answer.body.details.errors[0]?.message, query).toContain(message);
+    }
+  });
+
   it('filters by enrolment and by email, case-insensitively', async () => {
     await setup();
     const q4 = await insertCampaign(store(), api.organizationId, api.ownerId);
