@@ -21,47 +21,55 @@ import { createTransport, type Send } from './transport.ts';
 /** Options of {@link createClient}. */
 export interface ClientOptions {
   /** API key (`ocs_...`). Default: `process.env.OCS_API_KEY` where `process` exists. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Base URL, with or without the trailing `/v1`. Default: `process.env.OCS_BASE_URL`,
    * else `http://127.0.0.1:4011`, where `npx ocs-mock` (@ocs/mock's standalone mock) listens.
    * The repository's reference server listens at `http://127.0.0.1:4010`: pass it explicitly.
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Deadline of a call in ms (above 0), across every attempt and wait. Default 60,000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries after the first attempt (a whole number), for requests safe to retry. Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Longest `Retry-After` (or `RateLimit-Reset`) the client waits for, in ms. A longer one
    * fails at once with the error, whose `retryAfter` says how long to wait. Default 60,000.
    */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /**
    * Headers sent with every request, after the SDK's own (`X-OCS-Client`, `User-Agent`),
    * which they may replace, in any case; a call's `headers` replace these. `Authorization`
    * always comes from `apiKey`.
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * Debug logging: one line per attempt, answer (status, time, request ID) and retry (why,
    * and after how long) to `logger.debug`. Headers are never printed, so neither is the API
    * key. Default: on when the environment has `OCS_LOG=debug`.
    */
-  debug?: boolean;
+  debug?: boolean | undefined;
   /**
    * Receives the one-time warning for each deprecated operation called (`warn`) and the
    * debug lines (`debug`, else `warn`). Default: `console`.
    */
-  logger?: Logger;
-  /** The fetch to use. Default: the global `fetch`, looked up at each request. */
-  fetch?: typeof fetch;
+  logger?: Logger | undefined;
+  /**
+   * The fetch to use. Default: the global `fetch`, looked up at each request. It must accept
+   * what the global `fetch` accepts, as openapi-fetch requires of its `fetch`: a named
+   * operation calls it with a URL string and an init (`method`, `headers`, `body`, `signal`);
+   * the path API (`client.GET(...)`...), and a named operation once `client.use()` has
+   * registered a middleware, call it with a `Request` and `{ signal }`. A fetch that takes
+   * only a URL string (node-fetch v2) fails on those: use the global `fetch` (undici's, on
+   * Node 20) or one that takes a `Request`.
+   */
+  fetch?: typeof fetch | undefined;
   /**
    * Opt-in validation of named operations' response bodies: schemas with `parse` by
    * operationId, such as `successResponseSchemas` of `@ocs/sdk/zod`. What `parse` returns
    * becomes the result; what it throws, the call throws.
    */
-  validate?: ResponseValidator;
+  validate?: ResponseValidator | undefined;
 }
 
 /** Schemas (anything with `parse`) by operationId, to check the bodies of named operations. */
@@ -129,7 +137,7 @@ export function createClient(options: ClientOptions = {}): OcsClient {
       `Unknown option "${name}": expected apiKey, baseUrl, timeoutMs, maxRetries, maxRetryAfterMs, headers, debug, logger, fetch, validate.`,
     );
   }
-  checkLimits(timeoutMs, maxRetries);
+  checkLimits(timeoutMs, maxRetries, maxRetryAfterMs);
   // Else the first request would fail with a TypeError that names no option.
   if (fetch != null && typeof fetch != 'function') throw new OcsError('Invalid fetch: expected a function.');
   // By name in any case: `authorization` in options.headers must not be sent beside the key.

@@ -24,7 +24,7 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
   const fail = (why: string) => {
     throw new OcsError(`Invalid API key: ${why}`);
   };
-  if (!apiKey) fail('none given; pass createClient({ apiKey }) or set OCS_API_KEY.');
+  if (!apiKey) fail('none given; pass apiKey or set OCS_API_KEY.');
   else if (/^bearer\s/i.test(apiKey)) fail('pass it without "Bearer ".');
   else if (!/^[A-Za-z0-9]+_[A-Za-z0-9_-]+$/.test(apiKey))
     fail('expected a prefix, "_" and the secret (ocs_...), no spaces.');
@@ -47,19 +47,20 @@ export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): s
   } catch {
     // Refused below, as the pattern refuses.
   }
-  throw new OcsError(
-    `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
-  );
+  throw new OcsError(`Invalid baseUrl "${url}": expected an absolute http(s) URL, no query or fragment.`);
 }
 
 /**
  * `timeoutMs` (ms, above 0) and `maxRetries` (a whole number, 0 or more), of the client or
- * of a call: NaN would time every call out at once or retry until the deadline, and a
- * negative count would silently never retry.
+ * of a call, and the client's `maxRetryAfterMs` (ms, 0 or more; Infinity waits any
+ * `Retry-After` within the deadline): NaN would time every call out at once, retry until the
+ * deadline or remove the cap, and a negative count or cap would silently never retry.
  */
-export function checkLimits(timeoutMs: number, maxRetries: number): void {
+export function checkLimits(timeoutMs: number, maxRetries: number, maxRetryAfterMs = 0): void {
   if (!(timeoutMs > 0)) throw new OcsError(`Invalid timeoutMs ${timeoutMs}: expected ms above 0.`);
   // Also false for NaN and Infinity.
   if (!(maxRetries >= 0 && maxRetries % 1 === 0))
     throw new OcsError(`Invalid maxRetries ${maxRetries}: expected a whole number, 0 or more.`);
+  if (!(maxRetryAfterMs >= 0))
+    throw new OcsError(`Invalid maxRetryAfterMs ${maxRetryAfterMs}: expected ms, 0 or more.`);
 }

@@ -57,7 +57,7 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   const check = (now: number) => {
     if (now < at) return;
     unwatch(check);
-    fire(new OcsTimeoutError(`Timed out after ${timeoutMs} ms (all attempts and waits); raise timeoutMs.`));
+    fire(new OcsTimeoutError(`Timed out after ${timeoutMs} ms; raise timeoutMs.`));
   };
   const race = <T>(start: () => Promise<T>): Promise<T> => (stop ? stopped : Promise.race([start(), stopped]));
   watch(check);

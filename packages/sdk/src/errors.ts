@@ -109,11 +109,15 @@ export class OcsApiError extends OcsError {
       typeof api.request_id == 'string' ? api.request_id : (response.headers.get('x-request-id') ?? undefined);
     const rateLimit = parseRateLimit(response.headers);
     // The API's messages say what to do ("Retry after 12 seconds."), when there is one;
-    // another body means something else answered, such as a proxy behind a wrong baseUrl.
+    // another body means something else answered: below 500, a server that is not the API
+    // (a wrong baseUrl, a captive portal); from 500, the API or a proxy before it failing (a
+    // gateway's HTML 502), where baseUrl is not the question.
     // A message that is not a string (some other server's object) would print `[object Object]`.
     const what = api.error
       ? (typeof api.message == 'string' && api.message) || 'No message from the API.'
-      : `Not the API's ${response.ok ? 'answer' : 'error body'}${notJson ? ' (not valid JSON)' : ''}: check baseUrl.`;
+      : `Not the API's ${response.ok ? 'answer' : 'error body'}${notJson ? ' (not valid JSON)' : ''}: ${
+          status > 499 ? 'a server failed' : 'check baseUrl'
+        }.`;
     super(`${what} (${code}, HTTP ${status}${requestId ? `, request ${requestId}` : ''})`);
     Object.assign(this, {
       status,

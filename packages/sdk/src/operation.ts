@@ -13,6 +13,7 @@ import { checkLimits } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { OcsError, readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
+import { fillPath } from './paths.ts';
 import { toResult } from './result.ts';
 import { isRetryable } from './retry.ts';
 import type { Call } from './transport.ts';
@@ -87,7 +88,6 @@ async function call(
   } = client['~ocs'];
   const { method, path: template, query } = operation;
   const path: Loose = {};
-  let url = template;
   let search: Record<string, string> | undefined;
   const body: Loose = {};
   for (const key in params) {
@@ -96,10 +96,8 @@ async function call(
     // left out, like openapi-fetch does.
     if (query.includes(key)) {
       if (value != null) (search ??= {})[key] = String(value);
-    } else if (template.includes(`{${key}}`)) {
-      path[key] = value;
-      url = url.replace(`{${key}}`, encodeURIComponent(String(value)));
-    } else body[key] = value;
+    } else if (template.includes(`{${key}}`)) path[key] = value;
+    else body[key] = value;
   }
   // By name in any case, the call's over the client's.
   const given = options.headers ? mergeHeaders(clientHeaders, options.headers) : clientHeaders;
@@ -107,28 +105,27 @@ async function call(
   // operation that declares the header counts on it: the service ignores it on the others.
   const idempotencyKey =
     flags & IDEMPOTENT ? (options.idempotencyKey ?? given.get('idempotency-key') ?? crypto.randomUUID()) : undefined;
-  // A blank key would be sent empty, which is no key: a retried create could create twice.
-  if (idempotencyKey?.trim() === '')
-    throw new OcsError('Blank idempotencyKey: pass a non-blank key, or none for a generated one.');
   // The SDK's own last, checked as Headers checks them: the key, JSON's type, the options.
   const own: Record<string, string | undefined> = {
     'content-type': flags & BODY ? 'application/json' : undefined,
     'idempotency-key': idempotencyKey,
     'x-request-id': options.requestId || undefined,
   };
-  let headers: Record<string, string> | Headers;
-  if (options.headers) headers = mergeHeaders(given, fixed, own);
-  else {
-    // No headers of the call's own: the client's as a record, with no Headers built per call
-    // (iterating one sorts it), about a tenth of the SDK's own time per call (sdk-client bench).
-    headers = { ...plain };
-    for (const name in own) {
-      const value = own[name];
-      if (!value) continue;
-      if (/[\0\r\n]/.test(value)) throw new OcsError(`Invalid header: ${name}`);
-      headers[name] = value;
-    }
+  // No headers of the call's own: the client's as a record, with no Headers built per call
+  // (iterating one sorts it), about a tenth of the SDK's own time per call (sdk-client bench).
+  let headers: Record<string, string> | Headers = { ...plain };
+  for (const name in own) {
+    const value = own[name];
+    if (value === undefined) continue;
+    // What Headers refuses (NUL, CR, LF, a code unit above 0xFF), refused here whether or not
+    // the call has headers: else fetch's TypeError would be taken for a lost connection. And a
+    // blank value, which Headers would send empty: an empty key is no key, and a retried create
+    // could create twice.
+    if (/^\s*$|[\0\n\r]|[^\0-\xff]/.test(value))
+      throw new OcsError(`Invalid header: ${name} (blank, or a character HTTP cannot carry)`);
+    headers[name] = value;
   }
+  if (options.headers) headers = mergeHeaders(given, fixed, own);
   const ms = options.timeoutMs ?? timeoutMs;
   const retries = options.maxRetries ?? maxRetries;
   checkLimits(ms, retries);
@@ -160,7 +157,7 @@ async function call(
       }));
     } else {
       response = await send(
-        `${baseUrl}${url}${search ? `?${new URLSearchParams(search)}` : ''}`,
+        `${baseUrl}${fillPath(template, path)}${search ? `?${new URLSearchParams(search)}` : ''}`,
         { method, headers, body: flags & BODY ? JSON.stringify(body) : undefined },
         sending,
       );

@@ -38,9 +38,9 @@ const pageKeys = ['total', 'has_more', 'offset', 'count', 'limit', 'requestId', 
 /** Options of {@link paginate}; `timeoutMs` and `maxRetries` apply to each page's request. */
 export interface PaginateOptions extends Omit<CallOptions, 'requestId'> {
   /** Items per page (`limit`), within the operation's maximum. Default: the service's. */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Stop after this many items (a fraction counts as its whole part). */
-  maxItems?: number;
+  maxItems?: number | undefined;
 }
 
 /** Params of a list operation for paging: `limit` is `pageSize`, `page` is never used. */
@@ -122,7 +122,7 @@ export function paginate<Id extends OperationId, Items extends string>(
       const limit = options?.limit;
       // Also false for undefined and NaN.
       if (!(limit >= 0)) {
-        throw new OcsError('toArray() needs { limit }; use for await to see every item.');
+        throw new OcsError('toArray() needs { limit }; for await sees every item.');
       }
       const all: Item[] = [];
       if (limit) {

@@ -16,7 +16,7 @@
 import type { Client, Middleware } from 'openapi-fetch';
 import type { ClientInternals } from './client.ts';
 import { type Deadline, startDeadline } from './deadline.ts';
-import { readAnswer } from './errors.ts';
+import { OcsError, readAnswer } from './errors.ts';
 import { mergeHeaders } from './headers.ts';
 import { isRetryable } from './retry.ts';
 
@@ -39,6 +39,20 @@ type Init = Loose & {
 type Hook = Middleware & Loose;
 
 const encode = (value: unknown) => encodeURIComponent(value as string);
+
+/**
+ * The route with its path parameters, each encoded (an array's items joined by commas, the
+ * `simple` style). A value that is missing, empty, `.` or `..` would put the request on
+ * another route once the URL is normalised (`/campaigns/..` is `/`; `%2e` is a dot too, but
+ * `encodeURIComponent` writes `%` as `%25`): refused, as Stripe refuses an empty ID. Both
+ * APIs fill their paths with it.
+ */
+export const fillPath = (template: string, path: Loose): string =>
+  template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const value = encode(path[name] ?? '');
+    if (/^\.{0,2}$/.test(value)) throw new OcsError(`Invalid ${name}: "${value}"`);
+    return value;
+  });
 
 /** `a=1&b=x%20y`, arrays `a=1&a=2`, objects `a[b]=1`; null and undefined left out. */
 export function serializeQuery(query: Loose): string {
@@ -81,12 +95,7 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
       } = init;
       const path = params.path ?? {};
       const url = `${baseUrl.replace(/\/$/, '')}${
-        pathSerializer
-          ? pathSerializer(schemaPath, path)
-          : schemaPath.replace(/\{([^{}]+)\}/g, (match, name: string) =>
-              // An array's string is its items joined by commas (the `simple` style).
-              path[name] == null ? match : encode(path[name]),
-            )
+        pathSerializer ? pathSerializer(schemaPath, path) : fillPath(schemaPath, path)
       }`;
       const search = querySerializer(params.query ?? {});
       const given = mergeHeaders(options.headers, headers, params.header, options.fixed);
@@ -127,7 +136,7 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
       const context = {
         schemaPath,
         params,
-        id: Math.random().toString(36).slice(2),
+        id: `${Math.random()}`.slice(2),
         // openapi-fetch's middlewares may send with it, as with fetch.
         options: {
           baseUrl,
@@ -202,7 +211,7 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
       for (const middleware of middlewares) {
         if (!middleware) continue;
         if (!(middleware.onRequest || middleware.onResponse || middleware.onError)) {
-          throw new Error('Middleware must be an object with onRequest, onResponse or onError');
+          throw new Error('Middleware needs onRequest, onResponse or onError');
         }
         hooks.push(middleware);
       }

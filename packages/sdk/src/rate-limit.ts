@@ -23,9 +23,16 @@ const number = (value: string | null): number | undefined => {
   return parsed >= 0 && parsed < Infinity ? parsed : undefined;
 };
 
-/** `Retry-After`: seconds, or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) as seconds from now. */
+/**
+ * `Retry-After`: seconds, or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) as seconds from
+ * now. Anything else is no value (the backoff applies). Only a value shaped like an
+ * HTTP-date goes to `Date.parse`: its three forms (IMF-fixdate, rfc850, asctime) start with
+ * the day's name and hold the time, and V8's `Date.parse` reads `-1`, `5.5.5` or `in 5` as
+ * dates of 2001 or 2005, past ones, which would retry at once.
+ */
 const retryAfter = (value: string | null): number | undefined => {
-  const at = value ? Date.parse(value) : NaN;
+  // `test(null)` tests "null", which does not match.
+  const at = /[a-z].*:\d\d:/i.test(value as string) ? Date.parse(value as string) : NaN;
   return number(value) ?? (at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined);
 };
 

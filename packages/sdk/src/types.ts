@@ -91,18 +91,18 @@ export type OperationResult<Id extends OperationId> = WithMeta<
 /** Per-call options of a named operation. */
 export interface CallOptions {
   /** Aborts the call at once: the current attempt, any wait between retries. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Deadline of the whole call in ms, across every attempt and wait (default: the client's). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries after the first attempt (default: the client's, 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Headers of this call, after the client's (which they may replace). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * Your own correlation ID, sent as `X-Request-ID` (the service uses it when it matches
    * `^[A-Za-z0-9._:-]{1,128}$`).
    */
-  requestId?: string;
+  requestId?: string | undefined;
 }
 
 /** Options of an operation that declares an `Idempotency-Key` header (today: `createCampaign`). */
@@ -111,7 +111,7 @@ export interface IdempotentCallOptions extends CallOptions {
    * The `Idempotency-Key` (at most 255 characters). Default: a random UUID, generated once
    * per call and reused on every retry.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /** The options type of an operation. */

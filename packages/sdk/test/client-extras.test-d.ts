@@ -51,3 +51,11 @@ describe('options', () => {
     expectTypeOf<OcsApiError['attempts']>().toEqualTypeOf<number>();
   });
 });
+
+describe('ClientOptions.fetch', () => {
+  it('takes a fetch of the global shape, and refuses one that takes only a URL string', () => {
+    createClient({ fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) });
+    // @ts-expect-error the path API and hooked calls pass a Request: a string-only fetch cannot take it
+    createClient({ fetch: (url: string, init?: RequestInit) => fetch(url, init) });
+  });
+});

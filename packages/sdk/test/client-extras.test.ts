@@ -204,3 +204,34 @@ describe('debug logging', () => {
     expect(on.lines[0]).toContain('attempt 1: HTTP 200 (request req_raw_1)');
   });
 });
+
+// What `ClientOptions.fetch` and the README's "A fetch of your own" promise: the SDK calls the
+// fetch given in both of the global fetch's forms, so the fetch must accept both (node-fetch v2,
+// which reads a Request as a URL, cannot be it).
+describe('a fetch of your own', () => {
+  it('gets a URL string and an init from named operations, a Request and { signal } from the path API and hooked calls', async () => {
+    const server = await answersCampaign();
+    const calls: { input: string; init: string[] }[] = [];
+    const client = clientOf(server, {
+      fetch: (input, init) => {
+        calls.push({
+          input: typeof input === 'string' ? 'string' : input instanceof Request ? 'Request' : 'URL',
+          init: Object.keys(init ?? {}).sort(),
+        });
+        return fetch(input, init);
+      },
+    });
+    await getCampaign(client, { campaign_id });
+    await createCampaign(client, { name: 'Q4' });
+    await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id } } });
+    client.use({ onRequest: () => undefined });
+    await getCampaign(client, { campaign_id });
+    expect(calls).toEqual([
+      { input: 'string', init: ['body', 'headers', 'method', 'signal'] },
+      { input: 'string', init: ['body', 'headers', 'method', 'signal'] },
+      { input: 'Request', init: ['signal'] },
+      { input: 'Request', init: ['signal'] },
+    ]);
+    expect(server.received).toHaveLength(4);
+  });
+});

@@ -51,7 +51,7 @@ afterEach(() => {
 
 describe('construction', () => {
   it.each([
-    [undefined, /none given; pass createClient\(\{ apiKey \}\) or set OCS_API_KEY/],
+    [undefined, /none given; pass apiKey or set OCS_API_KEY/],
     ['', /none given/],
     ['Bearer ocs_abc', /without "Bearer "/],
     ['bearer ocs_abc', /without "Bearer "/],
@@ -87,7 +87,7 @@ describe('construction', () => {
   ])('refuses the base URL %s, which %s, at creation', (url) => {
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(OcsError);
     expect(() => createClient({ apiKey, baseUrl: url })).toThrow(
-      `Invalid baseUrl "${url}": expected an absolute http(s) URL; remove any query string or fragment.`,
+      `Invalid baseUrl "${url}": expected an absolute http(s) URL, no query or fragment.`,
     );
   });
 
@@ -162,7 +162,7 @@ describe('construction', () => {
 
   it('refuses OCS_BASE_URL with a query string the same way', () => {
     vi.stubEnv('OCS_BASE_URL', 'http://ocs.test/v1?tenant=acme');
-    expect(() => createClient({ apiKey })).toThrow(/Invalid baseUrl .*remove any query string or fragment/);
+    expect(() => createClient({ apiKey })).toThrow(/Invalid baseUrl .*no query or fragment/);
   });
 
   it.each([
@@ -180,6 +180,29 @@ describe('construction', () => {
     await expect(call).rejects.toThrow(OcsError);
     await expect(call).rejects.toThrow(message);
     expect(seen).toHaveLength(0);
+  });
+
+  // NaN compared false with every wait, which removed the cap; -1 refused every Retry-After.
+  it.each([
+    [NaN, /^Invalid maxRetryAfterMs NaN: expected ms, 0 or more\.$/],
+    [-1, /^Invalid maxRetryAfterMs -1: expected ms, 0 or more\.$/],
+    [-Infinity, /^Invalid maxRetryAfterMs -Infinity/],
+  ])('refuses maxRetryAfterMs %s at creation, as it refuses timeoutMs and maxRetries', (maxRetryAfterMs, message) => {
+    expect(() => testClient({ maxRetryAfterMs })).toThrow(OcsError);
+    expect(() => testClient({ maxRetryAfterMs })).toThrow(message);
+  });
+
+  it('takes maxRetryAfterMs 0 (wait for no Retry-After) and Infinity (only the deadline caps it)', async () => {
+    server.use(
+      http.get(campaignUrl, () =>
+        seen.length === 1
+          ? HttpResponse.json(errorBody('RATE_LIMITED'), { status: 429, headers: { 'Retry-After': '1' } })
+          : HttpResponse.json(campaignBody),
+      ),
+    );
+    const capped = await getCampaign(testClient({ maxRetryAfterMs: 0 }), { campaign_id }).catch((e: unknown) => e);
+    expect(capped).toMatchObject({ status: 429, retryAfter: 1, attempts: 1 });
+    expect(() => testClient({ maxRetryAfterMs: Infinity })).not.toThrow();
   });
 
   it('reads OCS_API_KEY and OCS_BASE_URL when not given', async () => {
@@ -488,14 +511,28 @@ describe('deprecations', () => {
     await client.GET('/campaigns/webhook/examples');
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn).toHaveBeenCalledWith(
-      '[@ocs/sdk] GET /campaigns/webhook/examples is deprecated; move to its successor /v1/webhooks/examples.',
+      '[@ocs/sdk] GET /campaigns/webhook/examples is deprecated; move to /v1/webhooks/examples.',
     );
     // Errors of a deprecated operation carry the headers too.
     await client.POST('/leads/create', { body: { email: 'maya.patel@acmerobotics.com' } });
     expect(logger.warn).toHaveBeenCalledTimes(2);
     expect(logger.warn).toHaveBeenLastCalledWith(
-      expect.stringContaining('POST /leads/create is deprecated; move to its successor /v1/leads'),
+      expect.stringContaining('POST /leads/create is deprecated; move to /v1/leads.'),
     );
+  });
+
+  it('say only that the operation is deprecated when no Link names a successor', async () => {
+    server.use(
+      http.get(legacyUrl, () =>
+        HttpResponse.json(
+          { success: true, examples: [] },
+          { headers: { Deprecation: 'true', Link: '</v1/x>; rel="next"' } },
+        ),
+      ),
+    );
+    const logger = { warn: vi.fn() };
+    await listWebhookExamplesLegacy(testClient({ logger }));
+    expect(logger.warn).toHaveBeenCalledExactlyOnceWith('[@ocs/sdk] GET /campaigns/webhook/examples is deprecated.');
   });
 
   it('log through console.warn by default', async () => {

@@ -74,8 +74,31 @@ describe('classes', () => {
       body: '<html>Bad gateway</html>',
     });
     expect((error as Error).message).toBe(
-      "Not the API's error body (not valid JSON): check baseUrl. (INTERNAL_ERROR, HTTP 502, request req_gw)",
+      "Not the API's error body (not valid JSON): a server failed. (INTERNAL_ERROR, HTTP 502, request req_gw)",
     );
+  });
+
+  // Below 500 another server answered in the API's place (a wrong baseUrl); from 500 a server
+  // on the way failed (a gateway's HTML 502), which no baseUrl fixes.
+  it.each([
+    [404, 'check baseUrl'],
+    [405, 'check baseUrl'],
+    [422, 'check baseUrl'],
+    [500, 'a server failed'],
+    [502, 'a server failed'],
+    [504, 'a server failed'],
+  ])("words the advice for a body that is not the API's by status class (%i: %s)", async (status, advice) => {
+    const error = await failWith(status, '<html>Something in between</html>');
+    expect((error as Error).message).toBe(
+      `Not the API's error body (not valid JSON): ${advice}. (${(error as OcsApiError).code}, HTTP ${status})`,
+    );
+  });
+
+  it('ends a retried HTML 502 from a gateway without the advice to check baseUrl', async () => {
+    server.use(http.get(campaignUrl, () => new HttpResponse('<html>Bad gateway</html>', { status: 502 })));
+    const error = await getCampaign(testClient({ maxRetries: 1 }), { campaign_id }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, attempts: 2 });
+    expect((error as Error).message).not.toMatch(/baseUrl/);
   });
 
   it.each([undefined, '', { text: 'an object' }, 42])(
@@ -125,7 +148,7 @@ describe('classes', () => {
     const error = await failWith(502, body, { 'X-Request-ID': 'req_proxy' });
     expect(error).toMatchObject({ code: 'INTERNAL_ERROR', requestId: 'req_proxy', details: undefined, body });
     expect((error as Error).message).toBe(
-      "Not the API's error body: check baseUrl. (INTERNAL_ERROR, HTTP 502, request req_proxy)",
+      "Not the API's error body: a server failed. (INTERNAL_ERROR, HTTP 502, request req_proxy)",
     );
   });
 });

@@ -7,7 +7,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createAccountConnectLink, createCampaign, getCampaign, OcsError } from '../src/index.ts';
+import { createAccountConnectLink, createCampaign, getCampaign, OcsConnectionError, OcsError } from '../src/index.ts';
 import { apiKey, baseUrl, testClient, useMsw } from './helpers/msw.ts';
 
 const { server, seen } = useMsw();
@@ -97,6 +97,41 @@ describe('headers', () => {
     await expect(call).rejects.toThrow(OcsError);
     await expect(call).rejects.toThrow(/Invalid header/);
     expect(seen).toHaveLength(0);
+  });
+
+  // fetch refuses a code unit above 0xFF with a TypeError (not a ByteString), which the
+  // transport took for a lost connection: retried with backoff, then OcsConnectionError.
+  it.each([
+    ['requestId', { requestId: 'job✓42' }, 'x-request-id'],
+    ['requestId', { requestId: 'a\0b' }, 'x-request-id'],
+    ['requestId', { requestId: '  ' }, 'x-request-id'],
+    ['idempotencyKey', { idempotencyKey: 'clé✓' }, 'idempotency-key'],
+    ['idempotencyKey', { idempotencyKey: '🔑' }, 'idempotency-key'],
+  ])(
+    'refuse a %s HTTP cannot carry (%o) at once, with or without call headers, with the same OcsError',
+    async (_name, options, header) => {
+      answer();
+      const messages: string[] = [];
+      for (const headers of [undefined, { 'X-Call': '1' }]) {
+        const started = Date.now();
+        const error = await createCampaign(testClient(), { name: 'Q4' }, { ...options, headers }).catch(
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(OcsError);
+        expect(error).not.toBeInstanceOf(OcsConnectionError);
+        expect(Date.now() - started).toBeLessThan(200); // no backoff: nothing was retried
+        messages.push((error as Error).message);
+      }
+      expect(messages[0]).toBe(`Invalid header: ${header} (blank, or a character HTTP cannot carry)`);
+      expect(messages[1]).toBe(messages[0]);
+      expect(seen).toHaveLength(0);
+    },
+  );
+
+  it('send Latin-1 values as Headers does (é is 0xE9)', async () => {
+    answer();
+    await createCampaign(testClient(), { name: 'Q4' }, { requestId: 'café', idempotencyKey: 'clé-1' });
+    expect(seen).toHaveLength(1);
   });
 
   it('refuse a client header HTTP cannot carry with an OcsError, at createClient', () => {

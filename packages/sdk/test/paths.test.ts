@@ -4,11 +4,67 @@
  * (`onRequest` answering instead of the service, `onError`, per-request middlewares).
  */
 import { describe, expect, it } from 'vitest';
-import { getCampaign, OcsApiError, type OcsClient } from '../src/index.ts';
+import { getCampaign, OcsApiError, OcsError, setWebhookSecret, type OcsClient } from '../src/index.ts';
 import { serializeQuery } from '../src/paths.ts';
 import { clientOf, json, startServer } from './helpers/http.ts';
 
 const campaign_id = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
+
+// A path parameter that is missing, empty, `.` or `..` puts the request on another route once
+// the URL is normalised (`/campaigns/..` is `/`, `/campaigns/3c9e.../webhooks/../secret` is
+// `/campaigns/3c9e.../secret`): both APIs refuse it, naming it, before anything is sent.
+describe('path parameters that would change the route', () => {
+  const webhook = { campaign_id, secret: 'whsec_0123456789abcdef' };
+
+  it.each([
+    ['empty', ''],
+    ['.', '.'],
+    ['..', '..'],
+  ])('are refused on the named operations, the path API and hooked calls (%s)', async (_name, value) => {
+    const server = await startServer((_request, response) => json(response, 200, { success: true, campaign: {} }));
+    const client = clientOf(server);
+    const refused = async (call: Promise<unknown>, name: string) => {
+      const error = await call.then(
+        () => expect.fail('expected an OcsError'),
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(OcsError);
+      expect((error as Error).message).toBe(`Invalid ${name}: "${value}"`);
+    };
+    await refused(getCampaign(client, { campaign_id: value }), 'campaign_id');
+    await refused(setWebhookSecret(client, { ...webhook, webhook_id: value }), 'webhook_id');
+    await refused(client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id: value } } }), 'campaign_id');
+    client.use({ onRequest: () => undefined });
+    await refused(getCampaign(client, { campaign_id: value }), 'campaign_id');
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('are refused when missing, instead of sending the template', async () => {
+    const server = await startServer((_request, response) => json(response, 200, { success: true, campaign: {} }));
+    const client = clientOf(server);
+    await expect(getCampaign(client, {} as never)).rejects.toThrow('Invalid campaign_id: ""');
+    await expect(getCampaign(client, { campaign_id: undefined } as never)).rejects.toThrow('Invalid campaign_id: ""');
+    await expect(client.GET('/campaigns/{campaign_id}', { params: { path: {} } } as never)).rejects.toThrow(
+      'Invalid campaign_id: ""',
+    );
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('leave other values with dots as they are, encoded: no route change', async () => {
+    const server = await startServer((_request, response) => json(response, 200, { success: true, campaign: {} }));
+    const client = clientOf(server);
+    for (const value of ['...', '.a', 'a.', '%2e', '%2e%2e', '.%2e', '/..', ' ']) {
+      await getCampaign(client, { campaign_id: value });
+      await client.GET('/campaigns/{campaign_id}', { params: { path: { campaign_id: value } } });
+    }
+    expect(server.received.map((request) => request.url)).toEqual(
+      ['...', '.a', 'a.', '%252e', '%252e%252e', '.%252e', '%2F..', '%20'].flatMap((sent) => [
+        `/v1/campaigns/${sent}`,
+        `/v1/campaigns/${sent}`,
+      ]),
+    );
+  });
+});
 
 describe('path API runtime', () => {
   it('serializes query scalars, arrays (form, exploded) and objects (deepObject); leaves out null', () => {
@@ -162,7 +218,7 @@ describe('path API runtime', () => {
     });
     expect(recovered.data).toMatchObject({ campaigns: [] });
     expect(order).toEqual(['global /auth/verify', 'global /campaigns', 'onError OcsConnectionError']);
-    expect(() => client.use({} as never)).toThrow(/Middleware must be an object/);
+    expect(() => client.use({} as never)).toThrow(/Middleware needs onRequest, onResponse or onError/);
   });
 
   it('a per-request fetch is called as openapi-fetch calls it (the Request alone), so fetch itself will do', async () => {

@@ -15,9 +15,11 @@ import {
   OcsInternalServerError,
   OcsRateLimitError,
   OcsServiceUnavailableError,
+  parseRateLimit,
   replaceSenders,
   updateCampaign,
 } from '../src/index.ts';
+import { retryWait } from '../src/retry.ts';
 import { baseUrl, bodies, errorBody, testClient, useMsw } from './helpers/msw.ts';
 
 const { server, seen } = useMsw();
@@ -34,6 +36,52 @@ const sequence = (...responses: (() => Response)[]) => {
 // Backoff with full jitter is random in [0, cap): pin it to 0 so that tests do not wait.
 beforeEach(() => void vi.spyOn(Math, 'random').mockReturnValue(0));
 afterEach(() => void vi.restoreAllMocks());
+
+// Retry-After is delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). V8's Date.parse reads
+// much else as a date: `-1` as 2001-01-01 and `5.5.5` as 2005-05-05, past dates that made the
+// retry come at once instead of after the backoff.
+describe('Retry-After', () => {
+  const retryAfter = (value: string) => parseRateLimit(new Headers({ 'Retry-After': value })).retryAfter;
+
+  it('reads whole seconds and the three forms of an HTTP-date', () => {
+    vi.useFakeTimers({ now: Date.parse('Sun, 06 Nov 1994 08:49:00 GMT'), toFake: ['Date'] });
+    try {
+      expect(retryAfter('0')).toBe(0);
+      expect(retryAfter('120')).toBe(120);
+      expect(retryAfter('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(37); // IMF-fixdate
+      expect(retryAfter('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(37); // rfc850
+      // asctime has no zone: V8 reads it as local time, so only its being a date is certain here.
+      expect(retryAfter('Sun Nov  6 08:49:37 1994')).toBeTypeOf('number');
+      expect(retryAfter('Sun, 06 Nov 1994 08:48:00 GMT')).toBe(0); // past: retry now
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each(['-1', '5.5.5', '-0.5', 'in 5', 'May 5', 'soon', '1s', 'Sun, 99 Foo 1994 99:99:99 GMT', ''])(
+    'counts %j as no value',
+    (value) => expect(retryAfter(value)).toBeUndefined(),
+  );
+
+  it('leaves the backoff to apply when Retry-After is not a value', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    for (const value of ['-1', '5.5.5']) {
+      const response = new Response('{}', { status: 503, headers: { 'Retry-After': value } });
+      expect(await retryWait(response, 1, 60_000)).toBe(500); // 0.5 × min(0.5 s × 2, 8 s)
+    }
+  });
+
+  it('retries a 503 with Retry-After -1 after the backoff, not at once', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const unavailable = () =>
+      HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503, headers: { 'Retry-After': '-1' } });
+    server.use(http.get(campaignUrl, sequence(unavailable, okCampaign)));
+    const started = Date.now();
+    await getCampaign(testClient(), { campaign_id });
+    expect(seen).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240); // 0.5 × 500 ms, less the timer's slack
+  });
+});
 
 describe('429', () => {
   it('waits Retry-After, then retries a GET', async () => {
@@ -268,7 +316,7 @@ describe('Idempotency-Key', () => {
     server.use(http.post(campaignsUrl, created));
     const error = await createCampaign(testClient(), { name: 'X' }, { idempotencyKey: key }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OcsError);
-    expect((error as Error).message).toMatch(/idempotencyKey/);
+    expect((error as Error).message).toMatch(/idempotency-key \(blank/);
     expect(seen).toHaveLength(0);
   });
 

@@ -34,15 +34,15 @@ export interface DeduplicatorOptions {
    * survive a restart or a redeploy, and are not shared with other processes or instances
    * (nor with other isolates of a serverless or edge platform). Use a shared store there.
    */
-  store?: DedupeStore;
+  store?: DedupeStore | undefined;
   /** How long a processed key is remembered: 48 hours by default, the service's retry window. */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
   /**
    * How long a delivery being processed holds its key: 5 minutes by default. Longer than the
    * service waits for an answer (75 s), shorter than its retry interval (15 min): a process
    * that dies while holding a key delays that event's next retry by at most this long.
    */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
 }
 
 /** An event with its `idempotency_key`, or the key itself. */
@@ -130,7 +130,7 @@ export function createDeduplicator({
  * const dedupe = createDeduplicator({ store: createMemoryStore({ maxEntries: 100_000 }) });
  * ```
  */
-export function createMemoryStore({ maxEntries = 10_000 }: { maxEntries?: number } = {}): DedupeStore {
+export function createMemoryStore({ maxEntries = 10_000 }: { maxEntries?: number | undefined } = {}): DedupeStore {
   const entries = new Map<string, { done: boolean; expiry: number }>();
   const put = (key: string, done: boolean, ttlMs: number) => {
     // Deleted first so that the key moves to the end: the Map stays roughly oldest first.

@@ -49,10 +49,10 @@ export interface VerifyAndParseOptions<Event> {
    * Full validation of the event, opt-in so that the verifier stays small: without it only
    * `event` and `idempotency_key` are checked.
    */
-  schema?: EventSchema<Event>;
+  schema?: EventSchema<Event> | undefined;
 }
 
 /** Extra headers for `createSignedRequest`. */
 export interface SignedRequestInit {
-  headers?: HeadersInit;
+  headers?: HeadersInit | undefined;
 }

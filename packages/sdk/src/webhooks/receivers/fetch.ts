@@ -13,7 +13,7 @@ import { createReceiver } from './receive.ts';
 
 export interface FetchHandlerOptions<Event = ProspectResponseEvent> extends ReceiverOptions<Event, Request> {
   /** The largest body read, in bytes: 1 MiB by default; larger answers 413 (as the Node receiver). */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { createReceiver } from './receive.ts';
 
 export interface NodeHandlerOptions<Event = ProspectResponseEvent> extends ReceiverOptions<Event, NodeRequest> {
   /** The largest body read from the stream, in bytes: 1 MiB by default; larger answers 413. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /**

@@ -21,7 +21,7 @@ export interface ReceiverOptions<Event, Request> {
    * A Standard Schema (`ProspectResponseEvent` from `@ocs/sdk/zod`) to validate the whole
    * event; without it, only `event` and `idempotency_key` are checked. A failure answers 400.
    */
-  schema?: EventSchema<Event>;
+  schema?: EventSchema<Event> | undefined;
   /**
    * Skips deliveries of events already processed, keyed on `idempotency_key`: an event is
    * recorded as processed only once `onEvent` resolved. Defaults to `createDeduplicator()`,
@@ -30,12 +30,12 @@ export interface ReceiverOptions<Event, Request> {
    * `createDeduplicator({ store })` over a shared store. `false` hands every delivery to
    * `onEvent` (when it deduplicates on its own, e.g. a unique index on the key).
    */
-  dedupe?: Deduplicator | false;
+  dedupe?: Deduplicator | false | undefined;
   /**
    * Called for every refused delivery, with the reason: a `WebhookVerificationError` (400,
    * 401, or 500 for `parsed_body`) or a `WebhookReceiverError` (405, 409, 413, 400, or 500
    * for `handler_failed`, whose `cause` is what `onEvent`, the store or the schema threw). Defaults to logging the
    * 5xx ones with `console.error`: forged or misdirected requests are not your bug.
    */
-  onError?: (error: WebhookVerificationError | WebhookReceiverError, request: Request) => void;
+  onError?: ((error: WebhookVerificationError | WebhookReceiverError, request: Request) => void) | undefined;
 }
