@@ -18,8 +18,9 @@ const withCookie = (path: string) =>
     headers: { Authorization: `Bearer ${mock.apiKey}`, Cookie: 'session=abc; theme=dark' },
   });
 
-it('are MSW HttpHandlers that match the base URL and the documents, and parse no cookies', async () => {
-  expect(mock.handlers).toHaveLength(3);
+it('are MSW HttpHandlers that match the base URL, the documents and connect links, and parse no cookies', async () => {
+  // The API, /openapi.json, /openapi.yaml and the connect links' page (/connect/{token}).
+  expect(mock.handlers).toHaveLength(4);
   for (const handler of mock.handlers) expect(handler).toBeInstanceOf(HttpHandler);
   const [app] = mock.handlers as AppHandler[];
   const request = new Request(`${mock.baseUrl}/campaigns?limit=1`, { headers: { Cookie: 'session=abc' } });

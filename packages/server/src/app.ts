@@ -3,7 +3,8 @@
  * only web-standard APIs, so the same application serves in Node, inside MSW and in a
  * browser. Routes, scopes, validation and deprecations come from the OpenAPI document.
  *
- * A request is routed (`http/router.ts`; unknown path: 404), then runs the pipeline
+ * A request is routed (`http/router.ts`; unknown path: 404; outside `/v1`, the documents,
+ * `/docs` and the connect links' page `connect/connect-route.ts`), then runs the pipeline
  * (`http/request-pipeline.ts`), one middleware per step under `http/middleware/`, in this
  * order: access log; response headers (`X-Request-ID`, `RateLimit-*`, deprecation) on every
  * answer; the error envelope; authentication; rate limit; scope; JSON body (413 past 1 MB,
@@ -115,6 +116,7 @@ export function createApp(options: AppOptions): App {
     rateLimiter,
     handlers: options.handlers ?? allHandlers,
     ...(options.docs ? { docs: options.docs } : {}),
+    connect: services,
     handle,
   });
   const route = async (request: Request) => router.fetch(request);

@@ -132,6 +132,8 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
     new AppHandler(/.+/, `${base.href}/*`, answer),
     new AppHandler('GET', `${base.origin}/openapi.json`, answer),
     new AppHandler('GET', `${base.origin}/openapi.yaml`, answer),
+    // The hosted page of connect links, where `POST /accounts/connect-link`'s URLs point.
+    new AppHandler(/.+/, `${base.origin}/connect/:token`, answer),
   ];
   // The caller's acceptable X-Request-ID is echoed, as the service does.
   const defaultHeaders = (request: Request) => {
@@ -169,7 +171,7 @@ export async function createOcsMock(options: OcsMockOptions = {}): Promise<OcsMo
       if (!handlers.some((handler) => handler.handles(request))) {
         throw new TypeError('fetch failed', {
           cause: new Error(
-            `@ocs/mock: nothing answers ${request.method} ${request.url}: the mock answers under ${base.href} (and GET ${base.origin}/openapi.json or /openapi.yaml).`,
+            `@ocs/mock: nothing answers ${request.method} ${request.url}: the mock answers under ${base.href} (and GET ${base.origin}/openapi.json or /openapi.yaml, and connect links at ${base.origin}/connect/).`,
           ),
         });
       }

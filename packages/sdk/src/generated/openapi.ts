@@ -87,6 +87,17 @@ export interface paths {
          *     used once. When the user finishes, the account appears in `GET /accounts` with
          *     `status: connected`, and the browser is sent to `redirect_url` when one was given.
          *
+         *     The page needs no API key: the link is the credential, so keep it as secret as a key
+         *     until it is used. It shows what will be connected, for which organization, and a form
+         *     to finish (this implementation signs in to nothing: the form stands in for the sign-in).
+         *     Once the account is connected, a `redirect_url` with the scheme `https` or `http`
+         *     receives the browser (`303 See Other`) with the account's ID added as the query
+         *     parameter `account_id`, after the URL's own parameters
+         *     (`https://app.example.com/settings/senders?tab=email&account_id=acc_em_7Hp2vL5nQ1xZ`);
+         *     without one (or with another scheme) the page names the account. A link that does not
+         *     exist answers a `404` page; one that has expired or was already used, a `410` page:
+         *     create a new link.
+         *
          *     With `account_id`, the link reconnects that existing account (typically one with
          *     `status: disconnected`) instead of adding a new one. An `account_id` that is not an
          *     account of the organization, or whose platform is not `platform`, answers

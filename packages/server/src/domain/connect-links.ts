@@ -2,14 +2,35 @@
  * Connect links (`POST /accounts/connect-link`): a one-time URL on this server where a user
  * connects a sender account. This implementation's design: valid for one hour, used once,
  * `{origin}/connect/{token}` with an unguessable token (`cl_` and 24 base62 characters,
- * about 143 bits), so the link itself is the credential and needs no sign-in to open.
+ * about 143 bits), so the link itself is the credential and needs no sign-in to open. The
+ * page at that URL is `connect/connect-route.ts`. Times are the service clock's (the sandbox
+ * clock in sandbox mode), as `expires_at` was written, so advancing it expires links too.
  */
+import type { ConnectLinkRecord } from '../store/records.ts';
 import { randomBase62 } from './random.ts';
 
 export const connectLinkLifetimeMs = 60 * 60 * 1000;
 
 export function generateConnectToken(): string {
   return `cl_${randomBase62(24)}`;
+}
+
+/**
+ * Whether `text` has the form of a token this server makes: anything else names no link and
+ * is never looked up (a `%00` in a path would otherwise reach PostgreSQL's `text`, which
+ * refuses it).
+ */
+export function isConnectTokenForm(text: string): boolean {
+  return /^cl_[A-Za-z0-9]{24}$/.test(text);
+}
+
+/** What a link can still do at `now`: be used, or nothing, and why. */
+export type ConnectLinkState = 'usable' | 'used' | 'expired';
+
+/** A used link stays used, expired or not: the page then says it was used, which is what happened. */
+export function connectLinkState(link: ConnectLinkRecord, now: Date): ConnectLinkState {
+  if (link.used_at !== null) return 'used';
+  return new Date(link.expires_at).getTime() > now.getTime() ? 'usable' : 'expired';
 }
 
 /** When a link created at `now` stops working. */

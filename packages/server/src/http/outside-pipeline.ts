@@ -13,9 +13,12 @@ import { errorBody, jsonResponse } from './responses.ts';
 
 export type OutsideAnswer = (request: Request, requestId: string) => Response | Promise<Response>;
 
-/** A Hono handler that gives `answer`, with an `X-Request-ID` and an access line. */
+/**
+ * A Hono handler that gives `answer`, with an `X-Request-ID` and an access line. `loggedPath`:
+ * the path as the line shows it, when the path itself holds a secret (a connect link's token).
+ */
 export const outsidePipeline =
-  (logger: Logger, answer: OutsideAnswer) =>
+  (logger: Logger, answer: OutsideAnswer, loggedPath: (pathname: string) => string = (pathname) => pathname) =>
   async (c: Context): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdFor(c.req.raw);
@@ -24,7 +27,7 @@ export const outsidePipeline =
     logRequest(logger, {
       requestId,
       method: c.req.method,
-      path: new URL(c.req.url).pathname,
+      path: loggedPath(new URL(c.req.url).pathname),
       operationId: null,
       status: response.status,
       started,

@@ -1,9 +1,10 @@
 /**
- * Routing: the documents and `/docs` outside the pipeline, then every operation of the
- * document that has a handler, each handed to the request pipeline; an unrouted path
- * answers the API's 404.
+ * Routing: the documents, `/docs` and the connect links' page (`/connect/{token}`) outside
+ * the pipeline, then every operation of the document that has a handler, each handed to the
+ * request pipeline; an unrouted path answers the API's 404.
  */
 import { Hono } from 'hono';
+import { connectPage, connectRoute, type ConnectServices, loggedConnectPath } from '../connect/connect-route.ts';
 import { docsPaths, docsResponder, type DocsRouteOptions } from '../docs/docs-route.ts';
 import { type OperationInfo, operationTable } from '../openapi/document.ts';
 import { servedDocuments } from '../openapi/served.ts';
@@ -26,10 +27,12 @@ export interface RouterOptions {
   rateLimiter: RateLimiter;
   handlers: PartialHandlers;
   docs?: DocsRouteOptions;
+  /** What the connect links' page reads and writes: the application's store and clock. */
+  connect: ConnectServices;
   handle: HandleOperation;
 }
 
-export function createRouter({ logger, rateLimiter, handlers, docs, handle }: RouterOptions): Hono {
+export function createRouter({ logger, rateLimiter, handlers, docs, connect, handle }: RouterOptions): Hono {
   const hono = new Hono({ strict: true });
   for (const [path, document] of Object.entries(servedDocuments)) {
     hono.get(
@@ -48,6 +51,8 @@ export function createRouter({ logger, rateLimiter, handlers, docs, handle }: Ro
         outsidePipeline(logger, (request) => respond(new URL(request.url).pathname)),
       );
   }
+  // Every method: the page answers 405 itself to those it does not take, with `Allow`.
+  hono.all(connectRoute, outsidePipeline(logger, connectPage(connect), loggedConnectPath));
   // Routes with fewer parameters first, so `/campaigns/sequence-templates` wins over
   // `/campaigns/{campaign_id}`.
   const ordered = [...operationTable].sort((a, b) => paramCount(a.path) - paramCount(b.path));

@@ -96,6 +96,14 @@ export interface SenderAccountStore {
   insertConnectLink(record: ConnectLinkRecord): Promise<void>;
   /** The link with that token, used or expired included. */
   getConnectLink(token: string): Promise<ConnectLinkRecord | null>;
+  /**
+   * Marks the link used at `at` if, at that moment, it is unused and expires after `at`, in one
+   * step: of two callers racing for one link exactly one gets it (SQL: the row's lock holds the
+   * second until the first's transaction ends, then it sees the link used). The claimed link,
+   * or null when there is no such link or it is used or expired. Call it in the transaction
+   * that writes what the link is for, so that a failure leaves the link unused.
+   */
+  claimConnectLink(token: string, at: string): Promise<ConnectLinkRecord | null>;
 }
 
 export type CampaignPatch = Partial<

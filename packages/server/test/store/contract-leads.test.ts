@@ -567,4 +567,59 @@ describeBackends('sender account store contract', (store) => {
     const error = await rejection(store().accounts.insertConnectLink({ ...link, platform: 'linkedin' }));
     expect(error).toBeInstanceOf(UniqueViolation);
   });
+
+  it('claims a connect link once, only while it is unused and unexpired', async () => {
+    const org = await organization(store());
+    const link: ConnectLinkRecord = {
+      token: 'cl_claim000000000000000001',
+      organization_id: org.id,
+      platform: 'linkedin',
+      account_id: null,
+      redirect_url: null,
+      expires_at: '2026-11-06T11:00:00.000Z',
+      used_at: null,
+      created_at: '2026-11-06T10:00:00.000Z',
+    };
+    const expiring = { ...link, token: 'cl_claim000000000000000002' };
+    await store().accounts.insertConnectLink(link);
+    await store().accounts.insertConnectLink(expiring);
+    expect(await store().accounts.claimConnectLink('cl_unknown', '2026-11-06T10:30:00.000Z')).toBeNull();
+    // At the expiry itself the link no longer works.
+    expect(await store().accounts.claimConnectLink(expiring.token, '2026-11-06T11:00:00.000Z')).toBeNull();
+    expect(await store().accounts.getConnectLink(expiring.token)).toEqual(expiring);
+
+    const claimed = await store().accounts.claimConnectLink(link.token, '2026-11-06T10:59:59.999Z');
+    expect(claimed).toEqual({ ...link, used_at: '2026-11-06T10:59:59.999Z' });
+    expect(await store().accounts.claimConnectLink(link.token, '2026-11-06T10:59:59.999Z')).toBeNull();
+    expect(await store().accounts.getConnectLink(link.token)).toEqual(claimed);
+  });
+
+  it('claims a connect link for one of two racing transactions, and not for one that rolls back', async () => {
+    const org = await organization(store());
+    const link: ConnectLinkRecord = {
+      token: 'cl_claim000000000000000003',
+      organization_id: org.id,
+      platform: 'email',
+      account_id: null,
+      redirect_url: null,
+      expires_at: '2026-11-06T11:00:00.000Z',
+      used_at: null,
+      created_at: '2026-11-06T10:00:00.000Z',
+    };
+    await store().accounts.insertConnectLink(link);
+    const at = '2026-11-06T10:30:00.000Z';
+    const failed = await rejection(
+      store().transaction(async (tx) => {
+        expect(await tx.accounts.claimConnectLink(link.token, at)).not.toBeNull();
+        throw new Error('the account write failed');
+      }),
+    );
+    expect((failed as Error).message).toBe('the account write failed');
+    expect((await store().accounts.getConnectLink(link.token))?.used_at).toBeNull();
+
+    const claims = await Promise.all(
+      [0, 1].map(() => store().transaction(async (tx) => tx.accounts.claimConnectLink(link.token, at))),
+    );
+    expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
+  });
 });

@@ -317,5 +317,11 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
     async getConnectLink(token) {
       return state.connectLinks.get(token) ?? null;
     },
+    async claimConnectLink(token, at) {
+      // No await between the check and the write: no other caller runs in between.
+      const link = state.connectLinks.get(token);
+      if (!link || link.used_at !== null || !(link.expires_at > at)) return null;
+      return patchRow(state.connectLinks, token, { used_at: at });
+    },
   };
 }

@@ -562,5 +562,15 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
       const [row] = await client.query<ConnectLinkRecord>('select * from connect_links where token = $1', [token]);
       return row ?? null;
     },
+    async claimConnectLink(token, at) {
+      // One statement: a concurrent claim waits for this row's lock, then finds `used_at` set.
+      const [row] = await client.query<ConnectLinkRecord>(
+        `update connect_links set used_at = $2
+          where token = $1 and used_at is null and expires_at > $2
+          returning *`,
+        [token, at],
+      );
+      return row ?? null;
+    },
   };
 }

@@ -1,0 +1,46 @@
+/**
+ * The headers of every answer under `/connect/`. The token in the URL is the credential, so
+ * nothing may keep or pass it on: no cache (`no-store`), no `Referer` to the next page or to
+ * `redirect_url` (`no-referrer`), no framing (a page framed elsewhere could be clicked
+ * through unseen). The pages run no script; their one inline stylesheet is allowed by its
+ * hash, and the form may only be sent to this server, and on to the link's `redirect_url`:
+ * browsers check `form-action` on the redirect a submission gets too.
+ */
+import { pageStyle } from './page-style.ts';
+
+let styleSource: Promise<string> | undefined;
+
+/** `'sha256-…'` of the pages' stylesheet, worked out once (Web Crypto, so that it runs wherever the app does). */
+function styleHashSource(): Promise<string> {
+  styleSource ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(pageStyle)).then((digest) => {
+    const bytes = new Uint8Array(digest);
+    return `'sha256-${btoa(String.fromCharCode(...bytes))}'`;
+  });
+  return styleSource;
+}
+
+/**
+ * The `Content-Security-Policy` of a page. `formTarget`: the origin a submission of its form
+ * may be redirected to (the link's `redirect_url`), when it has one.
+ */
+export async function contentSecurityPolicy(formTarget: string | null = null): Promise<string> {
+  return [
+    "default-src 'none'",
+    `style-src ${await styleHashSource()}`,
+    `form-action 'self'${formTarget === null ? '' : ` ${formTarget}`}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** Every page's headers; `formTarget` as for `contentSecurityPolicy`. */
+export async function pageHeaders(formTarget: string | null = null): Promise<Record<string, string>> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'Content-Security-Policy': await contentSecurityPolicy(formTarget),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+  };
+}

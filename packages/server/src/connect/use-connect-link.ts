@@ -1,0 +1,63 @@
+/**
+ * Finishing a connect link: in one store transaction, the link is claimed (unused and
+ * unexpired at that moment: of two submissions racing, exactly one gets it) and the account
+ * is added, or the link's account reconnected. Any failure rolls both back, so the link stays
+ * usable. The link's organization decides everything: the account is added to it, and only
+ * its own account is reconnected.
+ */
+import { connectLinkState } from '../domain/connect-links.ts';
+import { type NewAccountFields, newConnectedAccount, reconnection } from '../domain/connected-account.ts';
+import type { ConnectLinkRecord, SenderAccountRecord } from '../store/records.ts';
+import type { Store } from '../store/types.ts';
+
+export type ConnectOutcome =
+  | { outcome: 'connected'; link: ConnectLinkRecord; account: SenderAccountRecord }
+  /** Another submission came first (`used`), the hour ran out, or the link is gone. */
+  | { outcome: 'used' | 'expired' | 'unknown' }
+  /** The account the link reconnects is not the organization's (any more). */
+  | { outcome: 'account_missing' };
+
+/** Thrown inside the transaction to roll the claim back when the account to reconnect is missing. */
+class AccountMissing extends Error {}
+
+/**
+ * Uses the link `token` at `now`. `fields`: the new account's, for a link that adds one;
+ * ignored for a link that reconnects (`account_id`).
+ */
+export async function useConnectLink(
+  store: Store,
+  token: string,
+  fields: NewAccountFields | null,
+  now: Date,
+): Promise<ConnectOutcome> {
+  const at = now.toISOString();
+  try {
+    return await store.transaction(async (tx): Promise<ConnectOutcome> => {
+      const link = await tx.accounts.claimConnectLink(token, at);
+      if (!link) {
+        // Read after the claim failed: on SQL, after the transaction that took the link committed.
+        const current = await tx.accounts.getConnectLink(token);
+        if (!current) return { outcome: 'unknown' };
+        const state = connectLinkState(current, now);
+        return { outcome: state === 'usable' ? 'used' : state };
+      }
+      if (link.account_id !== null) {
+        // Locked, as an activation locks its senders: a reconnect and a launch run one after the other.
+        const [account] = await tx.accounts.getMany(link.organization_id, [link.account_id], { forUpdate: true });
+        if (!account || account.platform !== link.platform) throw new AccountMissing();
+        const updated = await tx.accounts.update(link.organization_id, account.id, reconnection(account, at));
+        if (!updated) throw new AccountMissing();
+        return { outcome: 'connected', link, account: updated };
+      }
+      if (fields === null || fields.platform !== link.platform) {
+        throw new TypeError(`useConnectLink: a link adding ${link.platform} account needs that platform's fields`);
+      }
+      const account = newConnectedAccount(link.organization_id, fields, at);
+      await tx.accounts.insert(account);
+      return { outcome: 'connected', link, account };
+    });
+  } catch (error) {
+    if (error instanceof AccountMissing) return { outcome: 'account_missing' };
+    throw error;
+  }
+}
