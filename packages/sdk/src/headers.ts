@@ -8,6 +8,17 @@
  */
 import { OcsError } from './errors.ts';
 
+/**
+ * Throws when `value` holds what a header value cannot (RFC 9110: tab, space, visible ASCII
+ * and obs-text only). Headers refuses only NUL, CR and LF, and a code unit above 0xFF; undici
+ * refuses the other control characters when it sends, as a `fetch failed` that the transport
+ * would take for a lost connection and retry.
+ */
+export function checkHeader(name: string, value: string): string {
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new OcsError(`Invalid header: ${name}`);
+  return value;
+}
+
 type Source = Record<string, unknown> | Headers | undefined;
 
 export function mergeHeaders(...sources: Source[]): Headers {
@@ -17,13 +28,15 @@ export function mergeHeaders(...sources: Source[]): Headers {
       if (!source) continue;
       for (const [name, value] of source instanceof Headers ? source : Object.entries(source)) {
         if (value === null) merged.delete(name);
-        else if (Array.isArray(value)) for (const item of value) merged.append(name, item);
-        else if (value !== undefined) merged.set(name, value as string);
+        else if (Array.isArray(value)) for (const item of value) merged.append(name, checkHeader(name, `${item}`));
+        else if (value !== undefined) merged.set(name, checkHeader(name, `${value}`));
       }
     }
   } catch (error) {
-    // Headers throws a TypeError naming the header.
-    throw new OcsError(`Invalid header: ${(error as Error).message}`, { cause: error });
+    // Headers throws a TypeError naming the header; checkHeader, the OcsError itself.
+    throw error instanceof OcsError
+      ? error
+      : new OcsError(`Invalid header: ${(error as Error).message}`, { cause: error });
   }
   return merged;
 }

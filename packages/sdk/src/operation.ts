@@ -12,7 +12,7 @@ import type { OcsClient } from './client.ts';
 import { checkLimits } from './config.ts';
 import { startDeadline } from './deadline.ts';
 import { OcsError, readAnswer } from './errors.ts';
-import { mergeHeaders } from './headers.ts';
+import { checkHeader, mergeHeaders } from './headers.ts';
 import { fillPath } from './paths.ts';
 import { toResult } from './result.ts';
 import { isRetryable } from './retry.ts';
@@ -117,13 +117,10 @@ async function call(
   for (const name in own) {
     const value = own[name];
     if (value === undefined) continue;
-    // What Headers refuses (NUL, CR, LF, a code unit above 0xFF), refused here whether or not
-    // the call has headers: else fetch's TypeError would be taken for a lost connection. And a
-    // blank value, which Headers would send empty: an empty key is no key, and a retried create
-    // could create twice.
-    if (/^\s*$|[\0\n\r]|[^\0-\xff]/.test(value))
-      throw new OcsError(`Invalid header: ${name} (blank, or a character HTTP cannot carry)`);
-    headers[name] = value;
+    // Refused here whether or not the call has headers (headers.ts says why). And a blank
+    // value (checked as a NUL, which is refused), which would be sent empty: an empty key is
+    // no key, and a retried create could create twice.
+    headers[name] = checkHeader(name, value.trim() ? value : '\0');
   }
   if (options.headers) headers = mergeHeaders(given, fixed, own);
   const ms = options.timeoutMs ?? timeoutMs;
