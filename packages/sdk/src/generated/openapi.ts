@@ -90,11 +90,11 @@ export interface paths {
          *     The page needs no API key: the link is the credential, so keep it as secret as a key
          *     until it is used. It shows what will be connected, for which organization, and a form
          *     to finish (this implementation signs in to nothing: the form stands in for the sign-in).
-         *     Once the account is connected, a `redirect_url` with the scheme `https` or `http`
-         *     receives the browser (`303 See Other`) with the account's ID added as the query
-         *     parameter `account_id`, after the URL's own parameters
+         *     Once the account is connected, the `redirect_url` (an `http` or `https` URL; another
+         *     answers `400 VALIDATION_ERROR`) receives the browser (`303 See Other`) with the
+         *     account's ID added as the query parameter `account_id`, after the URL's own parameters
          *     (`https://app.example.com/settings/senders?tab=email&account_id=acc_em_7Hp2vL5nQ1xZ`);
-         *     without one (or with another scheme) the page names the account. A link that does not
+         *     without one the page names the account. A link that does not
          *     exist answers a `404` page; one that has expired or was already used, a `410` page:
          *     create a new link.
          *
@@ -2251,7 +2251,7 @@ export interface components {
             platform: "email" | "linkedin";
             /**
              * Format: uri
-             * @description Where the browser returns after connecting.
+             * @description Where the browser returns after connecting: an `http` or `https` URL whose host is a name or an IPv4 address (the page's Content-Security-Policy must name its origin). Another answers `400 VALIDATION_ERROR` on `body.redirect_url`.
              */
             redirect_url?: string | null;
             /** @description Reconnect this existing (disconnected) account instead of adding a new one. */

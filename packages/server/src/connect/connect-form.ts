@@ -6,6 +6,7 @@
  */
 import type { NewAccountFields } from '../domain/connected-account.ts';
 import type { ConnectLinkRecord } from '../store/records.ts';
+import { unprintable } from '../domain/unprintable-text.ts';
 
 export const formFieldNames = ['email', 'label', 'platform_username'] as const;
 export type FormFieldName = (typeof formFieldNames)[number];
@@ -20,8 +21,12 @@ export type FormCheck =
 /** Longest accepted values (the longest address RFC 5321 allows; LinkedIn's username limit). */
 export const fieldLimits = { email: 254, label: 200, platform_username: 100 } as const;
 
-/** Control characters (a label is one line), and U+FFFD, which stands for bytes that were not UTF-8. */
-const unreadable = /[\p{Cc}\p{Cs}\uFFFD]/u;
+/**
+ * What a one-line name must not hold (`unprintable`: control characters, line separators,
+ * bidi controls, which could make a label show as another), a lone surrogate, and U+FFFD,
+ * which stands for bytes that were not UTF-8.
+ */
+const unreadable = (value: string) => value.search(unprintable) >= 0 || /[\p{Cs}\uFFFD]/u.test(value);
 const emailForm = /^[^\s@]{1,64}@[^\s@.]+(?:\.[^\s@.]+)+$/u;
 const usernameForm = /^[\p{L}\p{N}-]{3,100}$/u;
 /** A profile's address pasted in place of the username: `https://www.linkedin.com/in/sam-carter/`. */
@@ -47,7 +52,7 @@ export function checkConnectForm(
       if (required) problems[name] = `Enter ${label}.`;
     } else if (value.length > fieldLimits[name]) {
       problems[name] = `${capitalized(label)} can be at most ${fieldLimits[name]} characters.`;
-    } else if (unreadable.test(value)) {
+    } else if (unreadable(value)) {
       problems[name] =
         `${capitalized(label)} holds a character that cannot be used (a line break or a control character).`;
     }

@@ -35,15 +35,6 @@ export const connectMethods = ['GET', 'HEAD', 'POST'] as const;
 
 export type ConnectServices = Pick<AppServices, 'store' | 'clock' | 'logger'>;
 
-/**
- * The path as the access line shows it: the token is the link's credential, so only its first
- * characters are logged (`/connect/cl_6MvC…`), enough to tell links apart, far too few to use one.
- */
-export function loggedConnectPath(pathname: string): string {
-  const token = pathname.slice(connectPrefix.length);
-  return token.length <= 7 ? pathname : `${connectPrefix}${token.slice(0, 7)}…`;
-}
-
 export function connectPage(services: ConnectServices): OutsideAnswer {
   return async (request, requestId) => {
     const log = childLogger(services.logger, { request_id: requestId });
@@ -90,7 +81,8 @@ async function answer(services: ConnectServices, log: Logger, request: Request):
   const checked = checkConnectForm(found.link, body.form);
   if (!checked.ok) return page({ status: 400, page: formPage(found, checked.values, checked.problems) }, formTarget);
 
-  const used = await useConnectLink(services.store, token, checked.fields, now);
+  // The time of the claim, after the body came: a slow body must not use a link that expired meanwhile.
+  const used = await useConnectLink(services.store, token, checked.fields, services.clock.now());
   if (used.outcome !== 'connected') return page(linkProblemPage(used.outcome, found.link));
   const { account } = used;
   const reconnected = used.link.account_id !== null;
@@ -131,13 +123,17 @@ async function lookUp(
   return { link, organization, account };
 }
 
-function bodyProblem(refused: 'too_large' | 'media_type' | 'cut_off'): { status: number; page: string } {
+function bodyProblem(refused: 'too_large' | 'media_type' | 'coded' | 'cut_off'): { status: number; page: string } {
   switch (refused) {
     case 'too_large':
       return problemPage(413, 'Form too large', ['The form sent was larger than 8 KB. Go back and send it again.']);
     case 'media_type':
       return problemPage(415, 'Form not readable', [
         'The form must be sent as application/x-www-form-urlencoded, as a browser sends the page’s form.',
+      ]);
+    case 'coded':
+      return problemPage(415, 'Form not readable', [
+        'The form must be sent as it is, without a Content-Encoding, as a browser sends the page’s form.',
       ]);
     case 'cut_off':
       return problemPage(400, 'Form cut off', ['The form arrived incomplete. Go back and send it again.']);

@@ -9,9 +9,12 @@ import { readBodyBytes } from '../http/body.ts';
 
 export const maxFormBytes = 8 * 1024;
 
-export type FormBody = { form: URLSearchParams } | { refused: 'too_large' | 'media_type' | 'cut_off' };
+export type FormBody = { form: URLSearchParams } | { refused: 'too_large' | 'media_type' | 'coded' | 'cut_off' };
 
 export async function readFormBody(request: Request): Promise<FormBody> {
+  // A browser never codes a form's body; read as it came, a gzipped form was an empty one.
+  const coding = request.headers.get('content-encoding');
+  if (coding !== null && coding.trim().toLowerCase() !== 'identity') return { refused: 'coded' };
   let bytes: Uint8Array;
   try {
     bytes = await readBodyBytes(request, maxFormBytes);

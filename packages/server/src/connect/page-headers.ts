@@ -6,18 +6,7 @@
  * hash, and the form may only be sent to this server, and on to the link's `redirect_url`:
  * browsers check `form-action` on the redirect a submission gets too.
  */
-import { pageStyle } from './page-style.ts';
-
-let styleSource: Promise<string> | undefined;
-
-/** `'sha256-…'` of the pages' stylesheet, worked out once (Web Crypto, so that it runs wherever the app does). */
-function styleHashSource(): Promise<string> {
-  styleSource ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(pageStyle)).then((digest) => {
-    const bytes = new Uint8Array(digest);
-    return `'sha256-${btoa(String.fromCharCode(...bytes))}'`;
-  });
-  return styleSource;
-}
+import { pageStyleHash } from './page-style.ts';
 
 /**
  * The `Content-Security-Policy` of a page. `formTarget`: the origin a submission of its form
@@ -26,7 +15,7 @@ function styleHashSource(): Promise<string> {
 export async function contentSecurityPolicy(formTarget: string | null = null): Promise<string> {
   return [
     "default-src 'none'",
-    `style-src ${await styleHashSource()}`,
+    `style-src 'sha256-${pageStyleHash}'`,
     `form-action 'self'${formTarget === null ? '' : ` ${formTarget}`}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

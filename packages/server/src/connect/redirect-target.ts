@@ -16,7 +16,8 @@ function webUrl(redirectUrl: string | null): URL | null {
 /** The `Location` to send the browser to after connecting `accountId`; null: show the page instead. */
 export function redirectLocation(redirectUrl: string | null, accountId: string): string | null {
   const url = webUrl(redirectUrl);
-  if (url === null) return null;
+  // Where the page's `form-action` could not allow it (a link made before such URLs were refused).
+  if (url === null || redirectOrigin(redirectUrl) === null) return null;
   // Appended as text: `searchParams` would write the URL's other parameters again in its own encoding.
   const added = `account_id=${encodeURIComponent(accountId)}`;
   url.search = url.search === '' ? added : `${url.search.slice(1)}&${added}`;
@@ -29,5 +30,5 @@ export function redirectLocation(redirectUrl: string | null, accountId: string):
  */
 export function redirectOrigin(redirectUrl: string | null): string | null {
   const origin = webUrl(redirectUrl)?.origin ?? null;
-  return origin !== null && /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(origin) ? origin : null;
+  return origin !== null && /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(origin) ? origin : null;
 }

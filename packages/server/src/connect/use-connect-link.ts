@@ -15,10 +15,15 @@ export type ConnectOutcome =
   /** Another submission came first (`used`), the hour ran out, or the link is gone. */
   | { outcome: 'used' | 'expired' | 'unknown' }
   /** The account the link reconnects is not the organization's (any more). */
-  | { outcome: 'account_missing' };
+  | { outcome: 'account_missing' }
+  /** The organization was deactivated after the page was opened. */
+  | { outcome: 'deactivated' };
 
 /** Thrown inside the transaction to roll the claim back when the account to reconnect is missing. */
 class AccountMissing extends Error {}
+
+/** Thrown inside the transaction to roll the claim back when the organization is no longer active. */
+class Deactivated extends Error {}
 
 /**
  * Uses the link `token` at `now`. `fields`: the new account's, for a link that adds one;
@@ -41,6 +46,8 @@ export async function useConnectLink(
         const state = connectLinkState(current, now);
         return { outcome: state === 'usable' ? 'used' : state };
       }
+      // Read again in the transaction, after the claim: the page checked it before the form came.
+      if (!(await tx.organizations.get(link.organization_id))?.is_active) throw new Deactivated();
       if (link.account_id !== null) {
         // Locked, as an activation locks its senders: a reconnect and a launch run one after the other.
         const [account] = await tx.accounts.getMany(link.organization_id, [link.account_id], { forUpdate: true });
@@ -58,6 +65,7 @@ export async function useConnectLink(
     });
   } catch (error) {
     if (error instanceof AccountMissing) return { outcome: 'account_missing' };
+    if (error instanceof Deactivated) return { outcome: 'deactivated' };
     throw error;
   }
 }

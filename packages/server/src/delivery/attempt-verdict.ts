@@ -12,7 +12,19 @@ export function statusVerdict(status: number | null): string | null {
   return `receiver answered ${status}`;
 }
 
-/** No answer at all: the connection or the request failed, for `detail`'s reason. */
-export function requestFailed(detail: string): string {
-  return `request failed: ${detail}`;
+/** No answer at all: the connection or the request failed, for `error`'s reason (`describeFailure`). */
+export function requestFailed(error: unknown): string {
+  return `request failed: ${describeFailure(error)}`;
+}
+
+/**
+ * Why a request failed, in a few words: the system's message, else its code, else the error's
+ * name. Happy-eyeballs failures (a host with IPv4 and IPv6 addresses) are an AggregateError
+ * with an empty message but a code. fetch's own `fetch failed` says nothing: its cause does.
+ */
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message === 'fetch failed' && error.cause instanceof Error) return describeFailure(error.cause);
+  const reason = error.message || (error as { code?: string }).code || error.name;
+  return error.cause instanceof Error ? `${reason}: ${describeFailure(error.cause)}` : reason;
 }

@@ -41,18 +41,8 @@ export function createFetchTransport(
           return { ok: false, status: null, duration_ms: elapsed(), error: `timeout after ${timeoutMs} ms` };
         if (sendOptions.signal?.aborted)
           return { ok: false, status: null, duration_ms: elapsed(), error: 'aborted', aborted: true };
-        return { ok: false, status: null, duration_ms: elapsed(), error: requestFailed(describe(error)) };
+        return { ok: false, status: null, duration_ms: elapsed(), error: requestFailed(error) };
       }
     },
   };
-}
-
-/**
- * Why fetch failed: the cause's message when fetch's own is only its generic `fetch failed`
- * (`connect ECONNREFUSED 127.0.0.1:1`, `bad port`), as the Node transport reports it.
- */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (!(error.cause instanceof Error)) return error.message;
-  return error.message === 'fetch failed' ? error.cause.message : `${error.message}: ${error.cause.message}`;
 }

@@ -42,3 +42,20 @@ export function connectLinkExpiry(now: Date): Date {
 export function connectLinkUrl(origin: string, token: string): string {
   return `${origin.replace(/\/+$/, '')}/connect/${encodeURIComponent(token)}`;
 }
+
+/**
+ * Why `redirectUrl` cannot receive the browser after a link is used, or null when it can. The
+ * page sends the browser there with a `303` after its form, which the page's
+ * Content-Security-Policy must allow by origin (`form-action`): only an `http` or `https` URL
+ * qualifies, and one whose host CSP can name (a name or an IPv4 address; CSP has no form for
+ * an IPv6 literal, so Chromium blocked the redirect after the link was used). Refused when
+ * the link is created, rather than ignored when it is used (found by a review).
+ */
+export function connectRedirectProblem(redirectUrl: string): string | null {
+  const url = URL.parse(redirectUrl);
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    return 'must be an http or https URL (the browser is sent there once the account is connected)';
+  }
+  if (url.hostname.startsWith('[')) return 'must name its host or give an IPv4 address, not an IPv6 address';
+  return null;
+}

@@ -181,7 +181,7 @@ validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v4 = validate24;
 const schema35 = {"$ref":"urn:ocs:openapi#/paths/~1accounts~1connect-link/post/requestBody/content/application~1json/schema"};
-const schema37 = {"type":"object","description":"Body of `POST /accounts/connect-link` (this implementation's design).","required":["platform"],"additionalProperties":false,"properties":{"platform":{"type":"string","enum":["email","linkedin"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2000,"description":"Where the browser returns after connecting."},"account_id":{"type":["string","null"],"maxLength":200,"description":"Reconnect this existing (disconnected) account instead of adding a new one."}}};
+const schema37 = {"type":"object","description":"Body of `POST /accounts/connect-link` (this implementation's design).","required":["platform"],"additionalProperties":false,"properties":{"platform":{"type":"string","enum":["email","linkedin"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2000,"description":"Where the browser returns after connecting: an `http` or `https` URL whose host is a name or an IPv4 address (the page's Content-Security-Policy must name its origin). Another answers `400 VALIDATION_ERROR` on `body.redirect_url`."},"account_id":{"type":["string","null"],"maxLength":200,"description":"Reconnect this existing (disconnected) account instead of adding a new one."}}};
 const formats0 = ocsFormats.uri;
 const func1 = ucs2length;
 

@@ -13,12 +13,9 @@ import { errorBody, jsonResponse } from './responses.ts';
 
 export type OutsideAnswer = (request: Request, requestId: string) => Response | Promise<Response>;
 
-/**
- * A Hono handler that gives `answer`, with an `X-Request-ID` and an access line. `loggedPath`:
- * the path as the line shows it, when the path itself holds a secret (a connect link's token).
- */
+/** A Hono handler that gives `answer`, with an `X-Request-ID` and an access line. */
 export const outsidePipeline =
-  (logger: Logger, answer: OutsideAnswer, loggedPath: (pathname: string) => string = (pathname) => pathname) =>
+  (logger: Logger, answer: OutsideAnswer) =>
   async (c: Context): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdFor(c.req.raw);
@@ -27,7 +24,7 @@ export const outsidePipeline =
     logRequest(logger, {
       requestId,
       method: c.req.method,
-      path: loggedPath(new URL(c.req.url).pathname),
+      path: new URL(c.req.url).pathname,
       operationId: null,
       status: response.status,
       started,

@@ -4,7 +4,7 @@
  * request pipeline; an unrouted path answers the API's 404.
  */
 import { Hono } from 'hono';
-import { connectPage, connectRoute, type ConnectServices, loggedConnectPath } from '../connect/connect-route.ts';
+import { connectPage, connectRoute, type ConnectServices } from '../connect/connect-route.ts';
 import { docsPaths, docsResponder, type DocsRouteOptions } from '../docs/docs-route.ts';
 import { type OperationInfo, operationTable } from '../openapi/document.ts';
 import { servedDocuments } from '../openapi/served.ts';
@@ -52,7 +52,7 @@ export function createRouter({ logger, rateLimiter, handlers, docs, connect, han
       );
   }
   // Every method: the page answers 405 itself to those it does not take, with `Allow`.
-  hono.all(connectRoute, outsidePipeline(logger, connectPage(connect), loggedConnectPath));
+  hono.all(connectRoute, outsidePipeline(logger, connectPage(connect)));
   // Routes with fewer parameters first, so `/campaigns/sequence-templates` wins over
   // `/campaigns/{campaign_id}`.
   const ordered = [...operationTable].sort((a, b) => paramCount(a.path) - paramCount(b.path));

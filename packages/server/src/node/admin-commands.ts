@@ -13,6 +13,7 @@ import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
 import { ocsFormats, uuidForm } from '../openapi/formats.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
+import { unprintable } from '../domain/unprintable-text.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
@@ -87,21 +88,6 @@ function requireId(value: string, what: string, flag: string): string {
 function recordId(id: string | undefined): { id?: string } {
   return id === undefined ? {} : { id: requireId(id, 'a record ID', "the command's id") };
 }
-
-/**
- * What a name printed in one line of `org list` and the other tables must not hold, one rule
- * for the names given (refused) and the names stored (escaped when printed):
- * - control characters (C0, DEL, C1): a line break or a tab breaks the table, an escape
- *   sequence drives the terminal;
- * - U+2028 and U+2029, the line and paragraph separators, which many terminals and log viewers
- *   take for line breaks;
- * - the bidirectional-text controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
- *   U+2069), invisible, which reorder what follows them on the line: a name could show as
- *   another name, or move the columns after it ("Trojan Source", CVE-2021-42574).
- * Global, for `replace`; `search` (which ignores `lastIndex`) tells whether a name holds any.
- */
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for.
-const unprintable = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** `\u202e`: the JSON and JavaScript escape of a character of `unprintable` (all are in the BMP). */
 function unicodeEscape(character: string): string {

@@ -22,7 +22,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../domain/webhook-url.ts';
 import { whenAborted } from './signal-fan-out.ts';
-import { requestFailed, statusVerdict } from '../delivery/attempt-verdict.ts';
+import { describeFailure, requestFailed, statusVerdict } from '../delivery/attempt-verdict.ts';
 import { type AttemptOutcome, type DeliveryRequest, deliveryPolicy, type WebhookTransport } from '../delivery/types.ts';
 import {
   createGuardedLookup,
@@ -164,22 +164,17 @@ function post(
             }
           });
           response.on('end', () => settle(status, verdict));
-          response.on('error', (error) => settle(status, `response interrupted: ${describe(error)}`));
+          response.on('error', (error) => settle(status, `response interrupted: ${describeFailure(error)}`));
         },
       );
       outgoing.on('error', (error) => {
-        settle(null, error instanceof TargetRefusedError ? error.message : requestFailed(describe(error)));
+        settle(null, error instanceof TargetRefusedError ? error.message : requestFailed(error));
       });
     } catch (error) {
-      settle(null, requestFailed(describe(error as Error)));
+      settle(null, requestFailed(error));
       return;
     }
     if (signal) stopWaiting = whenAborted(signal, onAbort);
     outgoing.end(request.body);
   });
-}
-
-function describe(error: Error): string {
-  // Happy-eyeballs failures are an AggregateError with an empty message but a code.
-  return error.message || (error as NodeJS.ErrnoException).code || error.name;
 }

@@ -1,7 +1,12 @@
 /** Tag Accounts: list the organization's sender accounts, and create a connect link. */
 import { toApiTime } from '../domain/clock.ts';
-import { connectLinkExpiry, connectLinkUrl, generateConnectToken } from '../domain/connect-links.ts';
-import { ApiError } from '../http/api-error.ts';
+import {
+  connectLinkExpiry,
+  connectLinkUrl,
+  connectRedirectProblem,
+  generateConnectToken,
+} from '../domain/connect-links.ts';
+import { ApiError, validationError } from '../http/api-error.ts';
 import type { ConnectLinkRecord } from '../store/records.ts';
 import { accountView } from '../views/account.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
@@ -27,6 +32,10 @@ export const accountHandlers: PartialHandlers = {
   },
 
   async createAccountConnectLink({ body, auth, now, origin }, { store }) {
+    const redirectProblem = body.redirect_url ? connectRedirectProblem(body.redirect_url) : null;
+    if (redirectProblem !== null) {
+      throw validationError([{ field: 'body.redirect_url', message: redirectProblem, type: 'format' }]);
+    }
     const accountId = body.account_id ?? null;
     if (accountId !== null) {
       const account = await store.accounts.get(auth.organization.id, accountId);

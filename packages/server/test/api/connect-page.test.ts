@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { type TestApi, createTestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
+import { useConnectLink } from '../../src/connect/use-connect-link.ts';
 
 interface Account {
   id: string;
@@ -19,6 +20,11 @@ interface Account {
   email_auth: { spf: boolean; dkim: boolean; dmarc: boolean } | null;
   campaign_ids: string[];
   connected_at: string | null;
+}
+
+interface Failure {
+  error: string;
+  details: { errors: Array<{ field: string; type: string; message: string }> };
 }
 
 const start = new Date('2026-11-06T10:45:00.000Z');
@@ -217,6 +223,10 @@ describeBackends('connect page', (store) => {
       [{ label: 'Ada' }, 'platform_username', 'Enter the LinkedIn username.'],
       [{ label: 'Ada', platform_username: 'a b' }, 'platform_username', 'linkedin.com/in/username: 3 to 100'],
       [{ label: 'Ada\u0000', platform_username: 'ada' }, 'label', 'holds a character that cannot be used'],
+      // A label that shows as another (bidi controls), or on two lines (found by a review).
+      [{ label: '\u202emoc.live', platform_username: 'ada' }, 'label', 'holds a character that cannot be used'],
+      [{ label: 'Ada\u2028Bob', platform_username: 'ada' }, 'label', 'holds a character that cannot be used'],
+      [{ label: 'Ada\u2066', platform_username: 'ada' }, 'label', 'holds a character that cannot be used'],
       [{ label: 'x'.repeat(201), platform_username: 'ada' }, 'label', 'at most 200 characters'],
       ['label=Ada&label=Bob&platform_username=ada', 'label', 'was sent more than once'],
       ['label=%FF&platform_username=ada', 'label', 'holds a character that cannot be used'],
@@ -250,6 +260,10 @@ describeBackends('connect page', (store) => {
     const json = await submit(path, JSON.stringify({ label: 'Ada' }), { 'Content-Type': 'application/json' });
     expect(json.status).toBe(415);
     expect(await json.text()).toContain('application/x-www-form-urlencoded');
+    // A coded body is not read as a form (it was, as an empty one: "Enter the display name").
+    const coded = await submit(path, 'label=Ada&platform_username=ada', { 'Content-Encoding': 'gzip' });
+    expect(coded.status).toBe(415);
+    expect(await coded.text()).toContain('Content-Encoding');
     const large = await submit(path, { label: 'x'.repeat(9000), platform_username: 'ada' });
     expect(large.status).toBe(413);
     expect(large.headers.get('cache-control')).toBe('no-store');
@@ -289,9 +303,39 @@ describeBackends('connect page', (store) => {
     );
   });
 
-  it('shows the connected page instead of following a redirect_url that is not http or https', async () => {
+  it('refuses a redirect_url the page could not send the browser to when the link is made', async () => {
     await setup();
-    const path = await createLink({ platform: 'linkedin', redirect_url: 'javascript:alert(1)' });
+    for (const [redirect, message] of [
+      ['javascript:alert(1)', /must be an http or https URL/],
+      ['myapp://connected', /must be an http or https URL/],
+      ['http://[::1]:5173/done', /not an IPv6 address/],
+    ] as const) {
+      const answer = await api.call<Failure>('POST', '/v1/accounts/connect-link', {
+        body: { platform: 'email', redirect_url: redirect },
+      });
+      expect(answer.status, redirect).toBe(400);
+      expect(answer.body.error).toBe('VALIDATION_ERROR');
+      expect(answer.body.details.errors).toEqual([
+        { field: 'body.redirect_url', type: 'format', message: expect.stringMatching(message) },
+      ]);
+    }
+  });
+
+  it('shows the connected page instead of following a redirect_url that is not http or https (a link made before they were refused)', async () => {
+    await setup();
+    const path = await createLink({ platform: 'linkedin' });
+    const token = path.split('/').pop() as string;
+    const link = await store().accounts.getConnectLink(token);
+    await store().accounts.insertConnectLink({
+      ...(link as NonNullable<typeof link>),
+      token: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
+      redirect_url: 'javascript:alert(1)',
+    });
+    const older = `/connect/${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    await expectNamedPage(older);
+  });
+
+  async function expectNamedPage(path: string): Promise<void> {
     const page = await open(path);
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self';");
     const done = await submit(path, { label: 'Ada', platform_username: 'ada' });
@@ -300,7 +344,7 @@ describeBackends('connect page', (store) => {
     const html = await done.text();
     expect(html).toContain('<h1>Account connected</h1>');
     expect(html).not.toContain('javascript:');
-  });
+  }
 
   it('sends every page with the headers that keep its token to itself, and no script', async () => {
     await setup();
@@ -382,5 +426,17 @@ describeBackends('connect page', (store) => {
       expect(answer.status).toBe(403);
       expect(await answer.text()).toContain('<h1>Organization deactivated</h1>');
     }
+  });
+
+  it('does not use the link of an organization deactivated after the page checked it', async () => {
+    await setup();
+    const path = await createLink({ platform: 'linkedin' });
+    const token = path.split('/').pop() as string;
+    await store().organizations.update(api.organizationId, { is_active: false });
+    // The claim itself, as the page makes it once the form came (its own check was earlier).
+    const fields = { platform: 'linkedin', label: 'Ada', platform_username: 'ada' } as const;
+    expect(await useConnectLink(store(), token, fields, now)).toEqual({ outcome: 'deactivated' });
+    expect((await store().accounts.getConnectLink(token))?.used_at).toBeNull();
+    expect((await store().accounts.list(api.organizationId, { limit: 500, offset: 0 })).items).toHaveLength(4);
   });
 });

@@ -4,6 +4,7 @@
  * `answered 500` against `receiver answered 500`, `fetch failed: ...` against `request failed: ...`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeFailure, requestFailed } from '../../src/delivery/attempt-verdict.ts';
 import { createFetchTransport } from '../../src/delivery/fetch-transport.ts';
 import type { DeliveryRequest, WebhookTransport } from '../../src/delivery/types.ts';
 import { createNodeWebhookTransport } from '../../src/node/webhook-transport.ts';
@@ -64,5 +65,18 @@ describe('what an attempt says, whichever transport sent it', () => {
     for (const [, transport] of transports()) errors.push((await transport.send(delivery(url))).error);
     expect(errors[0]).toMatch(/^request failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect(errors[1]).toBe(errors[0]);
+  });
+});
+
+describe('describeFailure', () => {
+  it('names a failure by its message, else its code, else its name; through fetch’s bare `fetch failed`', () => {
+    // Happy eyeballs: both of a host's addresses refused, as undici reports it under fetch.
+    const both = Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' });
+    expect(requestFailed(new TypeError('fetch failed', { cause: both }))).toBe('request failed: ECONNREFUSED');
+    expect(requestFailed(both)).toBe('request failed: ECONNREFUSED');
+    expect(describeFailure(new TypeError('fetch failed', { cause: new Error('bad port') }))).toBe('bad port');
+    expect(describeFailure(new Error('socket hang up'))).toBe('socket hang up');
+    expect(describeFailure(new Error('', { cause: new Error('inner') }))).toBe('Error: inner');
+    expect(describeFailure('text')).toBe('text');
   });
 });

@@ -9,6 +9,7 @@
  */
 import { type AccessFields, childLogger, type Logger } from '../logger.ts';
 import type { Middleware } from './context.ts';
+import { loggedPath } from '../logged-path.ts';
 
 export interface RequestLine {
   requestId: string;
@@ -29,7 +30,7 @@ export function logRequest(logger: Logger, line: RequestLine): void {
   const fields: AccessFields = {
     request_id: line.requestId,
     method: line.method,
-    path: line.path,
+    path: loggedPath(line.path),
     operation_id: line.operationId,
     status: line.status,
     duration_ms: Math.round((performance.now() - line.started) * 100) / 100,
