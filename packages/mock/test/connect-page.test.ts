@@ -40,8 +40,10 @@ it('serves its connect links in process, through its handlers and mock.fetch, wi
   const server = setupServer(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
   try {
+    // Used, within its hour: the page naming the account it connected.
     const again = await fetch(url);
-    expect(again.status).toBe(410);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('<h1>Account connected</h1>');
     expect(again.headers.get('cache-control')).toBe('no-store');
   } finally {
     server.close();

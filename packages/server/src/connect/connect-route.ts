@@ -14,7 +14,8 @@ import { connectLinkState, isConnectTokenForm } from '../domain/connect-links.ts
 import { childLogger, type Logger } from '../http/logger.ts';
 import type { OutsideAnswer } from '../http/outside-pipeline.ts';
 import type { AppServices } from '../services.ts';
-import { checkConnectForm } from './connect-form.ts';
+import { checkConnectForm, type FormValues } from './connect-form.ts';
+import type { NewAccountFields } from '../domain/connected-account.ts';
 import {
   connectedPage,
   formPage,
@@ -72,6 +73,7 @@ async function answer(services: ConnectServices, log: Logger, request: Request):
   const found = isConnectTokenForm(token)
     ? await lookUp(services, token, now)
     : { problem: 'unknown' as const, link: null };
+  if ('finished' in found) return finishedAnswer(found.finished);
   if ('problem' in found) return page(linkProblemPage(found.problem, found.link));
   const formTarget = redirectOrigin(found.link.redirect_url);
   if (request.method !== 'POST') return page({ status: 200, page: formPage(found) }, formTarget);
@@ -83,6 +85,19 @@ async function answer(services: ConnectServices, log: Logger, request: Request):
 
   // The time of the claim, after the body came: a slow body must not use a link that expired meanwhile.
   const used = await useConnectLink(services.store, token, checked.fields, services.clock.now());
+  if (used.outcome === 'used') {
+    // Another submission came first (a double click, a second tab): answered as that one was.
+    const again = await lookUp(services, token, services.clock.now());
+    if ('finished' in again) return finishedAnswer(again.finished);
+  }
+  if (used.outcome === 'already_connected') {
+    const field = found.link.platform === 'email' ? 'email' : 'platform_username';
+    const problem = `${found.link.platform === 'email' ? 'This mailbox' : 'This LinkedIn account'} is already a sender account of ${found.organization.name} (${used.account.id}). To connect it again, create a link with account_id ${used.account.id}.`;
+    return page(
+      { status: 409, page: formPage(found, submittedValues(checked.fields), { [field]: problem }) },
+      formTarget,
+    );
+  }
   if (used.outcome !== 'connected') return page(linkProblemPage(used.outcome, found.link));
   const { account } = used;
   const reconnected = used.link.account_id !== null;
@@ -93,26 +108,51 @@ async function answer(services: ConnectServices, log: Logger, request: Request):
     account_id: account.id,
     platform: account.platform,
   });
-  const location = redirectLocation(used.link.redirect_url, account.id);
+  return finishedAnswer({ link: used.link, organization: found.organization, account }, reconnected);
+}
+
+/** A link's work done: to `redirect_url` with the account (303), or the page naming it. */
+async function finishedAnswer(done: FinishedLink, reconnected = false): Promise<Response> {
+  const location = redirectLocation(done.link.redirect_url, done.account.id);
   if (location !== null) {
     // No body, so no Content-Type; the rest stays: the answer to a URL holding the token.
     const headers = await pageHeaders();
     delete headers['Content-Type'];
     return new Response(null, { status: 303, headers: { ...headers, Location: location } });
   }
-  return page({ status: 200, page: connectedPage({ organization: found.organization, account }, reconnected) });
+  return page({ status: 200, page: connectedPage(done, reconnected) });
 }
 
-/** The link, its organization and the account it reconnects; or why the link cannot be used at `now`. */
+/** A used link, within its hour, and the account it connected. */
+interface FinishedLink {
+  link: LinkView['link'];
+  organization: LinkView['organization'];
+  account: NonNullable<LinkView['account']>;
+}
+
+/**
+ * The link, its organization and the account it reconnects; or, for a link used within its
+ * hour, what it connected (`finished`: a reload that sends the form again, or a second
+ * submission, gets the first one's answer, so that `redirect_url` still learns the account);
+ * or why the link cannot be used at `now`.
+ */
 async function lookUp(
   services: ConnectServices,
   token: string,
   now: Date,
-): Promise<LinkView | { problem: LinkProblem; link: LinkView['link'] | null }> {
+): Promise<LinkView | { finished: FinishedLink } | { problem: LinkProblem; link: LinkView['link'] | null }> {
   const { store } = services;
   const link = await store.accounts.getConnectLink(token);
   if (!link) return { problem: 'unknown', link: null };
   const state = connectLinkState(link, now);
+  const withinHour = new Date(link.expires_at).getTime() > now.getTime();
+  if (state === 'used' && withinHour && link.account_id !== null) {
+    const [organization, account] = await Promise.all([
+      store.organizations.get(link.organization_id),
+      store.accounts.get(link.organization_id, link.account_id),
+    ]);
+    if (organization?.is_active && account) return { finished: { link, organization, account } };
+  }
   if (state !== 'usable') return { problem: state, link };
   const organization = await store.organizations.get(link.organization_id);
   if (!organization?.is_active) return { problem: 'deactivated', link };
@@ -142,4 +182,12 @@ function bodyProblem(refused: 'too_large' | 'media_type' | 'coded' | 'cut_off'):
 
 async function page(shown: { status: number; page: string }, formTarget: string | null = null): Promise<Response> {
   return new Response(shown.page, { status: shown.status, headers: await pageHeaders(formTarget) });
+}
+
+/** What was typed, to show in the form again: the fields as checked. */
+function submittedValues(fields: NewAccountFields | null): FormValues {
+  if (fields === null) return {};
+  return fields.platform === 'email'
+    ? { email: fields.email, label: fields.label }
+    : { label: fields.label, platform_username: fields.platform_username };
 }

@@ -6,7 +6,7 @@
  * its own account is reconnected.
  */
 import { connectLinkState } from '../domain/connect-links.ts';
-import { type NewAccountFields, newConnectedAccount, reconnection } from '../domain/connected-account.ts';
+import { isSameSender, type NewAccountFields, newConnectedAccount, reconnection } from '../domain/connected-account.ts';
 import type { ConnectLinkRecord, SenderAccountRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 
@@ -17,13 +17,25 @@ export type ConnectOutcome =
   /** The account the link reconnects is not the organization's (any more). */
   | { outcome: 'account_missing' }
   /** The organization was deactivated after the page was opened. */
-  | { outcome: 'deactivated' };
+  | { outcome: 'deactivated' }
+  /** The organization has this sender already: reconnect that account instead. */
+  | { outcome: 'already_connected'; account: SenderAccountRecord };
 
 /** Thrown inside the transaction to roll the claim back when the account to reconnect is missing. */
 class AccountMissing extends Error {}
 
 /** Thrown inside the transaction to roll the claim back when the organization is no longer active. */
 class Deactivated extends Error {}
+
+/** Thrown inside the transaction to roll the claim back when the sender is already an account. */
+class AlreadyConnected extends Error {
+  constructor(readonly account: SenderAccountRecord) {
+    super('already connected');
+  }
+}
+
+/** Accounts listed a page at a time: the organization's every account of one platform. */
+const accountsPage = 500;
 
 /**
  * Uses the link `token` at `now`. `fields`: the new account's, for a link that adds one;
@@ -59,13 +71,25 @@ export async function useConnectLink(
       if (fields === null || fields.platform !== link.platform) {
         throw new TypeError(`useConnectLink: a link adding ${link.platform} account needs that platform's fields`);
       }
+      for (let offset = 0; ; offset += accountsPage) {
+        const page = await tx.accounts.list(link.organization_id, {
+          platform: link.platform,
+          limit: accountsPage,
+          offset,
+        });
+        const same = page.items.find((existing) => isSameSender(existing, fields));
+        if (same) throw new AlreadyConnected(same);
+        if (offset + page.items.length >= page.total || page.items.length === 0) break;
+      }
       const account = newConnectedAccount(link.organization_id, fields, at);
       await tx.accounts.insert(account);
+      await tx.accounts.recordConnectLinkAccount(link.token, account.id);
       return { outcome: 'connected', link, account };
     });
   } catch (error) {
     if (error instanceof AccountMissing) return { outcome: 'account_missing' };
     if (error instanceof Deactivated) return { outcome: 'deactivated' };
+    if (error instanceof AlreadyConnected) return { outcome: 'already_connected', account: error.account };
     throw error;
   }
 }

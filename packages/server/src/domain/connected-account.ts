@@ -71,3 +71,16 @@ export function reconnection(
     account.platform === 'email' ? (account.email_auth ?? { ...sandboxDomainCheck }) : account.email_auth;
   return { status: 'connected', connected_at: at, email_auth: emailAuth };
 }
+
+/**
+ * Whether `account` is the sender `fields` would add: the same mailbox (its address in any
+ * case) or the same LinkedIn username. One sender connected twice would send twice over its
+ * daily limit; a link that adds an account the organization has is refused, and the page
+ * says to reconnect that one (found by a review: two links made two accounts of one mailbox).
+ */
+export function isSameSender(account: SenderAccountRecord, fields: NewAccountFields): boolean {
+  if (account.platform !== fields.platform) return false;
+  const identity = fields.platform === 'email' ? fields.email : fields.platform_username;
+  const existing = fields.platform === 'email' ? account.email : account.platform_username;
+  return existing !== null && existing.toLowerCase() === identity.toLowerCase();
+}

@@ -69,7 +69,10 @@ export interface ConnectLinkRecord {
   token: string;
   organization_id: string;
   platform: 'email' | 'linkedin';
-  /** The account to reconnect; null to add a new one. */
+  /**
+   * The account to reconnect; null to add a new one. Once a link that adds one is used, the
+   * account it added (`recordConnectLinkAccount`).
+   */
   account_id: string | null;
   redirect_url: string | null;
   expires_at: string;

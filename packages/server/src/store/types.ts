@@ -104,6 +104,12 @@ export interface SenderAccountStore {
    * that writes what the link is for, so that a failure leaves the link unused.
    */
   claimConnectLink(token: string, at: string): Promise<ConnectLinkRecord | null>;
+  /**
+   * Records on a used link the account it added (its `account_id`, null until then for a
+   * link that adds one), in the claim's transaction: a repeat of the finished page (a reload
+   * that sends the form again) then answers as the first did.
+   */
+  recordConnectLinkAccount(token: string, accountId: string): Promise<void>;
 }
 
 export type CampaignPatch = Partial<

@@ -323,5 +323,8 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
       if (!link || link.used_at !== null || !(link.expires_at > at)) return null;
       return patchRow(state.connectLinks, token, { used_at: at });
     },
+    async recordConnectLinkAccount(token, accountId) {
+      if (state.connectLinks.has(token)) patchRow(state.connectLinks, token, { account_id: accountId });
+    },
   };
 }

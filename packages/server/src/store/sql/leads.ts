@@ -572,5 +572,8 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
       );
       return row ?? null;
     },
+    async recordConnectLinkAccount(token, accountId) {
+      await client.query('update connect_links set account_id = $2 where token = $1', [token, accountId]);
+    },
   };
 }
