@@ -11,6 +11,7 @@
  * mock, whose listener hands every request to the same application, serves it too.
  */
 import { connectLinkState, isConnectTokenForm } from '../domain/connect-links.ts';
+import { connectPrefix } from '../http/logged-path.ts';
 import { childLogger, type Logger } from '../http/logger.ts';
 import type { OutsideAnswer } from '../http/outside-pipeline.ts';
 import type { AppServices } from '../services.ts';
@@ -31,7 +32,6 @@ import { useConnectLink } from './use-connect-link.ts';
 
 /** The route, as the router names it. */
 export const connectRoute = '/connect/:token';
-const connectPrefix = '/connect/';
 export const connectMethods = ['GET', 'HEAD', 'POST'] as const;
 
 export type ConnectServices = Pick<AppServices, 'store' | 'clock' | 'logger'>;
@@ -60,7 +60,7 @@ export function connectPage(services: ConnectServices): OutsideAnswer {
 
 async function answer(services: ConnectServices, log: Logger, request: Request): Promise<Response> {
   if (!(connectMethods as readonly string[]).includes(request.method)) {
-    const refused = await page(
+    const refused = page(
       problemPage(405, 'Method not allowed', [
         `A connect link is opened with GET and its form sent with POST, not ${request.method}.`,
       ]),
@@ -112,11 +112,11 @@ async function answer(services: ConnectServices, log: Logger, request: Request):
 }
 
 /** A link's work done: to `redirect_url` with the account (303), or the page naming it. */
-async function finishedAnswer(done: FinishedLink, reconnected = false): Promise<Response> {
+function finishedAnswer(done: FinishedLink, reconnected = false): Response {
   const location = redirectLocation(done.link.redirect_url, done.account.id);
   if (location !== null) {
     // No body, so no Content-Type; the rest stays: the answer to a URL holding the token.
-    const headers = await pageHeaders();
+    const headers = pageHeaders();
     delete headers['Content-Type'];
     return new Response(null, { status: 303, headers: { ...headers, Location: location } });
   }
@@ -180,8 +180,8 @@ function bodyProblem(refused: 'too_large' | 'media_type' | 'coded' | 'cut_off'):
   }
 }
 
-async function page(shown: { status: number; page: string }, formTarget: string | null = null): Promise<Response> {
-  return new Response(shown.page, { status: shown.status, headers: await pageHeaders(formTarget) });
+function page(shown: { status: number; page: string }, formTarget: string | null = null): Response {
+  return new Response(shown.page, { status: shown.status, headers: pageHeaders(formTarget) });
 }
 
 /** What was typed, to show in the form again: the fields as checked. */

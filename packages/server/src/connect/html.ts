@@ -4,6 +4,7 @@
  * integrator or a user typed (an account's label, an organization's name), so escaping is
  * the default rather than something each page must remember.
  */
+import { escapeHtml } from '../http/escape-html.ts';
 
 /** Markup made by `html`: put into another template as it is. */
 export class Html {
@@ -16,13 +17,6 @@ export class Html {
 
 /** What a template may hold: text (escaped), markup, lists of markup, or nothing (`null`, `false`). */
 export type HtmlValue = string | number | Html | readonly Html[] | null | undefined | false;
-
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text escaped for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => entities[character] ?? character);
-}
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   let text = strings[0] ?? '';

@@ -12,7 +12,7 @@ import { pageStyleHash } from './page-style.ts';
  * The `Content-Security-Policy` of a page. `formTarget`: the origin a submission of its form
  * may be redirected to (the link's `redirect_url`), when it has one.
  */
-export async function contentSecurityPolicy(formTarget: string | null = null): Promise<string> {
+export function contentSecurityPolicy(formTarget: string | null = null): string {
   return [
     "default-src 'none'",
     `style-src 'sha256-${pageStyleHash}'`,
@@ -23,12 +23,12 @@ export async function contentSecurityPolicy(formTarget: string | null = null): P
 }
 
 /** Every page's headers; `formTarget` as for `contentSecurityPolicy`. */
-export async function pageHeaders(formTarget: string | null = null): Promise<Record<string, string>> {
+export function pageHeaders(formTarget: string | null = null): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
-    'Content-Security-Policy': await contentSecurityPolicy(formTarget),
+    'Content-Security-Policy': contentSecurityPolicy(formTarget),
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
   };

@@ -9,6 +9,7 @@
  * Redoc, or the one installed beside `@ocs/mock`). Without one, `/docs` answers a 404 page
  * that says what to install.
  */
+import { escapeHtml } from '../http/escape-html.ts';
 import { referencePage, rendererPath } from './reference-page.ts';
 
 /** The renderer's standalone bundle, as the module resolver names it. */
@@ -65,7 +66,7 @@ export function docsResponder(options: DocsRouteOptions): (pathname: string) => 
 }
 
 function missing(message: string): Response {
-  const text = message.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+  const text = escapeHtml(message);
   return new Response(
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>API reference not installed</title></head>\n<body><h1>API reference not installed</h1><p>${text}</p><p>The document itself is at <a href="/openapi.json">/openapi.json</a> and <a href="/openapi.yaml">/openapi.yaml</a>.</p></body></html>\n`,
     { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } },

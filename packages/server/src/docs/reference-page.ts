@@ -7,6 +7,7 @@
  * The same page is served at `/docs` (script and document by URL, from the same server) and
  * built as one static file by `npm run docs` (both inlined, so it opens from disk).
  */
+import { escapeHtml } from '../http/escape-html.ts';
 
 /** Where `/docs` loads the renderer from: the server's own copy of Redoc's bundle. */
 export const rendererPath = '/docs/redoc.standalone.js';
@@ -55,7 +56,7 @@ export type ReferenceSource =
 export function referencePage(title: string, source: ReferenceSource): string {
   const renderer =
     'rendererUrl' in source
-      ? `<script src="${escapeAttribute(source.rendererUrl)}"></script>`
+      ? `<script src="${escapeHtml(source.rendererUrl)}"></script>`
       : `<script>${inScript(source.rendererCode)}</script>`;
   const spec = 'documentUrl' in source ? JSON.stringify(source.documentUrl) : JSON.stringify(source.document);
   return `<!doctype html>
@@ -63,7 +64,7 @@ export function referencePage(title: string, source: ReferenceSource): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeText(title)}</title>
+<title>${escapeHtml(title)}</title>
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy}">
 <style>body { margin: 0; padding: 0; }</style>
 </head>
@@ -85,12 +86,4 @@ Redoc.init(${inScript(spec)}, ${inScript(JSON.stringify(rendererOptions))}, docu
  */
 function inScript(code: string): string {
   return code.replaceAll(/<\/(script)/gi, '<\\/$1').replaceAll('<!--', '<\\!--');
-}
-
-function escapeText(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
-}
-
-function escapeAttribute(text: string): string {
-  return escapeText(text).replaceAll('"', '&quot;');
 }

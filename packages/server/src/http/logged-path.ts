@@ -5,7 +5,8 @@
  * `/connect/`, routed or not: a link with a trailing slash or a word a mail client glued to
  * it reaches the 404, which logged it whole (found by a review).
  */
-const connectPrefix = '/connect/';
+/** Where the connect links' pages are (`src/connect/connect-route.ts` routes them). */
+export const connectPrefix = '/connect/';
 const keptCharacters = 7;
 
 export function loggedPath(pathname: string): string {
