@@ -2,8 +2,8 @@
  * The journal's entries made from a standalone request's header lines (journal.ts,
  * `recordHeaderLines`) when a line is one `Headers` refuses: Node's parser lets a NUL in a value
  * through under `--insecure-http-parser`. The entry lists the value without it, and every read
- * and erasure of the journal goes on working; an answer header named `__proto__` is listed as
- * any other.
+ * and erasure of the journal goes on working; a request or answer header named `__proto__` is
+ * listed as any other (src/core/header-record.ts).
  */
 import { expect, it } from 'vitest';
 import { createJournal, recordHeaderLines } from '../src/core/journal/journal.ts';
@@ -24,20 +24,23 @@ it('lists a value Headers refuses without the refused characters, and keeps read
   expect(JSON.stringify(journal.api.all())).not.toContain('maya');
 });
 
-it('keeps an answer header named __proto__ as its own field', async () => {
+it('keeps a request and an answer header named __proto__ as their own fields', async () => {
   const journal = createJournal({ limit: 10, now });
-  const request = new Request('http://127.0.0.1:4011/v1/campaigns');
+  // Pairs: in an object literal, `__proto__` would set the prototype, not a header.
+  const request = new Request('http://127.0.0.1:4011/v1/campaigns', { headers: [['__proto__', 'y']] });
   const pending = journal.begin(request, '', '/campaigns', undefined);
   await pending?.answered(
     new Response('{}', {
-      // Pairs: in an object literal, `__proto__` would set the prototype, not a header.
       headers: [
         ['__proto__', 'x'],
         ['content-type', 'application/json'],
       ],
     }),
   );
-  const headers = journal.api.all()[0]?.response?.headers ?? {};
+  const [entry] = journal.api.all();
+  expect(Object.keys(entry?.headers ?? {})).toEqual(['__proto__']);
+  expect(entry?.headers['__proto__']).toBe('y');
+  const headers = entry?.response?.headers ?? {};
   expect(Object.keys(headers)).toEqual(['__proto__', 'content-type']);
   expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
 });

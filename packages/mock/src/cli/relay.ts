@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '@ocs/sdk/webhooks';
+import { setHeader } from '../core/header-record.ts';
 import { receiverDeadlineMs } from './receiver-deadline.ts';
 
 export interface Forwarded {
@@ -124,7 +125,8 @@ export async function startRelay(options: {
     const event = parse(body);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string' && (passedOn.includes(name) || name.startsWith('x-ocs-'))) headers[name] = value;
+      if (typeof value === 'string' && (passedOn.includes(name) || name.startsWith('x-ocs-')))
+        setHeader(headers, name, value);
     }
     const started = performance.now();
     const forward = { started };

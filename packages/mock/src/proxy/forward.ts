@@ -6,6 +6,7 @@
  */
 import { buffer } from 'node:stream/consumers';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setHeader } from '../core/header-record.ts';
 import type { Contract, Violation } from './contract.ts';
 
 export interface Exchange {
@@ -121,7 +122,7 @@ export async function forward(
   const back: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
     if (name === 'content-encoding' || name === 'content-length' || notForwarded.has(name)) return;
-    back[name] = name === 'set-cookie' ? answer.headers.getSetCookie() : value;
+    setHeader(back, name, name === 'set-cookie' ? answer.headers.getSetCookie() : value);
   });
   response.writeHead(answer.status, back);
   response.end(bytes);

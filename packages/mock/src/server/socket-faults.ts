@@ -12,6 +12,7 @@
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Fault, faultOf } from '../core/faults.ts';
+import { headerRecord } from '../core/header-record.ts';
 import { recordHeaderLines } from '../core/journal/journal.ts';
 
 type Connection = HttpBindings;
@@ -65,9 +66,7 @@ function reset({ incoming }: Connection): void {
 function cutOff({ incoming, outgoing }: Connection, response: Response, fault: Extract<Fault, { kind: 'truncate' }>) {
   const { socket } = incoming;
   if (socket.destroyed) return;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) headers[name] = value;
-  outgoing.writeHead(response.status, headers);
+  outgoing.writeHead(response.status, headerRecord(response.headers));
   // Once the part is flushed to the socket, so that the client receives it before the close.
   outgoing.write(fault.body.subarray(0, fault.sent), () => socket.destroy());
 }

@@ -52,6 +52,24 @@ describeBackends('lead store contract', (store) => {
     expect(await store().leads.getMany(other.id, [lead.id])).toEqual([]);
   });
 
+  it('keeps a custom field named __proto__ as a field, through every write and read', async () => {
+    const org = await organization(store());
+    // As a request body parses: JSON.parse makes `__proto__` an own key.
+    const custom_fields = JSON.parse('{"__proto__": {"stage": "B"}, "region": "EU"}') as Record<string, unknown>;
+    const lead = leadRecord(org.id, { custom_fields });
+    await store().leads.insert(lead);
+    for (let read = 0; read < 2; read++) {
+      const stored = await store().leads.get(org.id, lead.id);
+      expect(Object.getPrototypeOf(stored?.custom_fields)).toBe(Object.prototype);
+      // Sorted: jsonb orders keys by length.
+      const fields = Object.entries(stored?.custom_fields ?? {}).sort(([a], [b]) => a.localeCompare(b));
+      expect(fields).toEqual([
+        ['__proto__', { stage: 'B' }],
+        ['region', 'EU'],
+      ]);
+    }
+  });
+
   it('finds a live lead by email, case-insensitively, in its organization only', async () => {
     const org = await organization(store());
     const other = await organization(store(), 'Other');

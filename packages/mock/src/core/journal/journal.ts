@@ -12,6 +12,7 @@ import { answerText, type OperationInfo } from '@ocs/server';
 import type { OperationId } from '../api-types.ts';
 import type { FaultKind } from '../faults.ts';
 import { operationById, pathParams } from '../operations.ts';
+import { headerRecord } from '../header-record.ts';
 import { type EntryEraser, type LeadRecord, leadEraser } from './erasure.ts';
 import { redactedBody, redactedHeaders } from './redact.ts';
 import type { OcsMockRequest, OcsMockRequests, RecordedRequest } from './types.ts';
@@ -309,7 +310,7 @@ class Pending implements PendingEntry {
     if (slot.done) return; // cleared (reset) meanwhile
     slot.done = true;
     const durationCs = Math.round((performance.now() - this.#started) * 100);
-    const headers = response && headersOf(response);
+    const headers = response && headerRecord(response.headers);
     if (slot.entry || slot.late) {
       const entry = entryOf(slot);
       entry.response = response && headers && (recordedResponse(response.status, headers, text) as never);
@@ -369,21 +370,6 @@ class Pending implements PendingEntry {
     slot.fault = 'hang';
     if (slot.entry) slot.entry.fault = 'hang';
   }
-}
-
-/**
- * An answer's headers as a plain object. A loop rather than `Object.fromEntries`, which
- * walks the `Headers` iterator through the generic iteration protocol at about twice the cost.
- */
-function headersOf(response: Response): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) {
-    // An own property, as `Object.fromEntries` made it, not the prototype's setter.
-    if (name === '__proto__')
-      Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
-    else headers[name] = value;
-  }
-  return headers;
 }
 
 /** Methods whose requests have no body. */

@@ -15,6 +15,8 @@
  *   (`secret`, or a `whsec_` value) it is `[redacted]` whole; other text is kept as it is.
  */
 
+import { setHeader } from '../header-record.ts';
+
 export const redacted = '[redacted]';
 
 const credentialHeaders = new Set(['authorization', 'proxy-authorization']);
@@ -29,7 +31,7 @@ export function redactedHeaders(headers: Headers): Record<string, string> {
       const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
       result[name] = scheme ? `${scheme} ${redacted}` : redacted;
     } else if (wholeHeaders.has(name)) result[name] = redacted;
-    else result[name] = value;
+    else setHeader(result, name, value);
   }
   return result;
 }

@@ -78,7 +78,19 @@ export function copyRecord<T>(value: T): T {
   const source = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   // for...in over a plain object allocates nothing per field (Object.entries would).
-  for (const key in source) copy[key] = copyRecord(source[key]);
+  for (const key in source) {
+    // A custom field may be named `__proto__` (JSON.parse makes it an own key): assigned with
+    // `=`, it would become the copy's prototype, and its fields would turn up as the record's
+    // own in the next copy. Defined as an own property, as JSON.parse and jsonb keep it.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: copyRecord(source[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = copyRecord(source[key]);
+  }
   return copy as T;
 }
 
