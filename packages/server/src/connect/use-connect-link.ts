@@ -6,7 +6,12 @@
  * its own account is reconnected.
  */
 import { connectLinkState } from '../domain/connect-links.ts';
-import { isSameSender, type NewAccountFields, newConnectedAccount, reconnection } from '../domain/connected-account.ts';
+import {
+  type NewAccountFields,
+  newConnectedAccount,
+  newSenderIdentity,
+  reconnection,
+} from '../domain/connected-account.ts';
 import type { ConnectLinkRecord, SenderAccountRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
 
@@ -33,9 +38,6 @@ class AlreadyConnected extends Error {
     super('already connected');
   }
 }
-
-/** Accounts listed a page at a time: the organization's every account of one platform. */
-const accountsPage = 500;
 
 /**
  * Uses the link `token` at `now`. `fields`: the new account's, for a link that adds one;
@@ -71,16 +73,9 @@ export async function useConnectLink(
       if (fields === null || fields.platform !== link.platform) {
         throw new TypeError(`useConnectLink: a link adding ${link.platform} account needs that platform's fields`);
       }
-      for (let offset = 0; ; offset += accountsPage) {
-        const page = await tx.accounts.list(link.organization_id, {
-          platform: link.platform,
-          limit: accountsPage,
-          offset,
-        });
-        const same = page.items.find((existing) => isSameSender(existing, fields));
-        if (same) throw new AlreadyConnected(same);
-        if (offset + page.items.length >= page.total || page.items.length === 0) break;
-      }
+      // Locks that sender until the transaction ends: a link adding it at the same moment waits, then finds it.
+      const same = await tx.accounts.findSender(link.organization_id, fields.platform, newSenderIdentity(fields));
+      if (same) throw new AlreadyConnected(same);
       const account = newConnectedAccount(link.organization_id, fields, at);
       await tx.accounts.insert(account);
       await tx.accounts.recordConnectLinkAccount(link.token, account.id);

@@ -73,14 +73,12 @@ export function reconnection(
 }
 
 /**
- * Whether `account` is the sender `fields` would add: the same mailbox (its address in any
- * case) or the same LinkedIn username. One sender connected twice would send twice over its
- * daily limit; a link that adds an account the organization has is refused, and the page
- * says to reconnect that one (found by a review: two links made two accounts of one mailbox).
+ * Who the account `fields` would add sends as: the mailbox's address, or the LinkedIn
+ * username. One sender connected twice would send twice over its daily limit, so a link that
+ * adds a sender the organization has (in any case: `SenderAccountStore.findSender`) is
+ * refused, and the page says to reconnect that account (found by a review: two links made two
+ * accounts of one mailbox; then by a test: two links submitted at once did too).
  */
-export function isSameSender(account: SenderAccountRecord, fields: NewAccountFields): boolean {
-  if (account.platform !== fields.platform) return false;
-  const identity = fields.platform === 'email' ? fields.email : fields.platform_username;
-  const existing = fields.platform === 'email' ? account.email : account.platform_username;
-  return existing !== null && existing.toLowerCase() === identity.toLowerCase();
+export function newSenderIdentity(fields: NewAccountFields): string {
+  return fields.platform === 'email' ? fields.email : fields.platform_username;
 }

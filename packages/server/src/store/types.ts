@@ -92,6 +92,19 @@ export interface SenderAccountStore {
     organizationId: string,
     accountIds: string[],
   ): Promise<Array<{ account_id: string; campaign_id: string }>>;
+  /**
+   * The organization's account of one sender: the mailbox with that address, or the LinkedIn
+   * account with that username, in any case (`lower`, as leads' emails); the oldest if the
+   * organization has several. On SQL a transaction-scoped advisory lock on that sender is
+   * taken first and held until the surrounding transaction ends, so that two transactions
+   * adding the same sender run one after the other and the second finds the first's account:
+   * call it in the transaction that inserts the account.
+   */
+  findSender(
+    organizationId: string,
+    platform: SenderAccountRecord['platform'],
+    identity: string,
+  ): Promise<SenderAccountRecord | null>;
   /** Tokens are unique: a duplicate throws `UniqueViolation` (`connect_links_pkey`). */
   insertConnectLink(record: ConnectLinkRecord): Promise<void>;
   /** The link with that token, used or expired included. */

@@ -455,6 +455,30 @@ describeBackends('connect page', (store) => {
     expect(await accounts()).toHaveLength(4);
   });
 
+  it('adds a sender once when two links submit it at the same moment: one 200, one 409 naming it', async () => {
+    await setup();
+    for (const [platform, fields] of [
+      ['email', [{ email: 'same@northwind.example' }, { email: 'SAME@Northwind.example' }]],
+      [
+        'linkedin',
+        [
+          { label: 'Ada', platform_username: 'ada-same' },
+          { label: 'Ada L', platform_username: 'Ada-Same' },
+        ],
+      ],
+    ] as const) {
+      const paths = [await createLink({ platform }), await createLink({ platform })];
+      const answers = await Promise.all(paths.map((path, i) => submit(path, fields[i] ?? {})));
+      expect(answers.map((a) => a.status).sort(), platform).toEqual([200, 409]);
+      const added = (await accounts(`?platform=${platform}`)).filter((a) =>
+        [a.email, a.platform_username].some((name) => name?.toLowerCase().includes('same')),
+      );
+      expect(added, platform).toHaveLength(1);
+      const refused = answers.find((a) => a.status === 409);
+      expect(await refused?.text()).toContain(`create a link with account_id ${added[0]?.id}`);
+    }
+  });
+
   it('does not use the link of an organization deactivated after the page checked it', async () => {
     await setup();
     const path = await createLink({ platform: 'linkedin' });

@@ -532,6 +532,26 @@ describeBackends('sender account store contract', (store) => {
     );
   });
 
+  it('finds the account of one sender by address or username, in any case, in its organization and platform only', async () => {
+    const org = await organization(store());
+    const other = await organization(store(), 'Other');
+    await store().accounts.insert(account(org.id, { id: 'acc_li', platform_username: 'Sam-Carter' }));
+    await store().accounts.insert(
+      account(org.id, { id: 'acc_em', platform: 'email', email: 'Growth@Northwind.example', platform_username: 'x' }),
+    );
+    await store().accounts.insert(account(other.id, { id: 'acc_foreign', platform_username: 'dana' }));
+    const found = async (organizationId: string, platform: 'email' | 'linkedin', identity: string) =>
+      (await store().transaction((tx) => tx.accounts.findSender(organizationId, platform, identity)))?.id ?? null;
+    expect(await found(org.id, 'linkedin', 'sam-carter')).toBe('acc_li');
+    expect(await found(org.id, 'email', 'growth@NORTHWIND.example')).toBe('acc_em');
+    // A mailbox is found by its address, not its login; a LinkedIn account by its username only.
+    expect(await found(org.id, 'email', 'x')).toBeNull();
+    expect(await found(org.id, 'email', 'sam-carter')).toBeNull();
+    expect(await found(org.id, 'linkedin', 'growth@northwind.example')).toBeNull();
+    expect(await found(org.id, 'linkedin', 'dana')).toBeNull();
+    expect(await found(other.id, 'linkedin', 'dana')).toBe('acc_foreign');
+  });
+
   it('lists the campaigns that send from each account', async () => {
     const org = await organization(store());
     const other = await organization(store(), 'Other');

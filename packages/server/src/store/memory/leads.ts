@@ -291,6 +291,21 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
     async update(organizationId, id, patch) {
       return owned(organizationId, id) ? patchRow(state.accounts, id, patch) : null;
     },
+    // The memory store's transactions run one at a time: no lock to take.
+    async findSender(organizationId, platform, identity) {
+      const wanted = identity.toLowerCase();
+      return (
+        state.accounts
+          .where(
+            (a) =>
+              a.organization_id === organizationId &&
+              a.platform === platform &&
+              // Its address for a mailbox, else its username, as `senderIdentityColumn` (sql/leads.ts).
+              (a.platform === 'email' ? a.email : a.platform_username)?.toLowerCase() === wanted,
+          )
+          .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id))[0] ?? null
+      );
+    },
     async listCampaignUses(organizationId, accountIds) {
       const uses: Array<{ account_id: string; campaign_id: string; created_at: string }> = [];
       const campaigns = state.campaigns.where((c) => c.organization_id === organizationId);

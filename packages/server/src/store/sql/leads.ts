@@ -495,6 +495,9 @@ export async function markCampaignDue(client: SqlClient, campaignId: string): Pr
 
 const accountJson = new Set(['email_auth']);
 
+/** Who an account sends as: a mailbox's address, a LinkedIn account's username. Migration 019 indexes it. */
+const senderIdentityColumn = "case when platform = 'email' then email else platform_username end";
+
 export function sqlAccounts(client: SqlClient): SenderAccountStore {
   return {
     async insert(record) {
@@ -543,6 +546,21 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
         patch,
         accountJson,
       );
+    },
+    async findSender(organizationId, platform, identity) {
+      // Its own statement, before the read: a statement reads what was committed when it
+      // began, so a read in the locking statement could miss the account of the transaction
+      // it waited for.
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `ocs:sender:${organizationId}:${platform}:${identity.toLowerCase()}`,
+      ]);
+      const [row] = await client.query<SenderAccountRecord>(
+        `select * from sender_accounts
+          where organization_id = $1 and platform = $2 and lower(${senderIdentityColumn}) = lower($3)
+          order by created_at, id collate "C" limit 1`,
+        [organizationId, platform, identity],
+      );
+      return row ?? null;
     },
     async listCampaignUses(organizationId, accountIds) {
       if (accountIds.length === 0) return [];

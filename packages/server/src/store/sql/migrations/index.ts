@@ -24,6 +24,7 @@ import { migration015 } from './015-lead-copies-by-lead.ts';
 import { migration016 } from './016-enrolment-due-times.ts';
 import { migration017 } from './017-enrolment-due-order.ts';
 import { migration018 } from './018-real-time-leases.ts';
+import { migration019 } from './019-sender-identity.ts';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
