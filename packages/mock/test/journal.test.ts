@@ -17,6 +17,7 @@ import {
   listLeads,
   listSandboxMessages,
   setWebhookSecret,
+  simulateReply,
   updateLead,
 } from '@ocs/sdk';
 import { describe, expect, it } from 'vitest';
@@ -211,6 +212,32 @@ function markers() {
 }
 
 describe('erasure', () => {
+  it("takes out the lead's conversation (its reply, the messages sent to it), also when the DELETE names it in upper case", async () => {
+    const m = markers();
+    const created = await createLead(client(), { campaign_id: campaign.id, email: m.email, first_name: m.first_name });
+    const leadId = created.lead.id;
+    await advanceSandboxClock(client(), { seconds: 1 });
+    const sent = await listSandboxMessages(client(), { campaign_id: campaign.id, lead_id: leadId, limit: 100 });
+    const bodies = sent.messages.map((message) => message.body);
+    expect(bodies.length).toBeGreaterThan(0);
+    // Words of the prospect's own: no lead field holds them.
+    const reply = `Thanks, call me on ${m.custom_note} next week`;
+    await simulateReply(client(), { campaign_id: campaign.id, lead_id: leadId, channel: 'email', message: reply });
+    const texts = [reply, ...bodies];
+    for (const text of texts) expect(JSON.stringify(mock.requests.all())).toContain(JSON.stringify(text).slice(1, -1));
+
+    const erased = await fetch(`${mock.baseUrl}/leads/${leadId.toUpperCase()}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${mock.apiKey}` },
+    });
+    expect(erased.status).toBe(200);
+
+    const after = JSON.stringify(mock.requests.all());
+    for (const value of [m.email, m.first_name, reply, m.custom_note]) expect(after, value).not.toContain(value);
+    for (const body of bodies) expect(after).not.toContain(JSON.stringify(body).slice(1, -1));
+    expect(mock.requests.of('simulateReply')[0]?.body).toMatchObject({ message: '[erased]', lead_id: leadId });
+  });
+
   it("an erased lead's data leaves every entry: its own requests and answers, lists, queries, messages", async () => {
     const m = markers();
     const other = { email: 'someone.else@example.com', first_name: 'Someone' };

@@ -11,10 +11,12 @@
  */
 import {
   type App,
+  conversationTexts,
   createApp,
   createFetchTransport,
   createMemoryStore,
   type MemoryStore,
+  type OperationInfo,
   type RateLimitPolicy,
   SandboxClock,
 } from '@ocs/server';
@@ -161,11 +163,9 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       entry?.faulted('hang');
       return networkError();
     }
-    // An erased lead leaves the journal: read it before the DELETE, check it is gone after.
-    const erasing =
-      entry && operation?.operationId === 'deleteLead'
-        ? await store.leads.get(data.organization.id, pathParams(operation.path, apiPath).lead_id ?? '')
-        : null;
+    // An erased lead leaves the journal: read it and its conversation before the DELETE,
+    // check it is gone after.
+    const erasing = entry && operation?.operationId === 'deleteLead' ? await leadToErase(operation, apiPath) : null;
     let response: Response;
     try {
       // Straight to the application when nothing intercepts and no path is mapped (what
@@ -177,7 +177,9 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       entry?.abandoned();
       throw error;
     }
-    if (erasing && !(await store.leads.get(erasing.organization_id, erasing.id))) journal.erase(erasing);
+    if (erasing && !(await store.leads.get(erasing.lead.organization_id, erasing.lead.id))) {
+      journal.erase(erasing.lead, erasing.texts);
+    }
     if (fault?.kind === 'truncate') {
       const body = new Uint8Array(await response.arrayBuffer());
       entry?.faulted('truncate', { response, body });
@@ -186,6 +188,14 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       return truncated(response, body, Math.min(fault.after ?? defaultCut(body.byteLength), body.byteLength - 1));
     }
     return entry ? entry.answered(response) : response;
+  }
+
+  /** The lead a `deleteLead` names, and its conversation's texts, read before the DELETE runs. */
+  async function leadToErase(operation: OperationInfo, apiPath: string) {
+    // The server takes the ID in any case (validation lower-cases a UUID); the store holds it in lower case.
+    const leadId = (pathParams(operation.path, apiPath).lead_id ?? '').toLowerCase();
+    const lead = await store.leads.get(data.organization.id, leadId);
+    return lead && { lead, texts: await conversationTexts(store, lead.organization_id, lead.id) };
   }
 
   /** The interceptors' answer, else the application's. */

@@ -49,6 +49,38 @@ export function personalValues(lead: LeadRecord): string[] {
 }
 
 /**
+ * The texts of the lead's conversation: what it wrote (its replies) and what was sent to it
+ * (the rendered subjects and bodies), which its erasure erases in place. Read before the
+ * erasure by a holder of copies the store does not keep (@ocs/mock's request journal, which
+ * recorded the answers that carried them), to take them out as `personalValues` are.
+ */
+export async function conversationTexts(store: Store, organizationId: string, leadId: string): Promise<string[]> {
+  const enrolments = await store.enrolments.listForLead(leadId);
+  const texts = new Set<string>();
+  const add = (text: unknown) => {
+    if (typeof text === 'string' && text.trim() !== '') texts.add(text.trim());
+  };
+  for (const event of await store.activity.listForEnrolments(enrolments.map((e) => e.id))) {
+    if (event.organization_id === organizationId) add(event.data.message);
+  }
+  for (const campaignId of new Set(enrolments.map((e) => e.campaign_id))) {
+    for (let offset = 0; ; offset += messagesPage) {
+      const page = await store.messages.listForCampaign(campaignId, { lead_id: leadId, limit: messagesPage, offset });
+      for (const message of page.items) {
+        if (message.organization_id !== organizationId) continue;
+        add(message.subject);
+        add(message.body);
+      }
+      if (page.items.length < messagesPage) break;
+    }
+  }
+  return [...texts].sort((a, b) => b.length - a.length);
+}
+
+/** Sandbox messages read a page at a time by `conversationTexts`. */
+const messagesPage = 500;
+
+/**
  * `text` with every occurrence of the values replaced by `[erased]`: case-insensitively, and
  * where the value starts or ends with a letter or digit, only where no letter or digit is
  * glued to it (so that a first name `Al` leaves `Also` alone). See scrub-text.ts.

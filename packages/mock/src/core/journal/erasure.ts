@@ -9,6 +9,8 @@
  * - its values as they were when each entry was made, not only as they are at the erasure:
  *   every object of the journal that is the lead (`id`) adds its values, so an email changed
  *   since the lead was created is erased too;
+ * - what the lead wrote and was sent (its replies, the rendered messages), which the store
+ *   erases in place and the journal has as text in bodies and answers;
  * - request bodies, which carry no `id`: the body of a request to the lead's own path
  *   (`/leads/{lead_id}`, whatever the method, one the path does not have included), and every
  *   object with the lead's email or LinkedIn profile (a `createLead` body, an item of a batch).
@@ -23,8 +25,17 @@ type JsonObject = Record<string, unknown>;
 /** Erases the lead from the entries, in place. */
 export type EntryEraser = (entry: OcsMockRequest) => void;
 
-/** The eraser of `lead` (read before its erasure) for these entries, which it reads for the lead's past values. */
-export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[]): EntryEraser {
+/**
+ * The eraser of `lead` (read before its erasure) for these entries, which it reads for the
+ * lead's past values. `texts`: its conversation's (replies, rendered messages), taken out
+ * whole wherever they were recorded (a `simulateReply` body and answer, a messages page, a
+ * delivery), as the store erases them.
+ */
+export function leadEraser(
+  lead: LeadRecord,
+  entries: readonly OcsMockRequest[],
+  texts: readonly string[] = [],
+): EntryEraser {
   const leadId = lead.id.toLowerCase();
   // The server takes an ID in any case (`/v1/leads/3C9E...`): so does the journal's erasure.
   const isLeadId = (value: unknown) => typeof value === 'string' && value.toLowerCase() === leadId;
@@ -41,9 +52,9 @@ export function leadEraser(lead: LeadRecord, entries: readonly OcsMockRequest[])
     collect(entry.body);
     collect(entry.response?.body);
   }
-  const values = [...new Set(seen.flatMap((object) => personalValues(object as unknown as LeadRecord)))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const values = [
+    ...new Set([...texts, ...seen.flatMap((object) => personalValues(object as unknown as LeadRecord))]),
+  ].sort((a, b) => b.length - a.length);
   const contacts = new Set(
     seen
       .flatMap((object) => [object.email, object.linkedin_profile])

@@ -56,8 +56,11 @@ export interface Journal {
     apiPath: string,
     operation: OperationInfo | undefined,
   ): PendingEntry | undefined;
-  /** Takes the lead, as it was before its erasure, out of every entry, including those in flight. */
-  erase(lead: LeadRecord): void;
+  /**
+   * Takes the lead, as it was before its erasure, out of every entry, including those in
+   * flight; `texts` are its conversation's (`conversationTexts` of @ocs/server), read before too.
+   */
+  erase(lead: LeadRecord, texts?: readonly string[]): void;
   clear(): void;
 }
 
@@ -273,9 +276,9 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
           : undefined;
       return new Pending(slot, started, reading);
     },
-    erase(lead) {
+    erase(lead, texts = []) {
       const entries = all();
-      const eraser = leadEraser(lead, entries);
+      const eraser = leadEraser(lead, entries, texts);
       for (const entry of entries) eraser(entry);
       // A slot dropped from the ring while in flight is never read again: only the ring's count.
       for (const slot of ring) if (!slot.done) (slot.late ??= []).push(eraser);
