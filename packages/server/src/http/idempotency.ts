@@ -8,7 +8,7 @@
  */
 import { sha256Hex } from '../domain/hash.ts';
 import type { IdempotencyRecord } from '../store/records.ts';
-import type { HeldClaim, Store } from '../store/types.ts';
+import { erasedFingerprint, type HeldClaim, type Store } from '../store/types.ts';
 import { ApiError } from './api-error.ts';
 
 export interface IdempotencyPolicy {
@@ -65,7 +65,9 @@ export class IdempotencyKeys {
     const claim = await this.store.idempotency.claim(record, now.toISOString());
     if (claim.outcome === 'claimed') return { kind: 'run', claim: record } satisfies IdempotentOutcome;
     const existing = claim.record;
-    if (existing.fingerprint !== fingerprint) {
+    // A key whose request named a lead since erased replays whatever the body: a comparison
+    // would tell a guess of the erased data from a miss (`erasedFingerprint`).
+    if (existing.fingerprint !== fingerprint && existing.fingerprint !== erasedFingerprint) {
       throw new ApiError(
         409,
         'IDEMPOTENCY_KEY_REUSED',

@@ -137,6 +137,15 @@ export type CampaignPatch = Partial<
  * times (a conditional first). An activation only ever moves the start later, which the
  * schedule's lower bounds already allow for.
  */
+/**
+ * The fingerprint of a key whose request named a lead since erased. The fingerprint hashes the
+ * request's body, the lead's email and names included: kept, it would let a holder of the key
+ * test a guess of the erased data (the same body replays, any other is refused). No SHA-256
+ * hex digest equals it; a request with such a key replays the erased answer whatever its body
+ * (`IdempotencyKeys.begin`).
+ */
+export const erasedFingerprint = 'erased';
+
 export function movesDueTimes(patch: CampaignPatch): boolean {
   return patch.ab_winner !== undefined || patch.ab_testing_enabled !== undefined || patch.traffic_split !== undefined;
 }
@@ -714,8 +723,8 @@ export interface IdempotencyStore {
   /**
    * Erasure of a deleted lead: every stored answer of the organization that names the lead's
    * ID is replaced with what `anonymise` makes of it (the lead's data left out), so that a
-   * replay never returns it. The key stays claimed: a retry still replays, and never runs
-   * the request again.
+   * replay never returns it, and its fingerprint becomes `erasedFingerprint`. The key stays
+   * claimed: a retry still replays, and never runs the request again.
    */
   eraseLead(organizationId: string, leadId: string, anonymise: (body: string) => string): Promise<void>;
   /**

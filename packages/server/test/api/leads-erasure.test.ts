@@ -36,4 +36,46 @@ describeBackends('lead erasure', (store) => {
     const after = await api.call<{ analysis: { funnel: unknown } }>('GET', `/v1/campaigns/${campaign.id}/analysis`);
     expect(after.body.analysis.funnel).toEqual(before.body.analysis.funnel);
   });
+
+  it("keeps no fingerprint of an erased lead's request: its key replays the erased answer, whatever the body", async () => {
+    const api = await createTestApi(store());
+    const body = { email: 'maya.patel@acmerobotics.com', first_name: 'Maya' };
+    const keyed = (key: string, sent: Record<string, unknown>) =>
+      api.call<{ lead: { id: string; email: string | null } }>('POST', '/v1/leads', {
+        body: sent,
+        headers: { 'Idempotency-Key': key },
+      });
+    const created = await keyed('create-maya', body);
+    expect(created.status).toBe(201);
+    const lead = created.body.lead;
+    // An import: its answer names each lead by ID only, and keeps its body through an erasure.
+    const leads = [{ email: 'ivo@example.com' }, { email: 'nia@example.com' }];
+    const imported = await api.call<{ results: Array<{ lead_id: string }> }>('POST', '/v1/leads', {
+      body: { leads },
+      headers: { 'Idempotency-Key': 'import-both' },
+    });
+    expect(imported.status).toBe(207);
+    // Before the erasure, another body is refused: that is what a guess of the data would learn from.
+    expect((await keyed('create-maya', { ...body, first_name: 'Mia' })).status).toBe(409);
+
+    expect((await api.call('DELETE', `/v1/leads/${lead.id}`)).status).toBe(200);
+    const answers = await Promise.all([
+      keyed('create-maya', body),
+      keyed('create-maya', { ...body, first_name: 'Mia' }),
+      keyed('create-maya', { email: 'someone@else.example' }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(201);
+      expect(answer.headers.get('idempotent-replayed')).toBe('true');
+      expect(answer.body.lead).toMatchObject({ id: lead.id, email: null });
+    }
+    expect((await api.call('DELETE', `/v1/leads/${imported.body.results[1]?.lead_id}`)).status).toBe(200);
+    const guess = await api.call('POST', '/v1/leads', {
+      body: { leads: [leads[0], { email: 'not-nia@example.com' }] },
+      headers: { 'Idempotency-Key': 'import-both' },
+    });
+    expect(guess.status).toBe(207);
+    expect(guess.headers.get('idempotent-replayed')).toBe('true');
+    expect(guess.body).toEqual(imported.body);
+  });
 });

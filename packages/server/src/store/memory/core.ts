@@ -1,7 +1,14 @@
 /** Memory implementations of the organization, key, idempotency and rate-limit stores. */
 import { countHit } from '../rate-limit-window.ts';
 import type { IdempotencyRecord } from '../records.ts';
-import type { ApiKeyStore, HeldClaim, IdempotencyStore, OrganizationStore, RateLimitStore } from '../types.ts';
+import {
+  type ApiKeyStore,
+  erasedFingerprint,
+  type HeldClaim,
+  type IdempotencyStore,
+  type OrganizationStore,
+  type RateLimitStore,
+} from '../types.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, patchRow } from './table.ts';
 
@@ -106,8 +113,11 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
       );
       for (const record of named) {
         const erased = anonymise(record.response_body ?? '');
-        if (erased === record.response_body) continue;
-        patchRow(state.idempotency, keyOf(organizationId, record.key), { response_body: erased });
+        if (erased === record.response_body && record.fingerprint === erasedFingerprint) continue;
+        patchRow(state.idempotency, keyOf(organizationId, record.key), {
+          response_body: erased,
+          fingerprint: erasedFingerprint,
+        });
       }
     },
   };

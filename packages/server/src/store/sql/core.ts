@@ -1,6 +1,6 @@
 /** SQL implementations of the organization, key and idempotency stores (rate limits: rate-limit-counters.ts). */
 import type { ApiKeyRecord, IdempotencyRecord, OrganizationRecord, UserRecord } from '../records.ts';
-import type { ApiKeyStore, IdempotencyStore, OrganizationStore } from '../types.ts';
+import { type ApiKeyStore, erasedFingerprint, type IdempotencyStore, type OrganizationStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { insertRow, updateRow } from './rows.ts';
 
@@ -153,15 +153,27 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
           order by key for update`,
         [organizationId, leadId],
       );
+      const fingerprintOnly: string[] = [];
       for (const row of rows) {
         const erased = anonymise(row.response_body);
-        // An answer that holds only the lead's ID (an import's) is left as it is: no new row version.
-        if (erased === row.response_body) continue;
-        await client.query('update idempotency_keys set response_body = $3 where organization_id = $1 and key = $2', [
-          organizationId,
-          row.key,
-          erased,
-        ]);
+        // An answer that holds only the lead's ID (an import's) keeps its body; its request,
+        // which held the lead's data, loses its fingerprint below, with the others of its kind.
+        if (erased === row.response_body) {
+          fingerprintOnly.push(row.key);
+          continue;
+        }
+        await client.query(
+          'update idempotency_keys set response_body = $3, fingerprint = $4 where organization_id = $1 and key = $2',
+          [organizationId, row.key, erased, erasedFingerprint],
+        );
+      }
+      // Once per key: the import's other leads, erased later, write no new row version.
+      if (fingerprintOnly.length > 0) {
+        await client.query(
+          `update idempotency_keys set fingerprint = $3
+            where organization_id = $1 and key = any($2::text[]) and fingerprint <> $3`,
+          [organizationId, fingerprintOnly, erasedFingerprint],
+        );
       }
     },
   };
