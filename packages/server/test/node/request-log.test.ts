@@ -96,6 +96,29 @@ describe('the reference server (serve)', () => {
     expect(JSON.stringify(access)).not.toContain('lead@example.com');
   });
 
+  it("logs a segment a caller typed in an ID's place as [redacted]: an email, a name with a space", async () => {
+    const before = log.lines().length;
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    const requests: Array<[string, string]> = [
+      ['/v1/leads/maya.patel@acme.example', '/v1/leads/[redacted]'],
+      ['/v1/leads/maya.patel%40acme.example', '/v1/leads/[redacted]'],
+      ['/v1/campaigns/Maya%20Patel/analysis', '/v1/campaigns/[redacted]/analysis'],
+      ['/nowhere/maya@acme.example/x', '/nowhere/[redacted]/x'],
+      ['/v1/leads/0192f7a4-5b1c-7d2e-8f3a-4b5c6d7e8f90', '/v1/leads/0192f7a4-5b1c-7d2e-8f3a-4b5c6d7e8f90'],
+    ];
+    for (const [path] of requests) {
+      const { status } = await get(`${server.url}${path}`, auth);
+      expect([400, 404], path).toContain(status);
+    }
+    const paths = log
+      .lines()
+      .slice(before)
+      .filter((line) => line.message === 'request')
+      .map((line) => line.path);
+    expect(paths).toEqual(requests.map(([, logged]) => logged));
+    expect(JSON.stringify(log.lines())).not.toMatch(/maya|patel/i);
+  });
+
   it('logs a HEAD of /docs and a POST to it (no such route) too', async () => {
     const before = log.lines().length;
     expect((await fetch(`${server.url}/docs`, { method: 'HEAD' })).status).toBe(200);
