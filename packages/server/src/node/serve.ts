@@ -13,6 +13,7 @@ import { type Logger, silentLogger } from '../http/logger.ts';
 import { createNodeLogger } from './logger.ts';
 import { keepStatistics, type StatisticsKeeper, type StatisticsKeeperTimes } from './statistics-keeper.ts';
 import { type ExpiredAnswersPurge, type ExpiredAnswersTimes, purgeExpiredAnswers } from './expired-answers.ts';
+import { type ReclaimAfterStart, reclaimAfterStart } from './reclaim-after-start.ts';
 import type { CorsPolicy } from '../http/middleware/cors.ts';
 import type { RateLimitPolicy } from '../http/rate-limit.ts';
 import type { ServerConfig } from '../services.ts';
@@ -43,6 +44,8 @@ export interface ServeOptions {
   statistics?: StatisticsKeeperTimes;
   /** When stored answers past their 24 hours are deleted: after listening, then how often (default 5 s, 10 minutes). */
   expiredAnswers?: ExpiredAnswersTimes;
+  /** When the tables an erasure writes are vacuumed once after listening (default 3 s). */
+  reclaimAfterStartMs?: number;
 }
 
 export interface RunningServer {
@@ -76,6 +79,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const webhookTransport = createNodeWebhookTransport({ allowInsecure: insecure });
   let statistics: StatisticsKeeper | undefined;
   let expiredAnswers: ExpiredAnswersPurge | undefined;
+  let startReclaim: ReclaimAfterStart | undefined;
   const app = createApp({
     store: options.store,
     logger,
@@ -112,6 +116,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       // SQL stores: statistics for the planner and vacuums where nothing else does them (autovacuum off, PGlite).
       statistics = keepStatistics(options.store, logger, options.statistics);
       expiredAnswers = purgeExpiredAnswers(options.store, logger, options.expiredAnswers);
+      // An erasure whose own vacuum a stopped process never ran.
+      startReclaim = reclaimAfterStart(options.store, logger, options.reclaimAfterStartMs);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : options.port;
       // An IPv6 address is bracketed in a URL (`http://[::1]:4010`).
@@ -148,6 +154,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
             // A check or purge under way ends before the store closes.
             await statistics?.stop();
             await expiredAnswers?.stop();
+            await startReclaim?.stop();
           }
           webhookTransport.close();
           logger.log({ level: 'info', message: 'stopped', url: `${url}/v1` });
