@@ -235,7 +235,25 @@ describe('erasure', () => {
     const after = JSON.stringify(mock.requests.all());
     for (const value of [m.email, m.first_name, reply, m.custom_note]) expect(after, value).not.toContain(value);
     for (const body of bodies) expect(after).not.toContain(JSON.stringify(body).slice(1, -1));
-    expect(mock.requests.of('simulateReply')[0]?.body).toMatchObject({ message: '[erased]', lead_id: leadId });
+    expect(mock.requests.of('simulateReply')[0]?.body).toMatchObject({ message: null, lead_id: leadId });
+  });
+
+  it("erases a short reply in the lead's own entries only, and another lead's words stay", async () => {
+    const lead = async (email: string) => (await createLead(client(), { campaign_id: campaign.id, email })).lead.id;
+    const [erased, kept] = [await lead('short.reply@example.com'), await lead('other.reply@example.com')];
+    // A reply needs a message sent first.
+    await advanceSandboxClock(client(), { seconds: 1 });
+    const reply = (leadId: string, message: string) =>
+      simulateReply(client(), { campaign_id: campaign.id, lead_id: leadId, channel: 'email', message });
+    await reply(erased, 'Yes');
+    await reply(kept, 'Yes please, send the deck');
+    await deleteLead(client(), { lead_id: erased });
+
+    const replies = mock.requests.of('simulateReply').slice(-2);
+    expect(replies[0]?.body).toMatchObject({ lead_id: erased, message: null });
+    expect(replies[0]?.response?.body).toMatchObject({ reply: { lead_id: erased, prospect_message: null } });
+    expect(replies[1]?.body).toMatchObject({ lead_id: kept, message: 'Yes please, send the deck' });
+    expect(replies[1]?.response?.body).toMatchObject({ reply: { prospect_message: 'Yes please, send the deck' } });
   });
 
   it("an erased lead's data leaves every entry: its own requests and answers, lists, queries, messages", async () => {

@@ -52,7 +52,13 @@ export { defaultResponderSettings } from './domain/responder.ts';
 // The mock's delivery transport: the server's fetch transport over a fetch of its own.
 export { createFetchTransport } from './delivery/fetch-transport.ts';
 // For @ocs/mock: its request journal forgets an erased lead with the erasure's own rules.
-export { conversationTexts, erasedJson, namesLead, personalValues } from './domain/erasure.ts';
+export {
+  conversationTexts,
+  erasedConversationFields,
+  erasedJson,
+  namesLead,
+  personalValues,
+} from './domain/erasure.ts';
 export { erasedLeadFields } from './store/memory/leads.ts';
 // For @ocs/mock: `/docs`, the API reference page, in front of the standalone mock.
 export { type DocsRouteOptions, rendererModule, withDocs } from './docs/docs-route.ts';

@@ -55,11 +55,14 @@ export function personalValues(lead: LeadRecord): string[] {
  * recorded the answers that carried them), to take them out as `personalValues` are.
  */
 export async function conversationTexts(store: Store, organizationId: string, leadId: string): Promise<string[]> {
+  // A short text ("Yes", "Thanks!") is no one's in particular: taken out of every string, it
+  // blanked the same words of other leads. Where the lead's own objects hold it, it goes by
+  // field (`erasedConversationFields`).
+  const add = (text: unknown) => {
+    if (typeof text === 'string' && text.trim().length >= conversationTextMinLength) texts.add(text.trim());
+  };
   const enrolments = await store.enrolments.listForLead(leadId);
   const texts = new Set<string>();
-  const add = (text: unknown) => {
-    if (typeof text === 'string' && text.trim() !== '') texts.add(text.trim());
-  };
   for (const event of await store.activity.listForEnrolments(enrolments.map((e) => e.id))) {
     if (event.organization_id === organizationId) add(event.data.message);
   }
@@ -79,6 +82,22 @@ export async function conversationTexts(store: Store, organizationId: string, le
 
 /** Sandbox messages read a page at a time by `conversationTexts`. */
 const messagesPage = 500;
+
+/** The shortest conversation text `conversationTexts` gives. */
+const conversationTextMinLength = 16;
+
+/**
+ * The conversation's fields in an object that is the lead's (a reply, a message sent to it),
+ * as the store erases them: a reply's text (`message` as `simulateReply` takes it,
+ * `prospect_message` as it answers), a message's rendered subject and body. For `erasedJson`,
+ * beside `erasedLeadFields`, where an answer holds them as the lead's.
+ */
+export const erasedConversationFields: Readonly<Record<string, null>> = {
+  message: null,
+  prospect_message: null,
+  subject: null,
+  body: null,
+};
 
 /**
  * `text` with every occurrence of the values replaced by `[erased]`: case-insensitively, and
@@ -164,7 +183,8 @@ export function namesLead(leadId: string): (object: Record<string, unknown>) => 
 
 /**
  * A JSON value with the lead left out: every object `isLead` picks gets the lead's personal
- * fields it has erased as the lead row is (numbers included), and the lead's values are taken
+ * fields it has erased as the lead row is (numbers included; `fields`, by default
+ * `erasedLeadFields`), and the lead's values are taken
  * out of every string and key. `erasedAnswer` on parsed JSON; @ocs/mock's request journal
  * erases its entries with it too.
  */
@@ -172,8 +192,9 @@ export function erasedJson<T>(
   value: T,
   isLead: (object: Record<string, unknown>) => boolean,
   values: readonly string[],
+  fields: Readonly<Record<string, unknown>> = erasedLeadFields,
 ): T {
-  const erasedFields = Object.entries(erasedLeadFields);
+  const erasedFields = Object.entries(fields);
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== 'object') return node;

@@ -37,16 +37,39 @@ export function foldCase(text: string): string {
   return out.replaceAll('ς', 'σ');
 }
 
+interface Needle {
+  folded: string;
+  checkBefore: boolean;
+  checkAfter: boolean;
+}
+
+/**
+ * Each values list's needles, folded once: an erasure scrubs every string of a JSON value (or
+ * of the mock's whole journal) with one list, and folding every value again for every string
+ * made a lead with hundreds of long replies take seconds to erase (found by a review).
+ */
+const needlesOf = new WeakMap<readonly string[], Needle[]>();
+
+function needles(values: readonly string[]): Needle[] {
+  let prepared = needlesOf.get(values);
+  if (!prepared) {
+    prepared = values.map((value) => ({
+      folded: foldCase(value),
+      checkBefore: letterOrDigitAtStart.test(value),
+      checkAfter: letterOrDigitAtEnd.test(value),
+    }));
+    needlesOf.set(values, prepared);
+  }
+  return prepared;
+}
+
 export function replaceValues(text: string, values: readonly string[], replacement: string): string {
   if (values.length === 0 || text.length === 0) return text;
   const haystack = foldCase(text);
   // Every place a value stands on its own: [start, end, rank], rank = the value's order.
   const found: Array<[number, number, number]> = [];
-  values.forEach((value, rank) => {
-    if (value.length === 0) return;
-    const needle = foldCase(value);
-    const checkBefore = letterOrDigitAtStart.test(value);
-    const checkAfter = letterOrDigitAtEnd.test(value);
+  needles(values).forEach(({ folded: needle, checkBefore, checkAfter }, rank) => {
+    if (needle.length === 0) return;
     for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
       const end = at + needle.length;
       if (checkBefore && letterOrDigitAtEnd.test(text.slice(Math.max(0, at - 2), at))) continue;

@@ -50,7 +50,10 @@ export class IdempotencyKeys {
     request: { method: string; route: string; body: unknown },
     now: Date,
   ) {
-    const fingerprint = await sha256Hex(`${request.method} ${request.route}\n${canonicalJson(request.body)}`);
+    const operation = `${request.method} ${request.route}`;
+    // The operation's digest, then the whole request's: an erasure keeps the first (erasedFingerprint).
+    const requestDigest = await sha256Hex(`${operation}\n${canonicalJson(request.body)}`);
+    const fingerprint = `${await sha256Hex(operation)}.${requestDigest}`;
     const record = {
       organization_id: organizationId,
       key,
@@ -65,9 +68,14 @@ export class IdempotencyKeys {
     const claim = await this.store.idempotency.claim(record, now.toISOString());
     if (claim.outcome === 'claimed') return { kind: 'run', claim: record } satisfies IdempotentOutcome;
     const existing = claim.record;
-    // A key whose request named a lead since erased replays whatever the body: a comparison
-    // would tell a guess of the erased data from a miss (`erasedFingerprint`).
-    if (existing.fingerprint !== fingerprint && existing.fingerprint !== erasedFingerprint) {
+    // A key whose request named a lead since erased replays to the same operation whatever
+    // the body: a comparison would tell a guess of the erased data from a miss. A key stored
+    // before fingerprints named the operation has the request's digest alone.
+    const same =
+      existing.fingerprint === fingerprint ||
+      existing.fingerprint === erasedFingerprint(fingerprint) ||
+      existing.fingerprint === requestDigest;
+    if (!same) {
       throw new ApiError(
         409,
         'IDEMPOTENCY_KEY_REUSED',

@@ -1,34 +1,53 @@
 /**
- * The path as an access line shows it: the API's own words and IDs, never what a caller typed
- * in their place.
+ * The path as an access line shows it: the server's own words and the IDs it issues, never
+ * what a caller typed in their place.
  *
  * - A connect link's token is the link's credential (`/connect/{token}`, `src/connect/`):
  *   only its first characters are logged (`/connect/cl_6MvC…`), enough to tell links apart,
  *   far too few to use one. Any path under `/connect/`, routed or not: a link with a trailing
  *   slash or a word a mail client glued to it reaches the 404, which logged it whole (found
- *   by a review).
- * - Any other segment is logged as it came only when it is made of RFC 3986's unreserved
- *   characters (letters, digits, `-`, `.`, `_`, `~`): every route word, document name and ID
- *   the API issues (UUIDs, `acc_em_…`, step numbers) is. Anything else, an email typed where
- *   a lead's ID goes (`/v1/leads/maya@acme.example`, or `%40`), a name with a space, is
- *   `[redacted]`: a caller's mistake must not put a lead's data in the log, which decision
- *   0003 keeps free of it (found by an attack on erasure).
+ *   by a review). What is not a token there (`/connect/maya@acme.example`) is `[redacted]`.
+ * - Elsewhere a segment is logged as it came only when it is a word of the server's paths (a
+ *   literal segment of an operation's route, `v1`, the documents', `/docs`') or an ID as the
+ *   API issues them in paths (a UUID, a step number). Anything else is `[redacted]`: an email
+ *   typed where a lead's ID goes (`/v1/leads/maya@acme.example`), a LinkedIn profile URL, a
+ *   name. A caller's mistake must not put a lead's data in the log, which decision 0003 keeps
+ *   free of it (found by an attack on erasure, then a review).
  */
+import { docsPaths } from '../docs/docs-route.ts';
+import { operationTable } from '../openapi/document.ts';
+import { servedDocuments } from '../openapi/served.ts';
+
 /** Where the connect links' pages are (`src/connect/connect-route.ts` routes them). */
 export const connectPrefix = '/connect/';
 const keptCharacters = 7;
-const unreserved = /^[A-Za-z0-9._~-]*$/;
-const redactedSegment = '[redacted]';
+const redacted = '[redacted]';
+
+const pathWords = new Set(
+  ['/v1', ...operationTable.map((operation) => operation.path), ...Object.keys(servedDocuments), ...docsPaths]
+    .flatMap((path) => path.split('/'))
+    .filter((segment) => segment !== '' && !segment.startsWith('{')),
+);
+const pathId = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,16})$/i;
+const tokenStart = /^cl_[A-Za-z0-9]*$/;
 
 export function loggedPath(pathname: string): string {
   if (pathname.startsWith(connectPrefix)) {
     const rest = pathname.slice(connectPrefix.length);
+    const token = rest.split('/', 1)[0] ?? '';
+    if (!tokenStart.test(token)) return `${connectPrefix}${redacted}`;
     return rest.length <= keptCharacters ? pathname : `${connectPrefix}${rest.slice(0, keptCharacters)}…`;
   }
-  // Most paths keep every segment: no array for them.
-  if (unreserved.test(pathname.replaceAll('/', ''))) return pathname;
-  return pathname
-    .split('/')
-    .map((segment) => (unreserved.test(segment) ? segment : redactedSegment))
-    .join('/');
+  // The path as it came when every segment is kept (nearly always): no array, no new string.
+  let out: string | undefined;
+  for (let start = 0; start <= pathname.length;) {
+    const slash = pathname.indexOf('/', start);
+    const end = slash === -1 ? pathname.length : slash;
+    const segment = pathname.slice(start, end);
+    const kept = segment === '' || pathWords.has(segment) || pathId.test(segment);
+    if (!kept && out === undefined) out = pathname.slice(0, start);
+    if (out !== undefined) out += (kept ? segment : redacted) + (slash === -1 ? '' : '/');
+    start = end + 1;
+  }
+  return out ?? pathname;
 }

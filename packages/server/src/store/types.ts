@@ -130,6 +130,24 @@ export type CampaignPatch = Partial<
 >;
 
 /**
+ * The fingerprint of a key whose request named a lead since erased. A fingerprint is two
+ * SHA-256 digests, `<method and route>.<method, route and body>` (`IdempotencyKeys.begin`).
+ * The second hashes the request's body, the lead's email and names included: kept, it would
+ * let a holder of the key test a guess of the erased data (the same body replays, any other is
+ * refused). So it becomes `erased`: a request with such a key to the same operation replays the
+ * erased answer whatever its body, and one to another operation is refused as before. A
+ * fingerprint of the older form (the second digest alone) has no route to keep: it becomes one
+ * that no request matches.
+ */
+export function erasedFingerprint(fingerprint: string): string {
+  const dot = fingerprint.indexOf('.');
+  return `${dot > 0 ? fingerprint.slice(0, dot) : 'erased'}${erasedSuffix}`;
+}
+
+/** What ends an erased fingerprint; the SQL store writes the same (`sql/core.ts`). */
+export const erasedSuffix = '.erased';
+
+/**
  * Whether a campaign's update may bring its leads' steps earlier, so that the engine's
  * schedule must be worked out again (`EnrolmentStore.markCampaignDue`; a new sequence always
  * does). A promoted arm changes which steps a lead of the other arm follows; the A/B settings
@@ -137,15 +155,6 @@ export type CampaignPatch = Partial<
  * times (a conditional first). An activation only ever moves the start later, which the
  * schedule's lower bounds already allow for.
  */
-/**
- * The fingerprint of a key whose request named a lead since erased. The fingerprint hashes the
- * request's body, the lead's email and names included: kept, it would let a holder of the key
- * test a guess of the erased data (the same body replays, any other is refused). No SHA-256
- * hex digest equals it; a request with such a key replays the erased answer whatever its body
- * (`IdempotencyKeys.begin`).
- */
-export const erasedFingerprint = 'erased';
-
 export function movesDueTimes(patch: CampaignPatch): boolean {
   return patch.ab_winner !== undefined || patch.ab_testing_enabled !== undefined || patch.traffic_split !== undefined;
 }
@@ -723,7 +732,7 @@ export interface IdempotencyStore {
   /**
    * Erasure of a deleted lead: every stored answer of the organization that names the lead's
    * ID is replaced with what `anonymise` makes of it (the lead's data left out), so that a
-   * replay never returns it, and its fingerprint becomes `erasedFingerprint`. The key stays
+   * replay never returns it, and its fingerprint becomes `erasedFingerprint(...)`. The key stays
    * claimed: a retry still replays, and never runs the request again.
    */
   eraseLead(organizationId: string, leadId: string, anonymise: (body: string) => string): Promise<void>;

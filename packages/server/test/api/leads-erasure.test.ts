@@ -69,6 +69,12 @@ describeBackends('lead erasure', (store) => {
       expect(answer.headers.get('idempotent-replayed')).toBe('true');
       expect(answer.body.lead).toMatchObject({ id: lead.id, email: null });
     }
+    // The key still belongs to its operation: another one is refused, as before the erasure.
+    const otherOperation = await api.call<{ error: string }>('POST', '/v1/campaigns', {
+      body: { name: 'Q4' },
+      headers: { 'Idempotency-Key': 'create-maya' },
+    });
+    expect([otherOperation.status, otherOperation.body.error]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     expect((await api.call('DELETE', `/v1/leads/${imported.body.results[1]?.lead_id}`)).status).toBe(200);
     const guess = await api.call('POST', '/v1/leads', {
       body: { leads: [leads[0], { email: 'not-nia@example.com' }] },

@@ -10,12 +10,14 @@
  *   every object of the journal that is the lead (`id`) adds its values, so an email changed
  *   since the lead was created is erased too;
  * - what the lead wrote and was sent (its replies, the rendered messages), which the store
- *   erases in place and the journal has as text in bodies and answers;
+ *   erases in place and the journal has in bodies and answers: by field in the objects that
+ *   are the lead's (a `simulateReply` body, a reply, a message), and as text elsewhere (a
+ *   delivery's payload) when long enough to be its own (`conversationTexts`);
  * - request bodies, which carry no `id`: the body of a request to the lead's own path
  *   (`/leads/{lead_id}`, whatever the method, one the path does not have included), and every
  *   object with the lead's email or LinkedIn profile (a `createLead` body, an item of a batch).
  */
-import { erasedJson, erasedLeadFields, type MemoryStore, personalValues } from '@ocs/server';
+import { erasedConversationFields, erasedJson, erasedLeadFields, type MemoryStore, personalValues } from '@ocs/server';
 import type { OcsMockRequest } from './types.ts';
 
 export type LeadRecord = NonNullable<Awaited<ReturnType<MemoryStore['leads']['get']>>>;
@@ -68,7 +70,7 @@ export function leadEraser(
       (value) => typeof value === 'string' && contacts.has(value.toLowerCase()),
     );
   // Bodies hold leads; the path, query and headers are text, where only the values are taken out.
-  const erase = <T>(value: T): T => erasedJson(value, isLead, values);
+  const erase = <T>(value: T): T => erasedJson(value, isLead, values, leadObjectFields);
   const scrub = <T>(value: T): T => erasedJson(value, () => false, values);
 
   // A request that matched no operation (a method the path does not have: `PUT
@@ -89,6 +91,9 @@ export function leadEraser(
     }
   };
 }
+
+/** What an object of the journal that is the lead's loses: its fields, and its conversation's (a reply, a message sent). */
+const leadObjectFields = { ...erasedLeadFields, ...erasedConversationFields };
 
 /** A body sent to the lead's own path: its lead fields erased as the lead row's are. */
 function asLead(body: unknown): unknown {

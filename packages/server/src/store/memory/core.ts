@@ -4,6 +4,7 @@ import type { IdempotencyRecord } from '../records.ts';
 import {
   type ApiKeyStore,
   erasedFingerprint,
+  erasedSuffix,
   type HeldClaim,
   type IdempotencyStore,
   type OrganizationStore,
@@ -113,10 +114,10 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
       );
       for (const record of named) {
         const erased = anonymise(record.response_body ?? '');
-        if (erased === record.response_body && record.fingerprint === erasedFingerprint) continue;
+        if (erased === record.response_body && record.fingerprint.endsWith(erasedSuffix)) continue;
         patchRow(state.idempotency, keyOf(organizationId, record.key), {
           response_body: erased,
-          fingerprint: erasedFingerprint,
+          fingerprint: erasedFingerprint(record.fingerprint),
         });
       }
     },

@@ -1,6 +1,6 @@
 /** SQL implementations of the organization, key and idempotency stores (rate limits: rate-limit-counters.ts). */
 import type { ApiKeyRecord, IdempotencyRecord, OrganizationRecord, UserRecord } from '../records.ts';
-import { type ApiKeyStore, erasedFingerprint, type IdempotencyStore, type OrganizationStore } from '../types.ts';
+import { type ApiKeyStore, erasedSuffix, type IdempotencyStore, type OrganizationStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { insertRow, updateRow } from './rows.ts';
 
@@ -91,6 +91,10 @@ function normaliseTimestamps<T>(row: T): T {
   return copy as T;
 }
 
+/** `erasedFingerprint` (store/types.ts) in SQL, of the row's `fingerprint`; `suffix` is the parameter holding `erasedSuffix`. */
+const erasedFingerprintSql = (suffix: string) =>
+  `case when strpos(fingerprint, '.') > 1 then split_part(fingerprint, '.', 1) else 'erased' end || ${suffix}`;
+
 export function sqlIdempotency(client: SqlClient): IdempotencyStore {
   return {
     async claim(record, now) {
@@ -163,16 +167,17 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
           continue;
         }
         await client.query(
-          'update idempotency_keys set response_body = $3, fingerprint = $4 where organization_id = $1 and key = $2',
-          [organizationId, row.key, erased, erasedFingerprint],
+          `update idempotency_keys set response_body = $3, fingerprint = ${erasedFingerprintSql('$4')}
+            where organization_id = $1 and key = $2`,
+          [organizationId, row.key, erased, erasedSuffix],
         );
       }
       // Once per key: the import's other leads, erased later, write no new row version.
       if (fingerprintOnly.length > 0) {
         await client.query(
-          `update idempotency_keys set fingerprint = $3
-            where organization_id = $1 and key = any($2::text[]) and fingerprint <> $3`,
-          [organizationId, fingerprintOnly, erasedFingerprint],
+          `update idempotency_keys set fingerprint = ${erasedFingerprintSql('$3')}
+            where organization_id = $1 and key = any($2::text[]) and right(fingerprint, length($3)) <> $3`,
+          [organizationId, fingerprintOnly, erasedSuffix],
         );
       }
     },

@@ -551,8 +551,11 @@ export function sqlAccounts(client: SqlClient): SenderAccountStore {
       // Its own statement, before the read: a statement reads what was committed when it
       // began, so a read in the locking statement could miss the account of the transaction
       // it waited for.
-      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `ocs:sender:${organizationId}:${platform}:${identity.toLowerCase()}`,
+      // The lock's key lowers the identity as the read does (PostgreSQL's `lower`, which may
+      // differ from JavaScript's beyond ASCII), so that the two name the same sender.
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1 || lower($2), 0))', [
+        `ocs:sender:${organizationId}:${platform}:`,
+        identity,
       ]);
       const [row] = await client.query<SenderAccountRecord>(
         `select * from sender_accounts
