@@ -1,5 +1,5 @@
 /**
- * `npm start -w @ocs/example-list-all-leads [campaign_id] > leads.csv`: every lead as CSV
+ * `npm start --silent -w @ocs/example-list-all-leads [campaign_id] > leads.csv`: every lead as CSV
  * on stdout, progress on stderr. Reads OCS_API_KEY and OCS_BASE_URL (default: ocs-mock at
  * http://127.0.0.1:4011; the reference server is at http://127.0.0.1:4010).
  */

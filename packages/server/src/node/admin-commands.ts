@@ -327,6 +327,9 @@ function deactivated(id: string): AdminCommandError {
 }
 
 function checkScopes(scopes: string[]): Scope[] {
+  // `--scopes ''` (or `,`): it said "Unknown scopes: ." A key with no scope could do nothing.
+  if (scopes.every((scope) => scope.trim() === ''))
+    throw new AdminCommandError(`--scopes needs at least one scope: ${allScopes.join(', ')}.`, 'usage');
   const unknown = scopes.filter((scope) => !(allScopes as readonly string[]).includes(scope));
   if (unknown.length)
     throw new AdminCommandError(`Unknown scopes: ${unknown.join(', ')}. Known: ${allScopes.join(', ')}.`, 'usage');

@@ -45,9 +45,11 @@ export function listenHost(flag: string | undefined): string {
     throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
   const fromVariable = flag === undefined ? environment('HOST') : undefined;
   const host = flag ?? fromVariable ?? '127.0.0.1';
-  if (listenOrigin(host) === null) {
+  // A name is at most 253 characters, each label 63 (DNS): a longer one made the lookup fail
+  // as an internal error (getaddrinfo's EINVAL).
+  if (host.length > 253 || host.split('.').some((label) => label.length > 63) || listenOrigin(host) === null) {
     throw new UsageError(
-      `${flag === undefined ? 'HOST' : '--host'} must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got '${host}'.`,
+      `${flag === undefined ? 'HOST' : '--host'} must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got '${host.length > 64 ? `${host.slice(0, 64)}…` : host}'.`,
     );
   }
   return host;

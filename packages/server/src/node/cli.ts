@@ -64,7 +64,7 @@ import {
   lockPath,
   recoverByHand,
 } from './data-dir-lock.ts';
-import { ensureDemoOrganization } from './first-start.ts';
+import { type DemoOrganization, ensureDemoOrganization } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
 import { defaultShutdownGraceMs, type RunningServer, serve } from './serve.ts';
@@ -96,7 +96,8 @@ the server itself (over a socket in the directory), so they take effect at once.
 Options:
   --data-dir <dir>      PGlite data directory (default .data/pglite, or OCS_DATA_DIR)
   --database-url <url>  use a PostgreSQL server instead (or DATABASE_URL)
-  --json                print machine-readable JSON
+  --json                print machine-readable JSON (serve: one line once listening, with
+                        the URL and a first start's demo key)
   --port <n>, --host <address>
                         serve: where to listen (or PORT, HOST; default 4010, 127.0.0.1; port 0 picks one)
   --no-sandbox          serve: turn sandbox mode off
@@ -116,6 +117,8 @@ Environment:
   OCS_SHUTDOWN_GRACE_MS serve: how long requests and webhook deliveries under way may take
                         to finish after Ctrl-C or SIGTERM (default 5000); a delivery cut
                         short is made again at the next start. A second Ctrl-C stops at once
+  OCS_ADMIN_TIMEOUT_MS  how long a command waits for the server holding the data directory
+                        to run it (default 10000); past it, nothing is done
 `;
 
 const seeHelp = 'Run ocs-server --help for usage.';
@@ -149,9 +152,10 @@ const argumentOf: Record<string, string> = {
 
 /** How long a CLI waits for a running server to answer an admin command. */
 function adminTimeoutMs(): number {
-  const value = Number(process.env.OCS_ADMIN_TIMEOUT_MS);
+  // A value that is no whole number is a mistake, said in one line (it was the default, unsaid).
+  const value = integerOption('OCS_ADMIN_TIMEOUT_MS', environment('OCS_ADMIN_TIMEOUT_MS'), 1, Number.MAX_SAFE_INTEGER);
   // The answer is waited for up to 5 s longer, on one timer.
-  return Number.isInteger(value) && value > 0 ? Math.min(value, longestTimerMs - 5_000) : 10_000;
+  return value === undefined ? 10_000 : Math.min(value, longestTimerMs - 5_000);
 }
 
 /**
@@ -326,6 +330,8 @@ export async function main(argv: string[]): Promise<number> {
 async function administer(command: AdminCommand, location: StoreLocation): Promise<AdminOutput> {
   const skipMigrations = command.command === 'migrate';
   if (location.databaseUrl) return runOn(await openStore(location, { skipMigrations }), command);
+  // Read before anything is done, whether or not a server turns out to hold the directory.
+  const timeoutMs = adminTimeoutMs();
   makeDataDir(location.dataDir);
   for (let round = 0; ; round++) {
     const acquired = await acquireDataDirLock(location.dataDir, {
@@ -348,7 +354,6 @@ async function administer(command: AdminCommand, location: StoreLocation): Promi
       );
     // The server starts nothing after `notAfter`; the answer to a command it started in time
     // is waited for a little longer, so that a refusal always means nothing was done.
-    const timeoutMs = adminTimeoutMs();
     const request: AdminRequest = { run: command, notAfter: Date.now() + timeoutMs };
     try {
       return decodeAnswer(
@@ -434,6 +439,7 @@ async function serveCommand(
   const { perEndpoint, total } = numbers;
   const corsOrigins = corsOriginsOption(values['cors-origin'], 'OCS_CORS_ORIGIN');
   logLevelFrom(process.env.LOG_LEVEL); // an unknown level is said before anything starts
+  const graceMs = shutdownGraceMs(); // so is a grace that is no number, not at the first stop
   // A port in use is said at once: before the store opens (seconds on PGlite), and before a
   // first start prints the demo key of a server that would not start.
   await ensurePortFree(port, host);
@@ -480,8 +486,12 @@ async function serveCommand(
     }
     store = await openStore(location, lock ? { lock } : {});
     storeReady(store);
-    const hint = values['data-dir'] !== undefined ? ` --data-dir ${shellQuote(location.dataDir)}` : '';
-    await ensureDemoOrganization(store, (text) => process.stderr.write(`${text}\n`), hint);
+    const hint = storeHint(values, location);
+    const demo = await ensureDemoOrganization(
+      store,
+      values.json ? undefined : (text) => process.stderr.write(`${text}\n`),
+      hint,
+    );
     running = await serve({
       store,
       port,
@@ -493,6 +503,8 @@ async function serveCommand(
       throw listenProblem(error, port, host);
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
+    // One line for a script that starts the server: where it listens, and the demo key of a first start.
+    if (values.json) process.stdout.write(`${JSON.stringify(serveJson(running.url, location, demo))}\n`);
     process.stderr.write(`${describeCors(corsOrigins)}\n`);
     await stopSignal.first;
   } catch (error) {
@@ -503,7 +515,7 @@ async function serveCommand(
     // grace period, a second signal cuts it short), the engine and the store, and the lock.
     stopSignal.onForced(() => running?.dropConnections());
     await channel?.close();
-    await running?.close({ graceMs: shutdownGraceMs() });
+    await running?.close({ graceMs });
     await store?.close();
     lock?.release();
     stopSignal.dispose();
@@ -511,10 +523,48 @@ async function serveCommand(
   return stopSignal.exitCode();
 }
 
+/** `serve --json`'s line: the API's URL, the store, and the demo organization a first start made (else null). */
+function serveJson(url: string, location: StoreLocation, demo: DemoOrganization | null) {
+  return {
+    url: `${url}/v1`,
+    store: location.databaseUrl ? 'postgres' : 'pglite',
+    ...(location.databaseUrl ? {} : { dataDir: location.dataDir }),
+    demo,
+  };
+}
+
+/**
+ * What the printed `key create` command needs to open the same store: `--data-dir` when not
+ * the default; on PostgreSQL, `--database-url` (a URL holding a password is not printed, as
+ * the line may end up in a log) or the same `DATABASE_URL`. Without it, the command opened the
+ * default PGlite directory and found no such organization.
+ */
+function storeHint(values: Values, location: StoreLocation): string {
+  if (location.databaseUrl) {
+    const flag = values['database-url'];
+    if (flag === undefined) return ' (with the same DATABASE_URL)';
+    return hasPassword(flag) ? ' --database-url <the same URL>' : ` --database-url ${shellQuote(flag)}`;
+  }
+  return values['data-dir'] !== undefined ? ` --data-dir ${shellQuote(location.dataDir)}` : '';
+}
+
+function hasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '' || /password=/i.test(url);
+  } catch {
+    return true;
+  }
+}
+
 /** How long requests and deliveries under way may take to finish once a stop signal came (`OCS_SHUTDOWN_GRACE_MS`). */
 function shutdownGraceMs(): number {
-  const value = Number(process.env.OCS_SHUTDOWN_GRACE_MS);
-  return Number.isInteger(value) && value >= 0 ? Math.min(value, longestTimerMs) : defaultShutdownGraceMs;
+  const value = integerOption(
+    'OCS_SHUTDOWN_GRACE_MS',
+    environment('OCS_SHUTDOWN_GRACE_MS'),
+    0,
+    Number.MAX_SAFE_INTEGER,
+  );
+  return value === undefined ? defaultShutdownGraceMs : Math.min(value, longestTimerMs);
 }
 
 /**

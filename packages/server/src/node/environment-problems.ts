@@ -8,7 +8,7 @@
 import { connectTimeoutMs } from '../store/sql/connect-timeout.ts';
 
 const unreachable = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR']);
+const unusablePath = new Set(['EEXIST', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EISDIR', 'ENAMETOOLONG']);
 /** PostgreSQL's SQLSTATEs for a refused login or a missing database. */
 const refused = new Set(['28P01', '28000', '3D000']);
 
@@ -48,7 +48,12 @@ export function environmentProblem(error: unknown): string | null {
   // then, since an ENOENT elsewhere is a missing file, not a directory to choose.
   const missingParent = code === 'ENOENT' && typeof unmadeDataDir === 'string';
   if ((unusablePath.has(code) || missingParent) && typeof path === 'string') {
-    return `cannot use ${path} (${code}): pass --data-dir with a directory this user can write.`;
+    return `cannot use ${shownPath(path)} (${code}): pass --data-dir with a directory this user can write.`;
   }
   return null;
+}
+
+/** A path as a one-line message shows it: a name too long to use (ENAMETOOLONG) cut short. */
+function shownPath(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

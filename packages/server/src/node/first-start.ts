@@ -5,16 +5,27 @@
 import { seedDemoOrganization } from '../seed/demo.ts';
 import type { Store } from '../store/types.ts';
 
-/** `commandOptions` is added to the printed `key create` command (`--data-dir <dir>` when not the default). */
+/** The demo organization a first start made, and its key. */
+export interface DemoOrganization {
+  organizationId: string;
+  apiKey: string;
+}
+
+/**
+ * The demo organization and its key, printed with `print`, or null when the store had an
+ * organization already. `commandOptions` is added to the printed `key create` command
+ * (`--data-dir <dir>` when not the default). Without `print` (`serve --json`), nothing is
+ * printed: the caller gives the key in its own output.
+ */
 export async function ensureDemoOrganization(
   store: Store,
-  print: (text: string) => void,
+  print?: (text: string) => void,
   commandOptions = '',
-): Promise<boolean> {
+): Promise<DemoOrganization | null> {
   const organizations = await store.organizations.list();
-  if (organizations.length > 0) return false;
+  if (organizations.length > 0) return null;
   const demo = await seedDemoOrganization(store);
-  print(
+  print?.(
     [
       '',
       'Created the demo organization "Demo Outreach" with members, connected sender accounts',
@@ -26,5 +37,5 @@ export async function ensureDemoOrganization(
       '',
     ].join('\n'),
   );
-  return true;
+  return { organizationId: demo.organizationId, apiKey: demo.apiKey };
 }

@@ -105,6 +105,11 @@ const mistakes: Array<[string, string[], RegExp]> = [
     ['org', 'create', '--name', 'Acme', '--owner-email', 'notanemail'],
     /--owner-email must be an email address \(owner@example\.com\), got 'notanemail'/,
   ],
+  [
+    'an empty --scopes',
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--scopes='],
+    /--scopes needs at least one scope: leads:read, /,
+  ],
   ['an empty --host', ['serve', '--port', '0', '--host='], /--host needs an address/],
   ['an empty --host value', ['serve', '--port', '0', '--host', ''], /--host needs an address/],
   [
@@ -119,7 +124,46 @@ const mistakes: Array<[string, string[], RegExp]> = [
     /--host must be an interface's address or name/,
   ],
   ['a --host with a port', ['serve', '--port', '0', '--host', 'localhost:80'], /got 'localhost:80'/],
+  // Longer than DNS allows: getaddrinfo's EINVAL was an internal error.
+  ['a --host of 300 characters', ['serve', '--port', '0', '--host', 'a'.repeat(300)], /got 'a{64}…'/],
+  [
+    'a --host label of 64 characters',
+    ['serve', '--port', '0', '--host', `${'a'.repeat(64)}.example`],
+    /--host must be/,
+  ],
 ];
+
+describe('settings in the environment', () => {
+  // They fell back to their default, unsaid; the grace is read before the server starts.
+  it.each([
+    [
+      'OCS_SHUTDOWN_GRACE_MS',
+      'abc',
+      ['serve', '--port', '0'],
+      /OCS_SHUTDOWN_GRACE_MS must be a whole number of at least 0, got 'abc'/,
+    ],
+    ['OCS_SHUTDOWN_GRACE_MS', '-5', ['serve', '--port', '0'], /got '-5'/],
+    [
+      'OCS_ADMIN_TIMEOUT_MS',
+      'abc',
+      ['org', 'list'],
+      /OCS_ADMIN_TIMEOUT_MS must be a whole number of at least 1, got 'abc'/,
+    ],
+    ['OCS_ADMIN_TIMEOUT_MS', '0', ['org', 'list'], /got '0'/],
+  ] as const)('%s=%s: one line, exit code 2', async (name, value, args, message) => {
+    const result = await runCli([...args, '--data-dir', dataDir], { env: { [name]: value } });
+    expect(result.code).toBe(2);
+    expect(oneLine(result.stderr)).toMatch(message);
+  });
+
+  it('a --data-dir too long to use: one line, exit code 1, the path cut short', async () => {
+    const result = await runCli(['org', 'list', '--data-dir', join(tmpdir(), 'x'.repeat(5000))]);
+    expect(result.code).toBe(1);
+    const line = oneLine(result.stderr);
+    expect(line).toMatch(/^ocs-server: cannot use .*x{100}… \(ENAMETOOLONG\): pass --data-dir with a directory/);
+    expect(line.length).toBeLessThan(400);
+  });
+});
 
 describe('mistakes', () => {
   it.each(mistakes)('%s: one line, exit code 2', async (_, args, message) => {
