@@ -94,6 +94,16 @@ describe('help and version', () => {
     }
   });
 
+  it('--help says what a rate limit of 0 does', async () => {
+    const { stdout } = await run(['--help']);
+    for (const option of ['--rate-limit-per-endpoint', '--rate-limit-total']) {
+      const at = stdout.indexOf(option);
+      expect(stdout.slice(at, stdout.indexOf('\n  --', at + 1)).replace(/\s+/g, ' ')).toMatch(
+        /0 answers every request 429/,
+      );
+    }
+  });
+
   it('--version prints the package version and exits 0', async () => {
     expect(await run(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
@@ -134,6 +144,19 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ['a --host with a port', ['--host', 'localhost:80', '--port', '0'], {}, /got 'localhost:80'/],
   ['a bracketed --host', ['--host', '[::1]', '--port', '0'], {}, /got '\[::1\]'/],
   ['a HOST that is no address', ['--port', '0'], { HOST: '999.1.1.1' }, /^ocs-mock: HOST must be an interface's/],
+  // Longer than DNS allows: it failed in the resolver, as an "internal error" (getaddrinfo EINVAL).
+  [
+    'a --host longer than DNS allows',
+    ['--host', 'a'.repeat(100_000), '--port', '0'],
+    {},
+    /--host must be an interface's address or name .*got 'a{64}…'\./,
+  ],
+  [
+    'a HOST longer than DNS allows',
+    ['--port', '0'],
+    { HOST: 'a'.repeat(254) },
+    /HOST must be an interface's address or name/,
+  ],
   // Which was meant? It used to allow any origin.
   [
     '* with a named origin',

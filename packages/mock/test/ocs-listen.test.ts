@@ -1074,6 +1074,20 @@ describe('ocs as a command', () => {
     }
   });
 
+  it('says in one line that a --campaign is not found for the key, and what to do (trigger too)', async () => {
+    const unknown = '3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14';
+    const said = new RegExp(
+      `^ocs: campaign ${unknown} not found with this API key on ${server.url.replace(/[.]/g, '\\.')}: check the ID \\(GET /campaigns lists the key's campaigns\\), or pass the key of the organization that owns it with --api-key or OCS_API_KEY\\.\\n$`,
+    );
+    // It used to print `listWebhooks answered 404 CAMPAIGN_NOT_FOUND: ...`, saying nothing of what to do.
+    const listened = await run(ocsBin, ['listen', '--forward-to', receiverUrl, '--campaign', unknown, ...connection]);
+    expect(listened.code).toBe(1);
+    expect(listened.stderr).toMatch(said);
+    const triggered = await run(ocsBin, ['trigger', 'prospect_response', '--campaign', unknown, ...connection]);
+    expect(triggered.code).toBe(1);
+    expect(triggered.stderr).toMatch(said);
+  }, 60_000);
+
   it('says in one line that the server must allow loopback receivers', async () => {
     const strict = await startReferenceServer([]);
     try {

@@ -204,6 +204,32 @@ describe('ocs-mock proxy', () => {
     }
   }, 60_000);
 
+  it('keeps the path prefix of a target under one, with or without /v1', async () => {
+    const paths: string[] = [];
+    const prefixed = createServer((request, response) => {
+      paths.push(request.url ?? '');
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false}');
+    });
+    await new Promise<void>((resolve) => prefixed.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(prefixed.address() as AddressInfo).port}`;
+    try {
+      for (const target of [`${origin}/api/v1`, `${origin}/api`, `${origin}/api/`]) {
+        const { proxy, url } = await startProxy(target);
+        try {
+          expect(proxy.stdout()).toContain(`-> ${origin}/api (Ctrl-C`);
+          await (await fetch(`${url}/campaigns?limit=1`)).arrayBuffer();
+          await (await fetch(`${new URL(url).origin}/openapi.json`)).arrayBuffer();
+        } finally {
+          await proxy.stop('SIGINT');
+        }
+      }
+      expect(paths).toEqual(Array(3).fill(['/api/v1/campaigns?limit=1', '/api/openapi.json']).flat());
+    } finally {
+      prefixed.closeAllConnections();
+      await new Promise((resolve) => prefixed.close(resolve));
+    }
+  }, 60_000);
+
   it('answers --help and --version with 0, and a mistake in one line with 2', async () => {
     expect(await run(ocsMockBin, ['proxy', '--help'])).toMatchObject({
       code: 0,
@@ -218,6 +244,23 @@ describe('ocs-mock proxy', () => {
       [['proxy', '--target', 'ftp://x'], /--target must be an http\(s\) URL/],
       [['proxy', '--target', 'http://127.0.0.1:1', '--port', 'x'], /--port must be an integer from 0 to 65535/],
       [['proxy', '--bogus'], /unknown option --bogus/],
+      // ocs-mock's own checks of --host and --port: an empty host listened on every interface,
+      // and a host no URL holds failed only when listening, as a failure (exit code 1).
+      [['proxy', '--target', 'http://127.0.0.1:1', '--host=', '--port', '0'], /--host needs an address/],
+      [
+        ['proxy', '--target', 'http://127.0.0.1:1', '--host', 'bad host!', '--port', '0'],
+        /--host must be an interface's address or name .*got 'bad host!'/,
+      ],
+      [
+        ['proxy', '--target', 'http://127.0.0.1:1', '--host', 'a'.repeat(300), '--port', '0'],
+        /--host must be an interface's address or name/,
+      ],
+      [['proxy', '--target', 'http://127.0.0.1:1', '--port', '70000'], /--port must be an integer from 0 to 65535/],
+      // Dropped silently, as was the target's path: the client's own Authorization is what is sent.
+      [
+        ['proxy', '--target', 'http://user:pw@127.0.0.1:1/api/v1', '--port', '0'],
+        /--target must carry no user or password/,
+      ],
     ] as const) {
       const { code, stderr } = await run(ocsMockBin, [...args]);
       expect(code, args.join(' ')).toBe(2);

@@ -4,8 +4,11 @@
  * value of the wrong type used to be ignored or read as its default, and a wrong clock or
  * fixture shape failed later, in the seed, naming neither.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createOcsMock, startMockServer } from '../src/node/index.ts';
+import { startPrism } from '../src/prism/start-prism.ts';
 
 type Refusal = [string, unknown, ErrorConstructor, RegExp];
 
@@ -110,6 +113,8 @@ describe('startMockServer refuses', () => {
     ['a port out of range', { port: 70_000 }, /port must be a whole number from 0 to 65535/],
     ['a host no URL holds', { host: 'bad host' }, /host must be an interface's address or name .*got "bad host"/],
     ['a host with a port', { host: 'localhost:80' }, /got "localhost:80"/],
+    // It failed in the resolver (getaddrinfo EINVAL), after the engine was built.
+    ['a host longer than DNS allows', { host: 'a'.repeat(254) }, /host must be at most 253 characters/],
     [
       'a base URL, which is where it listens',
       { baseUrl: 'https://x.test/v1' },
@@ -132,6 +137,47 @@ describe('startMockServer refuses', () => {
       expect(response.status).toBe(200);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('startPrism refuses, before it starts Prism, as startMockServer does', () => {
+  it.each<[string, unknown, ErrorConstructor, RegExp]>([
+    ['null options', null, TypeError, /startPrism takes an options object or nothing, got null/],
+    ['a misspelt option', { bogus: 1 }, TypeError, /startPrism has no option "bogus"; it takes port, host,/],
+    ['a port out of range', { port: 70_000 }, TypeError, /port must be a whole number from 0 to 65535/],
+    ['a port that is text', { port: '0' }, TypeError, /port must be a whole number from 0 to 65535/],
+    ['a host no URL holds', { host: 'bad host' }, TypeError, /host must be an interface's address or name/],
+    ['an empty host, every interface', { host: '' }, TypeError, /host must be an interface's address or name/],
+    ['a host longer than DNS allows', { host: 'a'.repeat(254) }, TypeError, /host must be at most 253 characters/],
+    ['a start timeout of 0', { startTimeoutMs: 0 }, RangeError, /startTimeoutMs must be a whole number of ms >= 1/],
+    ['a log that is no function', { log: 'console' }, TypeError, /log must be a function/],
+  ])('%s', async (_, options, kind, message) => {
+    // Before the checks, some of these started Prism: stopped here, so that the failure is the test's only.
+    const started = startPrism(options as Parameters<typeof startPrism>[0]).then(async (prism) => {
+      await prism.close();
+      return 'started';
+    });
+    await expect(started).rejects.toThrow(message);
+    await expect(started).rejects.toBeInstanceOf(kind);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+
+  it('says that startMockServer takes no baseUrl, as its type and its checks say', async () => {
+    const paragraph = readme.split('\n\n').find((text) => text.startsWith('From code (Node): `startMockServer('));
+    expect(paragraph).toBeDefined();
+    expect(paragraph).not.toMatch(/\.\.\.createOcsMock's options \}\)/);
+    expect(paragraph).toMatch(/It takes no `baseUrl`/);
+    await expect(startMockServer({ baseUrl: 'x' } as never)).rejects.toThrow(/startMockServer has no option "baseUrl"/);
+  });
+
+  it('says what a rate limit of 0 does, in the table of ocs-mock options', () => {
+    for (const option of ['--rate-limit-per-endpoint', '--rate-limit-total']) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${option} <n>\``));
+      expect(row, option).toMatch(/`0` answers every request `429`/);
     }
   });
 });

@@ -135,3 +135,59 @@ describe('two servers on one port', () => {
     }
   }, 90_000);
 });
+
+describe('npm run mock (Prism) is checked as ocs-mock is', () => {
+  const prismCli = join(root, 'src', 'prism', 'cli.ts');
+  // One process (no tsx wrapper), so that its PID is the one to stop.
+  const runPrismCli = (args: string[], extraEnv: Record<string, string> = {}) =>
+    run(process.execPath, ['--import', 'tsx', prismCli, ...args], extraEnv);
+
+  it.each<[string, string[], Record<string, string>, RegExp]>([
+    // A RangeError's whole stack, exit code 1, before.
+    ['PORT that is not a number', [], { PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got 'abc'\./],
+    ['PORT out of range', [], { PORT: '70000' }, /PORT must be an integer from 0 to 65535, got '70000'\./],
+    ['a negative PORT', [], { PORT: '-1' }, /PORT must be an integer from 0 to 65535, got '-1'\./],
+    // Ignored, before: Prism started on the default port.
+    ['an unknown flag', ['--bogus', '--port', '0'], {}, /unknown option --bogus\./],
+    ['an argument', ['0'], {}, /unexpected argument '0'/],
+    ['--port out of range', ['--port', '70000'], {}, /--port must be an integer from 0 to 65535/],
+    ['an empty --host', ['--host=', '--port', '0'], {}, /--host needs an address/],
+    ['a HOST no URL holds', ['--port', '0'], { HOST: 'bad host' }, /HOST must be an interface's address or name/],
+    [
+      'a --host longer than DNS allows',
+      ['--host', 'a'.repeat(300)],
+      {},
+      /--host must be an interface's address or name/,
+    ],
+  ])(
+    '%s: one line, exit code 2',
+    async (_, args, extraEnv, message) => {
+      const { code, stdout, stderr } = await runPrismCli(args, extraEnv);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      const lines = stderr.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      expect(lines[0]).toMatch(/^npm run mock: .* Run npm run mock -- --help for usage\.$/);
+    },
+    30_000,
+  );
+
+  it('--help exits 0 and names the options', async () => {
+    const { code, stdout, stderr } = await runPrismCli(['--help']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^Usage: npm run mock/);
+    expect(stdout).toMatch(/--port <n> .*else 4012/);
+  }, 30_000);
+
+  it('--port 0 and --host start Prism on a free port of that interface', async () => {
+    const child = start(process.execPath, ['--import', 'tsx', prismCli, '--port', '0', '--host', '127.0.0.1'], {
+      PORT: 'abc',
+    });
+    const port = await printedPort(child, 'stdout', /OCS examples mock \(Prism\) at http:\/\/127\.0\.0\.1:(\d+)\/v1/);
+    expect(port).toBeGreaterThan(0);
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    if (child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+    expect(await exited).toBe(0);
+  }, 90_000);
+});

@@ -20,3 +20,11 @@ export function checkCampaignIds(ids: readonly string[] | undefined): void {
     }
   }
 }
+
+/**
+ * A `--campaign` the server does not know for this key: the ID is wrong, or the campaign is
+ * another organization's (each key sees its own organization's campaigns only).
+ */
+export function campaignNotFound(campaignId: string, baseUrl: string): string {
+  return `campaign ${campaignId} not found with this API key on ${baseUrl}: check the ID (GET /campaigns lists the key's campaigns), or pass the key of the organization that owns it with --api-key or OCS_API_KEY.`;
+}

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { listCampaigns, paginate } from '@ocs/sdk';
 import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
-import { checkCampaignIds } from './campaign-option.ts';
+import { campaignNotFound, checkCampaignIds } from './campaign-option.ts';
 import { call, connect, connectionHelp, connectionOptions, describeFailure, isApiError } from './connection.ts';
 import { Interrupted } from './interruption.ts';
 import { type Forwarded, startRelay } from './relay.ts';
@@ -186,7 +186,7 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
           `the server refuses a loopback receiver (INVALID_WEBHOOK_URL): start it with --allow-insecure-webhooks (ocs-server serve --allow-insecure-webhooks, or ocs-mock --allow-insecure-webhooks).`,
         );
       }
-      if (isApiError(error, 'CAMPAIGN_NOT_FOUND')) throw new CliFailure(`campaign ${campaignId} not found.`);
+      if (isApiError(error, 'CAMPAIGN_NOT_FOUND')) throw new CliFailure(campaignNotFound(campaignId, baseUrl));
       throw describeFailure('createWebhook', baseUrl, error);
     });
     if (claimed.kind === 'held') {

@@ -231,7 +231,11 @@ export class SlotLeases {
   }
 
   private async slotOf(campaignId: string): Promise<Slot> {
-    const webhooks = await call('listWebhooks', this.baseUrl, () => this.webhooksOf(campaignId));
+    // An unknown campaign comes back as the API's error, for the caller to say which campaign
+    // and what to do; any other failure as one line naming the operation.
+    const webhooks = await this.webhooksOf(campaignId).catch((error: unknown) => {
+      throw isApiError(error, 'CAMPAIGN_NOT_FOUND') ? error : describeFailure('listWebhooks', this.baseUrl, error);
+    });
     const spare = await spareRelay(webhooks);
     const slot: Slot = { holder: null, spare: spare ? { id: spare.webhook_id, url: spare.webhook_url } : null };
     const enabled = webhooks.find((webhook) => webhook.enabled);

@@ -17,6 +17,7 @@ import {
   type OcsClient,
 } from '@ocs/sdk';
 import { CliFailure } from '@ocs/server/cli-kit';
+import { campaignNotFound } from './campaign-option.ts';
 import { call, describeFailure, isApiError } from './connection.ts';
 import type { Interruption } from './interruption.ts';
 
@@ -44,7 +45,7 @@ export async function triggerCampaign(
   if (campaignId) {
     const found = await getCampaign(client, { campaign_id: campaignId }).catch((error: unknown) => {
       if (isApiError(error, 'CAMPAIGN_NOT_FOUND') || isApiError(error, 'NOT_FOUND')) {
-        throw new CliFailure(`campaign ${campaignId} not found.`);
+        throw new CliFailure(campaignNotFound(campaignId, baseUrl));
       }
       throw describeFailure('getCampaign', baseUrl, error);
     });

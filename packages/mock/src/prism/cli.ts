@@ -1,30 +1,94 @@
 /**
  * `npm run mock`: Prism serving the static examples of the OpenAPI document on
- * http://127.0.0.1:4012/v1 (`PORT` and `HOST` override); 4010 is the reference server's
- * port and 4011 ocs-mock's.
+ * http://127.0.0.1:4012/v1; 4010 is the reference server's port and 4011 ocs-mock's.
+ * `--port` and `--host` (or `PORT` and `HOST`) choose where, checked as ocs-mock checks them.
+ *
+ * `--help` exits 0. A mistake is one line on stderr and exit code 2; a failure (the port is
+ * taken, Prism is missing...) one line and exit code 1, with the stack under `--debug` or
+ * `OCS_DEBUG=1`.
  */
 import { createServer } from 'node:net';
+import { parseArgs } from 'node:util';
+import { CliFailure, debugging, firstLine, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { listenFlags } from '../server/listen-flags.ts';
 import { defaultPrismPort, startPrism } from './start-prism.ts';
 
-const port = Number(process.env.PORT ?? defaultPrismPort);
-const host = process.env.HOST ?? '127.0.0.1';
-// Prism answers a port in use with its whole usage text: say it in one line instead.
-const probe = createServer();
-const taken = await new Promise<boolean>((resolve) => {
-  probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE'));
-  probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(false)));
-});
-if (taken) {
-  process.stderr.write(`npm run mock: port ${port} on ${host} is in use; choose another with PORT=<n>.\n`);
+const usage = `Usage: npm run mock -- [options]
+
+Prism serving the OpenAPI document's static examples (no state: the stateful mock is
+ocs-mock). The reference server defaults to port 4010, ocs-mock to 4011 and this to 4012.
+
+Options:
+  --port <n>         port, 0 to 65535 (default PORT, else 4012; 0 picks a free one)
+  --host <address>   interface (default HOST, else 127.0.0.1)
+  --debug            print the stack of an internal error (or OCS_DEBUG=1)
+  -h, --help         this help
+
+From the repository's root: npm run mock -- --port <n>.`;
+
+async function main(argv: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        debug: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    // The root's script passes its arguments on after `--`; without it npm would keep
+    // `--port` for itself and pass `0` alone.
+    throw new UsageError(parseArgsProblem(error, 'npm run mock takes options only (npm run mock -- --port <n>)'));
+  }
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  // ocs-mock's checks: a flag beats the variable, and the variable is checked only when used.
+  const { port, host } = listenFlags(values, { port: defaultPrismPort, variables: true });
+  // Prism answers a port in use with its whole usage text: say it in one line instead.
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliFailure(`port ${port} on ${host} is in use; choose another with PORT=<n>.`)
+          : listenProblem(error, port, host),
+      ),
+    );
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+  const mock = await startPrism({ port, host, log: (line) => console.log(line) });
+  console.log(
+    `\nOCS examples mock (Prism) at ${mock.url}\nTry: curl -H 'Authorization: Bearer ocs_test' ${mock.url}/campaigns\n`,
+  );
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      mock.close().then(() => process.exit(0), fail);
+    });
+  }
+}
+
+function fail(error: unknown): never {
+  if (error instanceof UsageError) {
+    process.stderr.write(`npm run mock: ${error.message} Run npm run mock -- --help for usage.\n`);
+    process.exit(2);
+  }
+  if (error instanceof CliFailure) {
+    process.stderr.write(`npm run mock: ${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(
+    `npm run mock: ${firstLine(error)}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
+  );
+  if (debugging(process.argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 }
-const mock = await startPrism({ port, host, log: (line) => console.log(line) });
-console.log(
-  `\nOCS examples mock (Prism) at ${mock.url}\nTry: curl -H 'Authorization: Bearer ocs_test' ${mock.url}/campaigns\n`,
-);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    mock.close().then(() => process.exit(0));
-  });
-}
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);
+await main(process.argv.slice(2)).catch(fail);

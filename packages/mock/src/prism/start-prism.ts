@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { listenAddress } from '../core/listen-address.ts';
+import { optionsOf, shown, wholeNumber } from '../core/option-values.ts';
 import { withVersionedPaths } from './versioned-document.ts';
 
 /** Prism's default port: the reference server has 4010, ocs-mock 4011 (docs/decisions/0008-ports-and-names.md). */
@@ -50,20 +52,39 @@ function prismBin(): string {
   return join(dirname(manifest), 'dist', 'index.js');
 }
 
+/** What `startPrism` takes. */
+const prismOptionNames = ['port', 'host', 'startTimeoutMs', 'log'];
+
+/**
+ * The options, checked before Prism is looked for or started, as `startMockServer` checks its
+ * own: a misspelt name was ignored, and a port out of range failed only once Prism had started.
+ */
+function checkPrismOptions(options: unknown): PrismOptions & { port: number; host: string; origin: string } {
+  if (options === null) throw new TypeError('@ocs/mock: startPrism takes an options object or nothing, got null.');
+  const given = optionsOf(options, 'startPrism', prismOptionNames) as PrismOptions;
+  const { port, host, origin } = listenAddress(given.port, given.host, defaultPrismPort);
+  wholeNumber(given.startTimeoutMs, 'startTimeoutMs', 1, 'ms');
+  if (given.log !== undefined && typeof given.log !== 'function') {
+    throw new TypeError(`@ocs/mock: log must be a function taking a line, got ${shown(given.log)}.`);
+  }
+  return { ...given, port, host, origin };
+}
+
 export async function startPrism(options: PrismOptions = {}): Promise<PrismMock> {
+  const checked = checkPrismOptions(options);
   const bin = prismBin();
-  const host = options.host ?? '127.0.0.1';
-  const port = options.port === 0 ? await freePort(host) : (options.port ?? defaultPrismPort);
+  const { host, origin } = checked;
+  const port = checked.port === 0 ? await freePort(host) : checked.port;
   const dir = mkdtempSync(join(tmpdir(), 'ocs-prism-'));
   const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `http://${host}:${port}`)));
+  writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `${origin}:${port}`)));
   const child = spawn(process.execPath, [bin, 'mock', file, '--host', host, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_NO_WARNINGS: '1', FORCE_COLOR: '0' },
   });
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const origin = await waitUntilListening(child, options.startTimeoutMs ?? 30_000, options.log);
+    const origin = await waitUntilListening(child, checked.startTimeoutMs ?? 30_000, checked.log);
     return {
       url: `${origin}/v1`,
       close: () => stop(child).finally(cleanup),

@@ -19,6 +19,15 @@ export interface Exchange {
   violations: Violation[];
 }
 
+/**
+ * Where requests go: the deployment's origin, and the path its API is under (`''`, or
+ * `/api` for a target of `https://example.com/api/v1`), without the `/v1` requests carry.
+ */
+export interface Target {
+  origin: string;
+  prefix: string;
+}
+
 /** Hop-by-hop headers (RFC 9110 section 7.6.1) and what fetch recomputes. */
 const notForwarded = new Set([
   'connection',
@@ -34,16 +43,17 @@ const notForwarded = new Set([
 
 export async function forward(
   contract: Contract,
-  target: URL,
+  target: Target,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<Exchange> {
   const incoming = new URL(request.url ?? '/', 'http://proxy.invalid');
   const method = (request.method ?? 'GET').toUpperCase();
-  // The target's origin, always: resolving the path against it would let `//other-host/...`
-  // (or `/.//other-host/...`) send the request, and its Authorization, to another host.
-  const upstream = new URL(target);
-  upstream.pathname = incoming.pathname;
+  // The target's origin, always, under its prefix: resolving the path against it would let
+  // `//other-host/...` (or `/.//other-host/...`) send the request, and its Authorization, to
+  // another host.
+  const upstream = new URL(target.origin);
+  upstream.pathname = `${target.prefix}${incoming.pathname}`;
   upstream.search = incoming.search;
   const raw = await buffer(request);
   const headers = new Headers();
@@ -99,7 +109,11 @@ export async function forward(
     const cause = reason?.code ?? reason?.message ?? (error as Error).message;
     response.writeHead(502, { 'content-type': 'application/json' });
     response.end(
-      JSON.stringify({ success: false, error: 'PROXY_UPSTREAM_UNREACHABLE', message: `${target.origin}: ${cause}` }),
+      JSON.stringify({
+        success: false,
+        error: 'PROXY_UPSTREAM_UNREACHABLE',
+        message: `${target.origin}${target.prefix}: ${cause}`,
+      }),
     );
     exchange.violations.push({
       operationId: exchange.operationId,

@@ -7,9 +7,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { integerOption, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { listenOriginOf } from '../core/listen-address.ts';
+import { listenFlags } from '../server/listen-flags.ts';
 import { Contract } from './contract.ts';
-import { type Exchange, forward } from './forward.ts';
+import { type Exchange, forward, type Target } from './forward.ts';
 import { operationLabel, Tally } from './tally.ts';
 
 export const proxyUsage = `Usage: ocs-mock proxy --target <base-url> [options]
@@ -19,7 +21,8 @@ breaks the OpenAPI document (undocumented status, body not matching its schema, 
 required header, unknown path), naming the operation. A summary is printed at exit (Ctrl-C).
 
 Options:
-  --target <url>     the deployment, e.g. https://api.example.com or http://127.0.0.1:4010
+  --target <url>     the deployment, e.g. https://api.example.com or http://127.0.0.1:4010;
+                     a path is kept (https://example.com/api sends /v1/x to /api/v1/x)
   --port <n>         port, 0 to 65535 (default 4013; 0 picks a free one)
   --host <address>   interface (default 127.0.0.1)
   --quiet            print violations and the summary only (not a line per request)
@@ -55,14 +58,9 @@ export async function proxy(argv: string[], version: string): Promise<void> {
     return;
   }
   if (!values.target) throw new UsageError('proxy needs --target <base-url>, e.g. --target http://127.0.0.1:4010.');
-  const parsed = URL.parse(values.target);
-  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
-    throw new UsageError(`--target must be an http(s) URL, got '${values.target}'.`);
-  }
-  // The base URL with or without /v1: requests keep their own /v1 path.
-  const target = new URL(parsed.origin);
-  const port = integerOption('--port', values.port, 0, 65535) ?? defaultProxyPort;
-  const host = values.host ?? '127.0.0.1';
+  const target = targetOption(values.target);
+  // ocs-mock's own checks: an empty --host would listen on every interface.
+  const { port, host } = listenFlags(values, { port: defaultProxyPort, variables: false });
 
   const contract = new Contract();
   const tally = new Tally();
@@ -83,7 +81,8 @@ export async function proxy(argv: string[], version: string): Promise<void> {
     server.listen(port, host, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
-  console.log(`OCS contract proxy at http://${host}:${bound}/v1 -> ${target.origin} (Ctrl-C for the summary)`);
+  const at = `${listenOriginOf(host) ?? `http://${host}`}:${bound}/v1`;
+  console.log(`OCS contract proxy at ${at} -> ${shownTarget(target)} (Ctrl-C for the summary)`);
 
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
@@ -94,6 +93,36 @@ export async function proxy(argv: string[], version: string): Promise<void> {
   // otherwise hold the process for seconds after Ctrl-C.
   await new Promise<void>((resolve) => process.stdout.write(`${tally.summary()}\n`, () => resolve()));
   process.exit(0);
+}
+
+/**
+ * `--target`: the deployment's base URL, with or without `/v1`, under a path prefix or not
+ * (`https://example.com/api/v1` sends `/v1/campaigns` to `/api/v1/campaigns`). Credentials in
+ * it are refused rather than dropped: each request carries its own `Authorization` (the API
+ * key), which the proxy passes on, and a login beside it would have to replace it. So is a
+ * query or fragment, which no request would keep.
+ */
+export function targetOption(given: string): Target {
+  const parsed = URL.parse(given);
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    throw new UsageError(`--target must be an http(s) URL, got '${given}'.`);
+  }
+  if (parsed.username || parsed.password) {
+    throw new UsageError(
+      "--target must carry no user or password: send the API key in each request's Authorization header, which the proxy passes on.",
+    );
+  }
+  if (parsed.search || parsed.hash) {
+    throw new UsageError(`--target must be a base URL without a query or fragment, got '${given}'.`);
+  }
+  // The base URL with or without /v1: requests keep their own /v1 path, under the target's prefix.
+  const prefix = parsed.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return { origin: parsed.origin, prefix };
+}
+
+/** `http://host` or `http://host/api`, as the banner shows the target. */
+function shownTarget(target: Target): string {
+  return `${target.origin}${target.prefix}`;
 }
 
 /** One write per exchange, so that its lines stay together whatever else is printed. */

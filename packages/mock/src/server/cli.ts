@@ -14,13 +14,12 @@ import {
   corsOriginsOption,
   debugging,
   firstLine,
-  environment,
   integerOption,
-  listenHost,
   listenProblem,
   parseArgsProblem,
   UsageError,
 } from '@ocs/server/cli-kit';
+import { listenFlags } from './listen-flags.ts';
 import { defaultMockPort, startMockServer } from './start-mock-server.ts';
 
 const usage = `Usage: ocs-mock [options]
@@ -33,8 +32,10 @@ Options:
   --port <n>                     port, 0 to 65535 (default PORT, else 4011; 0 picks a free one)
   --host <address>               interface (default HOST, else 127.0.0.1)
   --seed <n>                     seed of the generated data (default 1)
-  --rate-limit-per-endpoint <n>  requests per minute per endpoint (default 100)
-  --rate-limit-total <n>         requests per minute in total (default 600)
+  --rate-limit-per-endpoint <n>  requests per minute per endpoint (default 100; 0 answers
+                                 every request 429, to test how a client takes it)
+  --rate-limit-total <n>         requests per minute in total (default 600; 0 answers
+                                 every request 429, to test how a client takes it)
   --allow-insecure-webhooks      accept http:// and loopback webhook URLs
   --cors-origin <origin>         only pages from this origin may call /v1 from a browser
                                  (repeat it, or separate with commas; or OCS_CORS_ORIGIN;
@@ -93,11 +94,7 @@ async function main(argv: string[]): Promise<boolean> {
   }
 
   // A flag beats the environment; the environment is checked only when it is used.
-  const host = listenHost(values.host);
-  const port =
-    integerOption('--port', values.port, 0, 65535) ??
-    integerOption('PORT', environment('PORT'), 0, 65535) ??
-    defaultMockPort;
+  const { port, host } = listenFlags(values, { port: defaultMockPort, variables: true });
   const seed = seedOption(values.seed) ?? 1;
   // 0 as createOcsMock takes it: every request answered 429.
   const perEndpoint = integerOption(

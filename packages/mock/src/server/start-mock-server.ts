@@ -8,12 +8,12 @@
  * another origin.
  */
 import type { AddressInfo } from 'node:net';
-import { cors, listenOrigin, parseCorsOrigins, withDocs } from '@ocs/server';
+import { cors, parseCorsOrigins, withDocs } from '@ocs/server';
 import { createApiHttpServer } from '@ocs/server/http-server';
 import { createEngine } from '../core/engine.ts';
 import { readOnlyFields } from '../core/frozen.ts';
+import { listenAddress } from '../core/listen-address.ts';
 import { checkMockOptions, mockOptionNames } from '../core/mock-options.ts';
-import { shown } from '../core/option-values.ts';
 import type { OcsMockOptions } from '../core/options.ts';
 import { createSandbox, type OcsMockSandbox } from '../core/sandbox.ts';
 import type { OcsMockScenarios } from '../core/scenarios.ts';
@@ -93,14 +93,8 @@ export interface MockServer {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   checkMockOptions(options, 'startMockServer', serverOptionNames);
   const corsPolicy = { origins: corsOriginsOf(options.corsOrigins) };
-  const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? defaultMockPort;
-  // A port that is not a number would be a pipe's path to Node, and a host no URL can hold
-  // would fail in the seed as a bad base URL.
-  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) {
-    throw new TypeError(`@ocs/mock: port must be a whole number from 0 to 65535 (0: a free one), got ${shown(port)}.`);
-  }
-  const origin = originOn(host);
+  // The rule `startPrism` and the command-line tools' --port and --host follow too.
+  const { port, host, origin } = listenAddress(options.port, options.host, defaultMockPort);
   // The engine reads only the path of its base URL here; the listener gives the origin.
   const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
   const control = controlRoutes(engine);
@@ -154,15 +148,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
     server.once('error', reject);
   });
-}
-
-/** The server's URL origin on `host` (`http://[::1]` for `::1`). */
-function originOn(host: unknown): string {
-  const origin = typeof host === 'string' ? listenOrigin(host) : null;
-  if (origin !== null) return origin;
-  throw new TypeError(
-    `@ocs/mock: host must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got ${shown(host)}.`,
-  );
 }
 
 function refused(reason: string): Response {
