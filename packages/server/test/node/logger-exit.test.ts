@@ -44,7 +44,8 @@ async function logThenEnd(count: number, end: string, reader = 'cat') {
 import { logRequest } from ${src('http/middleware/access-log.ts')};
 const logger = createNodeLogger({ level: 'info' });
 for (let i = 0; i < ${count}; i += 1) {
-  const line = { requestId: 'req_' + i, method: 'GET', path: '/v1/campaigns/é' + i, operationId: 'getCampaign' };
+  // The non-ASCII in the request ID: a path's words the log does not know are redacted (logged-path.ts).
+  const line = { requestId: 'req_é' + i, method: 'GET', path: '/v1/campaigns/' + i, operationId: 'getCampaign' };
   logRequest(logger, { ...line, status: 200, started: performance.now() });
   if (i % 100 === 99) logger.log({ level: 'warn', message: 'checkpoint', n: i, note: 'déjà vu ✓' });
 }
@@ -75,8 +76,8 @@ function expectEveryLine(stdout: string, count: number) {
   expect(lines.pop()).toBe('');
   const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const requests = entries.filter((entry) => entry.message === 'request');
-  expect(requests.map((entry) => entry.request_id)).toEqual(Array.from({ length: count }, (_, i) => `req_${i}`));
-  expect(requests.at(-1)?.path).toBe(`/v1/campaigns/é${count - 1}`);
+  expect(requests.map((entry) => entry.request_id)).toEqual(Array.from({ length: count }, (_, i) => `req_é${i}`));
+  expect(requests.at(-1)?.path).toBe(`/v1/campaigns/${count - 1}`);
   const checkpoints = entries.filter((entry) => entry.message === 'checkpoint');
   expect(checkpoints).toHaveLength(Math.floor(count / 100));
   expect(checkpoints[0]).toMatchObject({ level: 'warn', n: 99, note: 'déjà vu ✓' });
