@@ -10,7 +10,7 @@
  * the step under way, saying what was done, with exit code 130.
  */
 import { readFileSync } from 'node:fs';
-import { CliFailure, debugging, firstLine, UsageError } from '@ocs/server/cli-kit';
+import { exitOnError, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
 import { Interrupted } from './interruption.ts';
 import { listen } from './listen.ts';
@@ -61,24 +61,12 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function fail(error: unknown): never {
-  if (error instanceof UsageError) {
-    process.stderr.write(`ocs: ${error.message} Run ocs --help for usage.\n`);
-    process.exit(2);
-  }
   // Ctrl-C before the work was done: what was and was not done, and the shell's code for it.
   if (error instanceof Interrupted) {
     process.stderr.write(`ocs: ${error.message}\n`);
     process.exit(130);
   }
-  if (error instanceof CliFailure) {
-    process.stderr.write(`ocs: ${error.message}\n`);
-    process.exit(1);
-  }
-  process.stderr.write(
-    `ocs: internal error: ${firstLine(error)}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
-  );
-  if (debugging(process.argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  process.exit(1);
+  return exitOnError('ocs', 'ocs --help', error);
 }
 
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);

@@ -9,7 +9,7 @@
  */
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
-import { CliFailure, debugging, firstLine, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, exitOnError, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
 import { listenFlags } from '../server/listen-flags.ts';
 import { defaultPrismPort, startPrism } from './start-prism.ts';
 
@@ -74,21 +74,8 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-function fail(error: unknown): never {
-  if (error instanceof UsageError) {
-    process.stderr.write(`npm run mock: ${error.message} Run npm run mock -- --help for usage.\n`);
-    process.exit(2);
-  }
-  if (error instanceof CliFailure) {
-    process.stderr.write(`npm run mock: ${error.message}\n`);
-    process.exit(1);
-  }
-  process.stderr.write(
-    `npm run mock: ${firstLine(error)}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
-  );
-  if (debugging(process.argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  process.exit(1);
-}
+/** `npm run mock`'s end on an error (cli-kit). */
+const fail = (error: unknown): never => exitOnError('npm run mock', 'npm run mock -- --help', error);
 
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, fail);
 await main(process.argv.slice(2)).catch(fail);

@@ -10,10 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
-  CliFailure,
   corsOriginsOption,
-  debugging,
-  firstLine,
+  exitOnError,
   integerOption,
   listenProblem,
   parseArgsProblem,
@@ -143,22 +141,8 @@ CORS: ${corsOrigins === '*' ? 'pages on any origin may call /v1' : `pages on ${c
   return true;
 }
 
-function fail(error: unknown): never {
-  if (error instanceof UsageError) {
-    process.stderr.write(`ocs-mock: ${error.message} Run ocs-mock --help for usage.\n`);
-    process.exit(2);
-  }
-  if (error instanceof CliFailure) {
-    process.stderr.write(`ocs-mock: ${error.message}\n`);
-    process.exit(1);
-  }
-  const message = firstLine(error);
-  process.stderr.write(
-    `ocs-mock: internal error: ${message}${debugging(process.argv) ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
-  );
-  if (debugging(process.argv) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  process.exit(1);
-}
+/** `ocs-mock`'s end on an error (cli-kit). */
+const fail = (error: unknown): never => exitOnError('ocs-mock', 'ocs-mock --help', error);
 
 /**
  * Runs `ocs-mock` with the process's arguments (bin/ocs-mock.cjs calls it): resolves true once

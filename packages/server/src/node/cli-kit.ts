@@ -125,3 +125,26 @@ export function debugging(argv: readonly string[]): boolean {
   const flag = process.env.OCS_DEBUG;
   return argv.includes('--debug') || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
 }
+
+/**
+ * Ends a tool on an error, in one line on stderr: a mistake (`UsageError`) pointing to the
+ * tool's help, exit code 2; a failure (`CliFailure`), exit code 1; anything else an internal
+ * error, exit code 1, its stack only under `--debug` or `OCS_DEBUG=1`. `ocs-mock`, `ocs` and
+ * `npm run mock` end this way (`help`: the command that prints their usage).
+ */
+export function exitOnError(tool: string, help: string, error: unknown): never {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${tool}: ${error.message} Run ${help} for usage.\n`);
+    process.exit(2);
+  }
+  if (error instanceof CliFailure) {
+    process.stderr.write(`${tool}: ${error.message}\n`);
+    process.exit(1);
+  }
+  const debug = debugging(process.argv);
+  process.stderr.write(
+    `${tool}: internal error: ${firstLine(error)}${debug ? '' : ' (run with --debug or OCS_DEBUG=1 for the stack)'}\n`,
+  );
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+}
