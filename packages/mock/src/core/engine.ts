@@ -178,7 +178,7 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
       throw error;
     }
     if (erasing && !(await store.leads.get(erasing.lead.organization_id, erasing.lead.id))) {
-      journal.erase(erasing.lead, erasing.texts);
+      journal.erase(erasing.lead, erasing.conversation);
     }
     if (fault?.kind === 'truncate') {
       const body = new Uint8Array(await response.arrayBuffer());
@@ -195,7 +195,10 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     // The server takes the ID in any case (validation lower-cases a UUID); the store holds it in lower case.
     const leadId = (pathParams(operation.path, apiPath).lead_id ?? '').toLowerCase();
     const lead = await store.leads.get(data.organization.id, leadId);
-    return lead && { lead, texts: await conversationTexts(store, lead.organization_id, lead.id) };
+    if (!lead) return null;
+    const texts = await conversationTexts(store, lead.organization_id, lead.id);
+    const enrolmentIds = (await store.enrolments.listForLead(lead.id)).map((enrolment) => enrolment.id);
+    return { lead, conversation: { texts, enrolmentIds } };
   }
 
   /** The interceptors' answer, else the application's. */

@@ -53,6 +53,9 @@ const needlesOf = new WeakMap<readonly string[], Needle[]>();
 function needles(values: readonly string[]): Needle[] {
   let prepared = needlesOf.get(values);
   if (!prepared) {
+    // Frozen: a value added to the list after its needles were made would not be found. No
+    // caller changes a list once it scrubs with it; one that did would now fail where it does.
+    Object.freeze(values);
     prepared = values.map((value) => ({
       folded: foldCase(value),
       checkBefore: letterOrDigitAtStart.test(value),

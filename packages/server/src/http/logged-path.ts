@@ -29,12 +29,13 @@ const pathWords = new Set(
     .filter((segment) => segment !== '' && !segment.startsWith('{')),
 );
 const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const number = /^\d{1,16}$/;
+/** A step's number: an int32 (`step_id`), at most 10 digits; a longer run (a phone number) is the caller's. */
+const number = /^\d{1,10}$/;
 /** A UUID or a step number: tested by length first. */
 const isPathId = (segment: string) => (segment.length === 36 ? uuid.test(segment) : number.test(segment));
 /**
  * A path every segment of which is kept, in one expression: this runs for every request, and
- * the segment by segment walk takes about four times as long (0.3 against 0.09 µs here).
+ * the segment by segment walk took about four times as long (0.55 against 0.13 µs a call here).
  */
 const allKept = new RegExp(
   `^(?:/(?:${[...pathWords].map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|${uuid.source.slice(1, -1)}|${number.source.slice(1, -1)})?)*$`,
@@ -46,7 +47,10 @@ export function loggedPath(pathname: string): string {
     const rest = pathname.slice(connectPrefix.length);
     const token = rest.split('/', 1)[0] ?? '';
     if (!tokenStart.test(token)) return `${connectPrefix}${redacted}`;
-    return rest.length <= keptCharacters ? pathname : `${connectPrefix}${rest.slice(0, keptCharacters)}…`;
+    const shown = token.length <= keptCharacters ? token : `${token.slice(0, keptCharacters)}…`;
+    // What follows the token (a word a mail client glued on after a slash) is the caller's.
+    const tail = rest.slice(token.length);
+    return `${connectPrefix}${shown}${tail === '' || tail === '/' ? tail : `/${redacted}`}`;
   }
   if (allKept.test(pathname)) return pathname;
   let out: string | undefined;

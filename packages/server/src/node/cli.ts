@@ -19,6 +19,7 @@
  * failures one line and exit code 1, with the stack under `--debug` or `OCS_DEBUG=1`.
  */
 import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import {
   CliFailure,
   corsOriginsOption,
@@ -64,7 +65,7 @@ import {
   lockPath,
   recoverByHand,
 } from './data-dir-lock.ts';
-import { type DemoOrganization, ensureDemoOrganization } from './first-start.ts';
+import { type DemoOrganization, ensureDemoOrganization, type StoreHint } from './first-start.ts';
 import { openStore } from './open-store.ts';
 import { describeLocation, type StoreLocation, storeLocation } from './options.ts';
 import { defaultShutdownGraceMs, type RunningServer, serve } from './serve.ts';
@@ -290,7 +291,15 @@ export async function main(argv: string[]): Promise<number> {
         command: name,
         id: randomUUID(),
         organizationId: values.org,
-        ...(values.scopes !== undefined ? { scopes: values.scopes.split(',').map((scope) => scope.trim()) } : {}),
+        // Empty items left out: a trailing comma (`leads:read,`) named a scope "".
+        ...(values.scopes !== undefined
+          ? {
+              scopes: values.scopes
+                .split(',')
+                .map((scope) => scope.trim())
+                .filter((scope) => scope !== ''),
+            }
+          : {}),
         ...(values['expires-at'] !== undefined ? { expiresAt: values['expires-at'] } : {}),
         ...(values.name !== undefined ? { name: values.name } : {}),
       };
@@ -504,7 +513,9 @@ async function serveCommand(
     });
     process.stderr.write(`OCS reference server on ${running.url}/v1 (${describeLocation(location)})\n`);
     // One line for a script that starts the server: where it listens, and the demo key of a first start.
-    if (values.json) process.stdout.write(`${JSON.stringify(serveJson(running.url, location, demo))}\n`);
+    // Written to the descriptor, not `process.stdout`: making that stream puts a pipe on fd 1 in
+    // non-blocking mode, which the log's writer must not meet (decision 0019).
+    if (values.json) writeSync(1, `${JSON.stringify(serveJson(running.url, location, demo))}\n`);
     process.stderr.write(`${describeCors(corsOrigins)}\n`);
     await stopSignal.first;
   } catch (error) {
@@ -539,13 +550,15 @@ function serveJson(url: string, location: StoreLocation, demo: DemoOrganization 
  * the line may end up in a log) or the same `DATABASE_URL`. Without it, the command opened the
  * default PGlite directory and found no such organization.
  */
-function storeHint(values: Values, location: StoreLocation): string {
+function storeHint(values: Values, location: StoreLocation): StoreHint {
   if (location.databaseUrl) {
     const flag = values['database-url'];
-    if (flag === undefined) return ' (with the same DATABASE_URL)';
-    return hasPassword(flag) ? ' --database-url <the same URL>' : ` --database-url ${shellQuote(flag)}`;
+    if (flag === undefined) return { options: '', when: 'with the same DATABASE_URL' };
+    return { options: hasPassword(flag) ? ' --database-url <the same URL>' : ` --database-url ${shellQuote(flag)}` };
   }
-  return values['data-dir'] !== undefined ? ` --data-dir ${shellQuote(location.dataDir)}` : '';
+  // From --data-dir or OCS_DATA_DIR (which the command may not be given): named either way.
+  const chosen = values['data-dir'] !== undefined || environment('OCS_DATA_DIR') !== undefined;
+  return { options: chosen ? ` --data-dir ${shellQuote(location.dataDir)}` : '' };
 }
 
 function hasPassword(url: string): boolean {

@@ -11,16 +11,23 @@ export interface DemoOrganization {
   apiKey: string;
 }
 
+/** What the printed `key create` command needs to open the same store. */
+export interface StoreHint {
+  /** Added to the command: `--data-dir <dir>`, `--database-url <url>`. */
+  options: string;
+  /** Said before the command, outside it, so that the command can be pasted as it is. */
+  when?: string;
+}
+
 /**
  * The demo organization and its key, printed with `print`, or null when the store had an
- * organization already. `commandOptions` is added to the printed `key create` command
- * (`--data-dir <dir>` when not the default). Without `print` (`serve --json`), nothing is
- * printed: the caller gives the key in its own output.
+ * organization already. `hint` completes the printed `key create` command. Without `print`
+ * (`serve --json`), nothing is printed: the caller gives the key in its own output.
  */
 export async function ensureDemoOrganization(
   store: Store,
   print?: (text: string) => void,
-  commandOptions = '',
+  hint: StoreHint = { options: '' },
 ): Promise<DemoOrganization | null> {
   const organizations = await store.organizations.list();
   if (organizations.length > 0) return null;
@@ -33,7 +40,7 @@ export async function ensureDemoOrganization(
       '',
       `    ${demo.apiKey}`,
       '',
-      `Lost it? Create another (works while the server runs): npx ocs-server key create --org ${demo.organizationId}${commandOptions}`,
+      `Lost it? Create another (works while the server runs${hint.when ? `; ${hint.when}` : ''}): npx ocs-server key create --org ${demo.organizationId}${hint.options}`,
       '',
     ].join('\n'),
   );

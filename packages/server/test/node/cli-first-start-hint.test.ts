@@ -1,15 +1,27 @@
 /**
  * The `key create` command a first start prints on PostgreSQL opens the same store: with
  * `--database-url` when the URL came from the flag (not printed when it holds a password,
- * since the line may end up in a log), else with the same `DATABASE_URL`. It used to name
+ * since the line may end up in a log), else with the same `DATABASE_URL`; on PGlite, with
+ * `--data-dir` when the directory came from `OCS_DATA_DIR`. It used to name
  * only the organization, so the printed command opened the default PGlite directory and
  * found no such organization (found by an attack on the docs).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { requireBuild, runCli, startServe, stopAll } from './processes.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
+afterEach(stopAll);
+
+/** The printed command's arguments after `npx ocs-server`. */
+const printedCommand = (stderr: string) => {
+  const line = /Lost it\? Create another \(works while the server runs[^)]*\): npx ocs-server (.*)/.exec(stderr)?.[1];
+  if (!line) throw new Error(`no hint in:\n${stderr}`);
+  return line;
+};
 
 describe.runIf(databaseUrl)('the first start on PostgreSQL', () => {
   const made: string[] = [];
@@ -34,13 +46,6 @@ describe.runIf(databaseUrl)('the first start on PostgreSQL', () => {
     await admin.end();
   });
 
-  /** The printed command's arguments after `npx ocs-server`. */
-  const printedCommand = (stderr: string) => {
-    const line = /Lost it\? Create another \(works while the server runs\): npx ocs-server (.*)/.exec(stderr)?.[1];
-    if (!line) throw new Error(`no hint in:\n${stderr}`);
-    return line;
-  };
-
   it('prints a command that works as printed when the URL came from --database-url', async () => {
     requireBuild();
     const url = await freshDatabase();
@@ -64,7 +69,21 @@ describe.runIf(databaseUrl)('the first start on PostgreSQL', () => {
     expect(secret.stderr()).not.toContain('hint-secret-9');
     await secret.stop();
     const fromEnv = await startServe(['--port', '0'], { env: { DATABASE_URL: await freshDatabase() } });
-    expect(printedCommand(fromEnv.stderr())).toMatch(/ \(with the same DATABASE_URL\)$/);
+    // Said before the command, which stays pasteable as it is.
+    expect(fromEnv.stderr()).toContain('(works while the server runs; with the same DATABASE_URL): npx ocs-server');
+    expect(printedCommand(fromEnv.stderr())).toMatch(/^key create --org [0-9a-f-]{36}$/);
     await fromEnv.stop();
   }, 90_000);
 });
+
+it('names the directory OCS_DATA_DIR chose, on PGlite', async () => {
+  requireBuild();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ocs-hint-'));
+  try {
+    const serving = await startServe(['--port', '0'], { env: { OCS_DATA_DIR: dataDir } });
+    expect(printedCommand(serving.stderr())).toMatch(new RegExp(` --data-dir '?${dataDir}'?$`));
+    await serving.stop();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 90_000);

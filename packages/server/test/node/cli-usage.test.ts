@@ -106,6 +106,11 @@ const mistakes: Array<[string, string[], RegExp]> = [
     /--owner-email must be an email address \(owner@example\.com\), got 'notanemail'/,
   ],
   [
+    'a --scopes of commas',
+    ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--scopes', ' , '],
+    /--scopes needs at least one scope: leads:read, /,
+  ],
+  [
     'an empty --scopes',
     ['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--scopes='],
     /--scopes needs at least one scope: leads:read, /,

@@ -24,20 +24,32 @@ export type LeadRecord = NonNullable<Awaited<ReturnType<MemoryStore['leads']['ge
 
 type JsonObject = Record<string, unknown>;
 
+/** What the journal's erasure reads of the lead before its erasure, beside the lead itself. */
+export interface LeadConversation {
+  /** `conversationTexts` of @ocs/server: its replies, the messages sent to it. */
+  texts: readonly string[];
+  /** Its enrolments' IDs (`sequence_lead_id`). */
+  enrolmentIds: readonly string[];
+}
+
 /** Erases the lead from the entries, in place. */
 export type EntryEraser = (entry: OcsMockRequest) => void;
 
 /**
  * The eraser of `lead` (read before its erasure) for these entries, which it reads for the
- * lead's past values. `texts`: its conversation's (replies, rendered messages), taken out
- * whole wherever they were recorded (a `simulateReply` body and answer, a messages page, a
- * delivery), as the store erases them.
+ * lead's past values. `conversation`: its replies' and messages' texts, taken out whole
+ * wherever they were recorded when long enough to be its own, and its enrolments, whose
+ * deliveries' events are its conversation too.
  */
 export function leadEraser(
   lead: LeadRecord,
   entries: readonly OcsMockRequest[],
-  texts: readonly string[] = [],
+  conversation: LeadConversation = { texts: [], enrolmentIds: [] },
 ): EntryEraser {
+  const { texts } = conversation;
+  // Its enrolments (`sequence_lead_id`): a delivery's event names the lead by them, not by its ID.
+  const enrolments = new Set(conversation.enrolmentIds.map((id) => id.toLowerCase()));
+  const isEnrolment = (value: unknown) => typeof value === 'string' && enrolments.has(value.toLowerCase());
   const leadId = lead.id.toLowerCase();
   // The server takes an ID in any case (`/v1/leads/3C9E...`): so does the journal's erasure.
   const isLeadId = (value: unknown) => typeof value === 'string' && value.toLowerCase() === leadId;
@@ -47,6 +59,8 @@ export function leadEraser(
     else if (value !== null && typeof value === 'object') {
       const object = value as JsonObject;
       if (isLeadId(object.id)) seen.push(object);
+      if (isLeadId(object.lead_id) && typeof object.sequence_lead_id === 'string')
+        enrolments.add(object.sequence_lead_id);
       for (const item of Object.values(object)) collect(item);
     }
   };
@@ -69,8 +83,16 @@ export function leadEraser(
     [object.email, object.linkedin_profile].some(
       (value) => typeof value === 'string' && contacts.has(value.toLowerCase()),
     );
+  /**
+   * A part of the lead's conversation: an object with a `channel` (a reply, a message sent, a
+   * delivery's event, a `simulateReply` body) that is the lead's or one of its enrolments'.
+   * Not every object naming the lead: a batch result's `message` is the service's own text.
+   */
+  const isConversation = (object: JsonObject) =>
+    'channel' in object && (isLead(object) || isEnrolment(object.sequence_lead_id));
   // Bodies hold leads; the path, query and headers are text, where only the values are taken out.
-  const erase = <T>(value: T): T => erasedJson(value, isLead, values, leadObjectFields);
+  const erase = <T>(value: T): T =>
+    erasedJson(erasedJson(value, isConversation, [], erasedConversationFields), isLead, values);
   const scrub = <T>(value: T): T => erasedJson(value, () => false, values);
 
   // A request that matched no operation (a method the path does not have: `PUT
@@ -91,9 +113,6 @@ export function leadEraser(
     }
   };
 }
-
-/** What an object of the journal that is the lead's loses: its fields, and its conversation's (a reply, a message sent). */
-const leadObjectFields = { ...erasedLeadFields, ...erasedConversationFields };
 
 /** A body sent to the lead's own path: its lead fields erased as the lead row's are. */
 function asLead(body: unknown): unknown {

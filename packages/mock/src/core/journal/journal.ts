@@ -13,7 +13,7 @@ import type { OperationId } from '../api-types.ts';
 import type { FaultKind } from '../faults.ts';
 import { operationById, pathParams } from '../operations.ts';
 import { headerRecord } from '../header-record.ts';
-import { type EntryEraser, type LeadRecord, leadEraser } from './erasure.ts';
+import { type EntryEraser, type LeadConversation, type LeadRecord, leadEraser } from './erasure.ts';
 import { redactedBody, redactedHeaders } from './redact.ts';
 import type { OcsMockRequest, OcsMockRequests, RecordedRequest } from './types.ts';
 
@@ -58,9 +58,9 @@ export interface Journal {
   ): PendingEntry | undefined;
   /**
    * Takes the lead, as it was before its erasure, out of every entry, including those in
-   * flight; `texts` are its conversation's (`conversationTexts` of @ocs/server), read before too.
+   * flight; `conversation` (its replies' and messages' texts, its enrolments) was read before too.
    */
-  erase(lead: LeadRecord, texts?: readonly string[]): void;
+  erase(lead: LeadRecord, conversation?: LeadConversation): void;
   clear(): void;
 }
 
@@ -276,9 +276,9 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
           : undefined;
       return new Pending(slot, started, reading);
     },
-    erase(lead, texts = []) {
+    erase(lead, conversation) {
       const entries = all();
-      const eraser = leadEraser(lead, entries, texts);
+      const eraser = leadEraser(lead, entries, conversation);
       for (const entry of entries) eraser(entry);
       // A slot dropped from the ring while in flight is never read again: only the ring's count.
       for (const slot of ring) if (!slot.done) (slot.late ??= []).push(eraser);
