@@ -2,7 +2,7 @@
  * `makeDirectories` (`mkdir -p` one level at a time): what `recursive` does, and an error
  * instead of Node 20's endless loop for a missing path under /proc.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -37,4 +37,11 @@ it('throws what mkdir said for a file in the way: EEXIST in its place, ENOTDIR a
 
 it.skipIf(process.platform !== 'linux')('throws ENOENT at once for a missing path under /proc', () => {
   expect(() => makeDirectories('/proc/ocs-no-such-dir/data')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+});
+
+it('throws ENAMETOOLONG for a path the system cannot take, and makes none of its levels', () => {
+  const base = scratch();
+  const tooLong = join(base, ...Array.from({ length: 3000 }, () => 'b'));
+  expect(() => makeDirectories(tooLong)).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG' }));
+  expect(readdirSync(base)).toEqual([]);
 });

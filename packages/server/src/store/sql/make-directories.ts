@@ -10,6 +10,9 @@ import { dirname, resolve } from 'node:path';
  * is each made directory's (as `recursive` applies it).
  */
 export function makeDirectories(path: string, mode?: number): void {
+  // A path the system cannot take (ENAMETOOLONG) fails here, before any level is made: the
+  // walk below would make every level short enough and leave them behind (found by a review).
+  statSync(resolve(path), { throwIfNoEntry: false });
   const missing: string[] = [];
   for (let dir = resolve(path); !existsSync(dir); dir = dirname(dir)) {
     missing.push(dir);
