@@ -16,9 +16,9 @@ export const longestHostName = 253;
 
 /** The origin of a server on `host` (`http://[::1]` for `::1`), or null when no listener can have it. */
 export function listenOriginOf(host: string): string | null {
-  if (host.length > longestHostName || host.trim() === '') return null;
+  if (host.trim() === '') return null;
   try {
-    // The reference server's check (its listenOrigin): an address or name a URL holds alone.
+    // The reference server's check: an address or name a URL holds alone, no longer than DNS allows.
     listenHost(host);
   } catch {
     return null;

@@ -545,8 +545,8 @@ function serveJson(url: string, location: StoreLocation, demo: DemoOrganization 
 }
 
 /**
- * What the printed `key create` command needs to open the same store: `--data-dir` when not
- * the default; on PostgreSQL, `--database-url` (a URL holding a password is not printed, as
+ * What the printed `key create` command needs to open the same store: `--data-dir` when
+ * `--data-dir` or `OCS_DATA_DIR` chose the directory; on PostgreSQL, `--database-url` (a URL holding a password is not printed, as
  * the line may end up in a log) or the same `DATABASE_URL`. Without it, the command opened the
  * default PGlite directory and found no such organization.
  */
