@@ -13,7 +13,8 @@
  * - deals of the lead: the lead's values taken out of their name, notes, custom fields and
  *   metadata (the summary a person wrote about the lead);
  * - stored answers for `Idempotency-Key` replays that name the lead: its fields erased and
- *   its values taken out.
+ *   its values taken out; their requests' digests, and those of the organization's refused
+ *   lead creates (whose answers name no lead), dropped.
  *
  * Enrolments, events, bookings, deliveries and deals keep their rows and IDs, so analytics
  * count as before.
@@ -21,6 +22,7 @@
 import { erasedEventBody } from '../delivery/payload.ts';
 import { erasedLeadFields } from '../store/memory/leads.ts';
 import { leadDataFields } from './lead-rules.ts';
+import { leadDataOperationDigest } from './request-fingerprint.ts';
 import { foldCase, replaceValues } from './scrub-text.ts';
 import type { DealRecord, LeadRecord } from '../store/records.ts';
 import type { Store } from '../store/types.ts';
@@ -232,6 +234,12 @@ export async function eraseLeadEverywhere(
   await tx.messages.eraseLead(organizationId, leadId);
   await tx.deliveries.eraseLead(organizationId, leadId, { at, anonymise: erasedEventBody });
   await tx.deals.eraseLead(organizationId, leadId, (deal) => erasedDealSummary(deal, values));
-  await tx.idempotency.eraseLead(organizationId, leadId, (body) => erasedAnswer(body, leadId, values));
+  const refusedOperations = [await leadDataOperationDigest()];
+  await tx.idempotency.eraseLead(
+    organizationId,
+    leadId,
+    (body) => erasedAnswer(body, leadId, values),
+    refusedOperations,
+  );
   return true;
 }

@@ -7,6 +7,7 @@
  * so concurrent requests and several processes agree on who runs.
  */
 import { sha256Hex } from '../domain/hash.ts';
+import { operationDigest } from '../domain/request-fingerprint.ts';
 import type { IdempotencyRecord } from '../store/records.ts';
 import { erasedFingerprint, type HeldClaim, type Store } from '../store/types.ts';
 import { ApiError } from './api-error.ts';
@@ -53,7 +54,7 @@ export class IdempotencyKeys {
     const operation = `${request.method} ${request.route}`;
     // The operation's digest, then the whole request's: an erasure keeps the first (erasedFingerprint).
     const requestDigest = await sha256Hex(`${operation}\n${canonicalJson(request.body)}`);
-    const fingerprint = `${await sha256Hex(operation)}.${requestDigest}`;
+    const fingerprint = `${await operationDigest(request.method, request.route)}.${requestDigest}`;
     const record = {
       organization_id: organizationId,
       key,

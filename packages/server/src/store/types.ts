@@ -733,9 +733,16 @@ export interface IdempotencyStore {
    * Erasure of a deleted lead: every stored answer of the organization that names the lead's
    * ID is replaced with what `anonymise` makes of it (the lead's data left out), so that a
    * replay never returns it, and its fingerprint becomes `erasedFingerprint(...)`. The key stays
-   * claimed: a retry still replays, and never runs the request again.
+   * claimed: a retry still replays, and never runs the request again. A refusal (status 400
+   * or more) of an operation in `refusedOperations` (operation digests) names no lead, but its
+   * request may have held this lead's data: its fingerprint becomes `erasedFingerprint(...)` too.
    */
-  eraseLead(organizationId: string, leadId: string, anonymise: (body: string) => string): Promise<void>;
+  eraseLead(
+    organizationId: string,
+    leadId: string,
+    anonymise: (body: string) => string,
+    refusedOperations: readonly string[],
+  ): Promise<void>;
   /**
    * Deletes the records whose time ran out (`expires_at` at or before `now`), and returns how
    * many: no replay returns them, a new claim of their key replaces them, and their answers

@@ -84,4 +84,29 @@ describeBackends('lead erasure', (store) => {
     expect(guess.headers.get('idempotent-replayed')).toBe('true');
     expect(guess.body).toEqual(imported.body);
   });
+
+  it("drops the digest of a refused lead create's request at an erasure: its answer names no lead to find it by", async () => {
+    const api = await createTestApi(store());
+    const body = { email: 'maya.patel@acmerobotics.com', campaign_id: '00000000-0000-4000-8000-000000000000' };
+    const keyed = (key: string, sent: Record<string, unknown>, path = '/v1/leads') =>
+      api.call<{ error: string }>('POST', path, { body: sent, headers: { 'Idempotency-Key': key } });
+    const refused = await keyed('refused-maya', body);
+    expect([refused.status, refused.body.error]).toEqual([400, 'VALIDATION_ERROR']);
+    // A refused campaign create's key, which held no lead's data, is left as it was.
+    const broken = { name: 'Broken', sequence: { variation_a: [{ id: 1, type: 'linkedin_connection' }] } };
+    const campaignRefused = await keyed('refused-campaign', broken, '/v1/campaigns');
+    expect([campaignRefused.status, campaignRefused.body.error]).toEqual([400, 'SEQUENCE_VALIDATION_FAILED']);
+    const created = await api.call<{ lead: { id: string } }>('POST', '/v1/leads', { body: { email: body.email } });
+    expect(created.status).toBe(201);
+    // Before the erasure, a guess that misses is told apart from the request's body.
+    expect((await keyed('refused-maya', { ...body, email: 'guess@acmerobotics.com' })).status).toBe(409);
+
+    expect((await api.call('DELETE', `/v1/leads/${created.body.lead.id}`)).status).toBe(200);
+    for (const guess of [body, { ...body, email: 'guess@acmerobotics.com' }]) {
+      const answer = await keyed('refused-maya', guess);
+      expect([answer.status, answer.body]).toEqual([refused.status, refused.body]);
+      expect(answer.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect((await keyed('refused-campaign', { name: 'Q4' }, '/v1/campaigns')).status).toBe(409);
+  });
 });

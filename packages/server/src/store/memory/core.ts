@@ -108,9 +108,16 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
       for (const record of expired) state.idempotency.delete(keyOf(record.organization_id, record.key));
       return expired.length;
     },
-    async eraseLead(organizationId, leadId, anonymise) {
+    async eraseLead(organizationId, leadId, anonymise, refusedOperations) {
+      const refusedOf = (r: IdempotencyRecord) =>
+        r.response_status !== null &&
+        r.response_status >= 400 &&
+        refusedOperations.includes(r.fingerprint.split('.')[0] as string);
       const named = state.idempotency.where(
-        (r) => r.organization_id === organizationId && r.response_body !== null && r.response_body.includes(leadId),
+        (r) =>
+          r.organization_id === organizationId &&
+          r.response_body !== null &&
+          (r.response_body.includes(leadId) || refusedOf(r)),
       );
       for (const record of named) {
         const erased = anonymise(record.response_body ?? '');

@@ -149,13 +149,18 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
       const purged = await client.query('delete from idempotency_keys where expires_at <= $1 returning 1', [now]);
       return purged.length;
     },
-    async eraseLead(organizationId, leadId, anonymise) {
+    async eraseLead(organizationId, leadId, anonymise, refusedOperations) {
       // Every representation of a lead carries its ID: a stored answer without it holds none.
+      // A refusal holds none either, whatever its request held: those of `refusedOperations`
+      // come too, and lose their request's digest below as an import's answer does.
       const rows = await client.query<{ key: string; response_body: string }>(
         `select key, response_body from idempotency_keys
-          where organization_id = $1 and strpos(response_body, $2) > 0
+          where organization_id = $1
+            and (strpos(response_body, $2) > 0
+              or (response_status >= 400 and split_part(fingerprint, '.', 1) = any($3::text[])
+                  and right(fingerprint, length($4)) <> $4))
           order by key for update`,
-        [organizationId, leadId],
+        [organizationId, leadId, refusedOperations, erasedSuffix],
       );
       const fingerprintOnly: string[] = [];
       for (const row of rows) {
