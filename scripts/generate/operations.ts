@@ -6,9 +6,8 @@
  *
  * The generator refuses what the caller could not route: a parameter name used twice
  * (path, query and body keys share one flat `params` object), a header parameter other
- * than `X-Request-ID` and `Idempotency-Key` (headers travel in `options`), a query parameter
- * that is not a scalar, a request body
- * that is not a JSON object, a list operation whose items key is ambiguous, and a
+ * than `X-Request-ID` and `Idempotency-Key` (headers travel in `options`), a path or query
+ * parameter that is not a scalar, a request body that is not a JSON object, a list operation whose items key is ambiguous, and a
  * deprecated operation whose successor cannot be found.
  */
 export type Json = Record<string, unknown>;
@@ -157,13 +156,16 @@ export function collectOperations(document: Json): Operation[] {
       let idempotent = false;
       for (const parameter of parameters) {
         const name = String(parameter.name);
-        if (parameter.in === 'path') pathNames.push(name);
-        else if (parameter.in === 'query') {
+        if (parameter.in === 'path' || parameter.in === 'query') {
+          // The SDK writes each value whole (fillPath, serializeQuery's scalars): an array
+          // would go out as one encoded string (`a%2Cb`), in neither OpenAPI style.
           const type = [resolve(document, parameter.schema).type].flat();
           if (!type.every((t) => ['string', 'integer', 'number', 'boolean', 'null'].includes(String(t)))) {
-            throw new Error(`${id}: the query parameter ${name} is not a scalar; the SDK's caller sends scalars only.`);
+            throw new Error(
+              `${id}: the ${parameter.in} parameter ${name} is not a scalar; the SDK's caller sends scalars only.`,
+            );
           }
-          queryNames.push(name);
+          (parameter.in === 'path' ? pathNames : queryNames).push(name);
         } else if (parameter.in === 'header' && optionHeaders.has(name.toLowerCase())) {
           if (name.toLowerCase() === 'idempotency-key') idempotent = true;
         } else {

@@ -41,8 +41,8 @@ type Hook = Middleware & Loose;
 const encode = (value: unknown) => encodeURIComponent(value as string);
 
 /**
- * The route with its path parameters, each encoded (an array's items joined by commas, the
- * `simple` style). A value that is missing, empty, `.` or `..` would put the request on
+ * The route with its path parameters, each encoded whole: they are scalars (the generator
+ * refuses an array, which this would send as `a%2Cb`, in no OpenAPI style). A value that is missing, empty, `.` or `..` would put the request on
  * another route once the URL is normalised (`/campaigns/..` is `/`; `%2e` is a dot too, but
  * `encodeURIComponent` writes `%` as `%25`): refused, as Stripe refuses an empty ID. Both
  * APIs fill their paths with it.

@@ -127,6 +127,17 @@ describe('the generator', () => {
     expect(() => generateOperationsModule(changed)).toThrow(/listLeads: the header parameter X-Tenant has no place/);
   });
 
+  it('fails on a path or query parameter that is not a scalar (the caller writes each value whole)', () => {
+    const changed = copy();
+    changed.paths['/leads/{lead_id}'].delete.parameters = [
+      { name: 'lead_id', in: 'path', required: true, schema: { type: 'array', items: { type: 'string' } } },
+    ];
+    expect(() => generateOperationsModule(changed)).toThrow(/deleteLead: the path parameter lead_id is not a scalar/);
+    const query = copy();
+    query.paths['/leads'].get.parameters.push({ name: 'tag', in: 'query', schema: { type: 'array' } });
+    expect(() => generateOperationsModule(query)).toThrow(/listLeads: the query parameter tag is not a scalar/);
+  });
+
   it('fails on a deprecated operation without a successor', () => {
     const changed = copy();
     const op = changed.paths['/leads/create'].post;
