@@ -56,10 +56,35 @@ describe('the CORS wrapper', () => {
     expect(response.headers.get('Access-Control-Allow-Methods')?.split(', ')).toEqual(
       expect.arrayContaining(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']),
     );
-    expect(response.headers.get('Access-Control-Allow-Headers')?.split(', ')).toEqual([...corsAllowedHeaders]);
+    expect(response.headers.get('Access-Control-Allow-Headers')).toBe('authorization, content-type, idempotency-key');
     expect(Number(response.headers.get('Access-Control-Max-Age'))).toBeGreaterThan(0);
-    expect(response.headers.get('Vary')).toBe('Origin');
+    expect(response.headers.get('Vary')).toBe('Origin, Access-Control-Request-Headers');
     expect(response.headers.has('Access-Control-Allow-Credentials')).toBe(false);
+  });
+
+  it("allows the request headers a preflight names (a page's own, a tracer's), else the API's own list", async () => {
+    const { handler } = recordingHandler();
+    const wrapped = cors(policy)(handler);
+    const ask = (requested: string | undefined) =>
+      wrapped(
+        new Request('http://127.0.0.1/v1/campaigns', {
+          method: 'OPTIONS',
+          headers: {
+            Origin: app,
+            'Access-Control-Request-Method': 'POST',
+            ...(requested === undefined ? {} : { 'Access-Control-Request-Headers': requested }),
+          },
+        }),
+      );
+    const allowed = async (requested: string | undefined) =>
+      (await ask(requested)).headers.get('Access-Control-Allow-Headers');
+    expect(await allowed('authorization,x-ocs-client,x-team,traceparent')).toBe(
+      'authorization,x-ocs-client,x-team,traceparent',
+    );
+    // None asked for, or something that is no list of header names: the headers the API reads.
+    for (const requested of [undefined, '', 'x-team, bad name', 'x-team,,y', 'a\u00e9b', `x-${'a'.repeat(3000)}`]) {
+      expect((await allowed(requested))?.split(', ')).toEqual([...corsAllowedHeaders]);
+    }
   });
 
   it('refuses a preflight from an origin not allowed: no Allow header, and the refusal is told', async () => {
@@ -71,7 +96,7 @@ describe('the CORS wrapper', () => {
     expect(reached).toEqual([]);
     expect(response.status).toBe(204);
     expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
-    expect(response.headers.get('Vary')).toBe('Origin');
+    expect(response.headers.get('Vary')).toBe('Origin, Access-Control-Request-Headers');
     expect(refused).toEqual([other]);
   });
 

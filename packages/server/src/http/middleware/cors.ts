@@ -4,8 +4,9 @@
  *
  * - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) under `/v1`
  *   answers `204` at once: it needs no API key and counts against no rate limit. An allowed
- *   origin gets the methods, the request headers the API reads and a max age; another one
- *   gets no `Access-Control-Allow-*` header, so the browser refuses the call.
+ *   origin gets the methods, the request headers it asked for (else those the API reads) and
+ *   a max age; another one gets no `Access-Control-Allow-*` header, so the browser refuses
+ *   the call.
  * - Every other answer under `/v1` to an allowed origin carries `Access-Control-Allow-Origin`
  *   and `Access-Control-Expose-Headers` (the request ID, the rate-limit budget, `Retry-After`
  *   and the deprecation headers), whatever its status: a browser reads a 401 or a 429 too.
@@ -28,7 +29,14 @@ export interface CorsPolicy {
   onRefused?: (origin: string) => void;
 }
 
-/** The request headers the API reads (section 5: authentication, idempotency, request IDs). */
+/**
+ * The request headers the API reads (section 5: authentication, idempotency, request IDs):
+ * allowed when a preflight asks for none, or for a list that is not one of header names.
+ * A preflight that names its headers gets them allowed, as the `cors` package does: the
+ * API ignores a header it does not read, and a page's own (`X-Team` in the SDK's
+ * `headers`, a tracer's `traceparent`) would otherwise fail the call as a network error,
+ * whatever the origin is allowed to do.
+ */
 export const corsAllowedHeaders = [
   'Authorization',
   'Content-Type',
@@ -46,6 +54,8 @@ export const corsExposedHeaders = [
   'Retry-After',
   'Deprecation',
   'Link',
+  'Idempotency-Key',
+  'Idempotent-Replayed',
 ] as const;
 
 const allowedMethods = 'GET, POST, PUT, PATCH, DELETE';
@@ -81,7 +91,7 @@ export function cors(policy: CorsPolicy): (handler: FetchHandler) => FetchHandle
     if (!isApiPath(pathname)) return handler(request);
     const origin = request.headers.get('Origin');
     if (origin !== null && request.method === 'OPTIONS' && request.headers.has('Access-Control-Request-Method')) {
-      return preflight(policy, origin);
+      return preflight(policy, origin, request.headers.get('Access-Control-Request-Headers'));
     }
     const response = await handler(request);
     // A network error (`Response.error()`: the mock's connection reset) has no headers to add
@@ -93,19 +103,28 @@ export function cors(policy: CorsPolicy): (handler: FetchHandler) => FetchHandle
   };
 }
 
-function preflight(policy: CorsPolicy, origin: string): Response {
+/** A comma-separated list of header names (RFC 9110 tokens), as browsers send in a preflight. */
+const headerNameList = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+/** Longer lists are not reflected (browsers send a few names; this bounds the answer's size). */
+const maxRequestedHeaders = 2048;
+
+function preflight(policy: CorsPolicy, origin: string, requested: string | null): Response {
+  // The answer depends on the requested headers too: a cache must not reuse it for others.
+  const vary = 'Origin, Access-Control-Request-Headers';
   if (!allows(policy, origin)) {
     policy.onRefused?.(origin);
-    return new Response(null, { status: 204, headers: { Vary: 'Origin' } });
+    return new Response(null, { status: 204, headers: { Vary: vary } });
   }
+  const names = requested?.trim() ?? '';
+  const reflected = names.length <= maxRequestedHeaders && headerNameList.test(names);
   return new Response(null, {
     status: 204,
     headers: {
       'Access-Control-Allow-Origin': policy.origins === '*' ? '*' : origin,
       'Access-Control-Allow-Methods': allowedMethods,
-      'Access-Control-Allow-Headers': corsAllowedHeaders.join(', '),
+      'Access-Control-Allow-Headers': reflected ? names : corsAllowedHeaders.join(', '),
       'Access-Control-Max-Age': preflightMaxAge,
-      Vary: 'Origin',
+      Vary: vary,
     },
   });
 }
