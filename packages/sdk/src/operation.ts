@@ -103,8 +103,10 @@ async function call(
   const given = options.headers ? mergeHeaders(clientHeaders, options.headers) : clientHeaders;
   // The key sent is the one the result reports, given as an option or a header. Only an
   // operation that declares the header counts on it: the service ignores it on the others.
+  // A page that is no secure context (plain http on a host other than localhost) has no
+  // `randomUUID`: no key is made there, and the call, a POST without a key, is sent once.
   const idempotencyKey =
-    flags & IDEMPOTENT ? (options.idempotencyKey ?? given.get('idempotency-key') ?? crypto.randomUUID()) : undefined;
+    flags & IDEMPOTENT ? (options.idempotencyKey ?? given.get('idempotency-key') ?? crypto.randomUUID?.()) : undefined;
   // The SDK's own last, checked as Headers checks them: the key, JSON's type, the options.
   const own: Record<string, string | undefined> = {
     'content-type': flags & BODY ? 'application/json' : undefined,
