@@ -63,15 +63,17 @@ async function main(argv: string[]): Promise<void> {
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
   const mock = await startPrism({ port, host, log: (line) => console.log(line) });
-  console.log(
-    `\nOCS examples mock (Prism) at ${mock.url}\nTry: curl -H 'Authorization: Bearer ocs_test' ${mock.url}/campaigns\n`,
-  );
-
+  // Before the address is printed: whoever reads it may stop us at once, and a signal that
+  // came before the handler ended this process by default, without closing Prism. (Prism ends
+  // with this process however it ends, start-prism.ts; the handler closes it in order.)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       mock.close().then(() => process.exit(0), fail);
     });
   }
+  console.log(
+    `\nOCS examples mock (Prism) at ${mock.url}\nTry: curl -H 'Authorization: Bearer ocs_test' ${mock.url}/campaigns\n`,
+  );
 }
 
 /** `npm run mock`'s end on an error (cli-kit). */

@@ -1,6 +1,7 @@
 /**
  * Starts Prism (static examples from the OpenAPI document) as a child process and resolves
- * once it listens. Used by `npm run mock` and by tests that want the examples-only mock.
+ * once it listens; Prism ends with the process that started it. Used by `npm run mock` and by
+ * tests that want the examples-only mock.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,27 +71,60 @@ function checkPrismOptions(options: unknown): PrismOptions & { port: number; hos
   return { ...given, port, host, origin };
 }
 
+/**
+ * Loaded into Prism's process before Prism itself (`node --require`), so that Prism ends when
+ * the process that started it ends, however that one ends. SIGINT and SIGTERM handlers close
+ * Prism, but a parent that is SIGKILLed, crashes, or exits without closing runs none of them,
+ * and Linux offers Node no PR_SET_PDEATHSIG: a Prism from a failed test run was found orphaned
+ * hours later, still holding its port. The kernel closes a dead process's end of the IPC
+ * channel whatever killed it, so Prism sees `disconnect` then. Prism's own SIGTERM handling is
+ * not involved (one that ignored SIGTERM would end all the same), and the temporary directory
+ * this file shares with the document goes too, as the dead parent can no longer remove it.
+ * Plain CommonJS written at run time: it must run in a bare `node`, from the source and the
+ * bundle alike.
+ */
+const endWithParent = `'use strict';
+// Written by @ocs/mock's startPrism: Prism ends when the process that started it does.
+const orphaned = () => {
+  try {
+    require('node:fs').rmSync(__dirname, { recursive: true, force: true });
+  } finally {
+    process.exit(1);
+  }
+};
+if (!process.channel || !process.connected) orphaned();
+process.on('disconnect', orphaned);
+// Watching must not keep Prism running: Prism that fails still ends by itself.
+process.channel.unref();
+`;
+
 export async function startPrism(options: PrismOptions = {}): Promise<PrismMock> {
   const checked = checkPrismOptions(options);
   const bin = prismBin();
   const { host, origin } = checked;
   const port = checked.port === 0 ? await freePort(host) : checked.port;
   const dir = mkdtempSync(join(tmpdir(), 'ocs-prism-'));
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `${origin}:${port}`)));
-  const child = spawn(process.execPath, [bin, 'mock', file, '--host', host, '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_NO_WARNINGS: '1', FORCE_COLOR: '0' },
-  });
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  let child: ChildProcess | undefined;
   try {
-    const origin = await waitUntilListening(child, checked.startTimeoutMs ?? 30_000, checked.log);
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(withVersionedPaths(loadDocument(), `${origin}:${port}`)));
+    const watcher = join(dir, 'end-with-parent.cjs');
+    writeFileSync(watcher, endWithParent);
+    // The fourth stdio entry is the IPC channel the watcher waits on; nothing is sent on it.
+    child = spawn(process.execPath, ['--require', watcher, bin, 'mock', file, '--host', host, '--port', String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env, NODE_NO_WARNINGS: '1', FORCE_COLOR: '0' },
+    });
+    const started = child;
+    const listening = await waitUntilListening(started, checked.startTimeoutMs ?? 30_000, checked.log);
     return {
-      url: `${origin}/v1`,
-      close: () => stop(child).finally(cleanup),
+      url: `${listening}/v1`,
+      close: () => stop(started).finally(cleanup),
     };
   } catch (error) {
-    await stop(child);
+    // Prism failed, or did not listen in time: it must not outlive the failure.
+    if (child) await stop(child);
     cleanup();
     throw error;
   }
@@ -128,13 +162,21 @@ function waitUntilListening(child: ChildProcess, timeoutMs: number, log?: (line:
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => fail(new Error(`Prism exited with code ${code} before listening:\n${output}`)));
+    // Node could not start a process at all (no 'exit' follows): a rejection, not a crash.
+    child.once('error', fail);
   });
 }
 
+/**
+ * Prism has no SIGTERM handler of its own, so SIGTERM ends it at once; one that does not end
+ * (a preload or a wedged process ignoring it, as the orphan did) is SIGKILLed after this grace.
+ */
+const stopGraceMs = 2_000;
+
 function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
     child.once('exit', () => {
       clearTimeout(kill);
       resolve();
