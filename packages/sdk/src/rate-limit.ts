@@ -17,11 +17,12 @@ export interface RateLimit {
   readonly retryAfter: number | undefined;
 }
 
-const number = (value: string | null): number | undefined => {
-  // Number('') is 0: an empty header is no value.
-  const parsed = value ? Number(value) : NaN;
-  return parsed >= 0 && parsed < Infinity ? parsed : undefined;
-};
+/**
+ * A header's whole number of seconds or requests: digits only, as `delay-seconds` is (RFC
+ * 9110). `Number` alone would read `0x10`, `1e1`, `1.5` and an empty value (0).
+ */
+const number = (value: string | null): number | undefined =>
+  /^\d+$/.test(value as string) ? Number(value) : undefined;
 
 /**
  * `Retry-After`: seconds, or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) as seconds from
