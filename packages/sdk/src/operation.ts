@@ -104,9 +104,14 @@ async function call(
   // The key sent is the one the result reports, given as an option or a header. Only an
   // operation that declares the header counts on it: the service ignores it on the others.
   // A page that is no secure context (plain http on a host other than localhost) has no
-  // `randomUUID`: no key is made there, and the call, a POST without a key, is sent once.
+  // `randomUUID`, but `getRandomValues`: its key is 128 random bits in four numbers.
   const idempotencyKey =
-    flags & IDEMPOTENT ? (options.idempotencyKey ?? given.get('idempotency-key') ?? crypto.randomUUID?.()) : undefined;
+    flags & IDEMPOTENT
+      ? (options.idempotencyKey ??
+        given.get('idempotency-key') ??
+        crypto.randomUUID?.() ??
+        crypto.getRandomValues(new Uint32Array(4)).join('-'))
+      : undefined;
   // The SDK's own last, checked as Headers checks them: the key, JSON's type, the options.
   const own: Record<string, string | undefined> = {
     'content-type': flags & BODY ? 'application/json' : undefined,

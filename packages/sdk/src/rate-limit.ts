@@ -19,10 +19,11 @@ export interface RateLimit {
 
 /**
  * A header's whole number of seconds or requests: digits only, as `delay-seconds` is (RFC
- * 9110). `Number` alone would read `0x10`, `1e1`, `1.5` and an empty value (0).
+ * 9110). `Number` alone would read `0x10`, `1e1`, `1.5` and an empty value (0). At most 10
+ * digits (over 300 years of seconds): a longer run would be read as a huge number or `Infinity`.
  */
 const number = (value: string | null): number | undefined =>
-  /^\d+$/.test(value as string) ? Number(value) : undefined;
+  /^\d{1,10}$/.test(value as string) ? Number(value) : undefined;
 
 /**
  * `Retry-After`: seconds, or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) as seconds from

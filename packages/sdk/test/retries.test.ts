@@ -61,7 +61,7 @@ describe('Retry-After', () => {
   it.each([
     ...['-1', '5.5.5', '-0.5', 'in 5', 'May 5', 'soon', '1s', 'Sun, 99 Foo 1994 99:99:99 GMT', ''],
     // Not delay-seconds (digits only), though Number() reads them: 16, 10, 1.5 and 5.
-    ...['0x10', '1e1', '1.5', '+5', '0b101', 'Infinity'],
+    ...['0x10', '1e1', '1.5', '+5', '0b101', 'Infinity', '9'.repeat(400), '12345678901'],
   ])('counts %j as no value', (value) => expect(retryAfter(value)).toBeUndefined());
 
   it('leaves the backoff to apply when Retry-After is not a value', async () => {
