@@ -733,9 +733,10 @@ export interface IdempotencyStore {
    * Erasure of a deleted lead: every stored answer of the organization that names the lead's
    * ID is replaced with what `anonymise` makes of it (the lead's data left out), so that a
    * replay never returns it, and its fingerprint becomes `erasedFingerprint(...)`. The key stays
-   * claimed: a retry still replays, and never runs the request again. A refusal (status 400
-   * or more) of an operation in `refusedOperations` (operation digests) names no lead, but its
-   * request may have held this lead's data: its fingerprint becomes `erasedFingerprint(...)` too.
+   * claimed: a retry still replays, and never runs the request again. A refusal, or a batch
+   * answer with a refused item (`"success":false`), of an operation in `refusedOperations`
+   * (operation digests) names no lead, but its request may have held this lead's data: unless
+   * expired, its fingerprint becomes `erasedFingerprint(...)` too.
    */
   eraseLead(
     organizationId: string,

@@ -96,16 +96,25 @@ describeBackends('lead erasure', (store) => {
     const broken = { name: 'Broken', sequence: { variation_a: [{ id: 1, type: 'linkedin_connection' }] } };
     const campaignRefused = await keyed('refused-campaign', broken, '/v1/campaigns');
     expect([campaignRefused.status, campaignRefused.body.error]).toEqual([400, 'SEQUENCE_VALIDATION_FAILED']);
+    // A batch whose item for the lead was refused (its other item created another lead).
+    const batch = (email: string) => ({ leads: [{ ...body, email }, { email: 'ivo@example.com' }] });
+    const batchRefused = await keyed('batch-maya', batch(body.email));
+    expect(batchRefused.status).toBe(207);
     const created = await api.call<{ lead: { id: string } }>('POST', '/v1/leads', { body: { email: body.email } });
     expect(created.status).toBe(201);
     // Before the erasure, a guess that misses is told apart from the request's body.
     expect((await keyed('refused-maya', { ...body, email: 'guess@acmerobotics.com' })).status).toBe(409);
+    expect((await keyed('batch-maya', batch('guess@acmerobotics.com'))).status).toBe(409);
 
     expect((await api.call('DELETE', `/v1/leads/${created.body.lead.id}`)).status).toBe(200);
     for (const guess of [body, { ...body, email: 'guess@acmerobotics.com' }]) {
       const answer = await keyed('refused-maya', guess);
       expect([answer.status, answer.body]).toEqual([refused.status, refused.body]);
       expect(answer.headers.get('idempotent-replayed')).toBe('true');
+    }
+    for (const guess of [batch(body.email), batch('guess@acmerobotics.com')]) {
+      const answer = await keyed('batch-maya', guess);
+      expect([answer.status, answer.body]).toEqual([batchRefused.status, batchRefused.body]);
     }
     expect((await keyed('refused-campaign', { name: 'Q4' }, '/v1/campaigns')).status).toBe(409);
   });

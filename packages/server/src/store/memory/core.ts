@@ -76,6 +76,9 @@ export function memoryApiKeys(state: MemoryState): ApiKeyStore {
 }
 
 /** The stored record is still `claim`, in progress (see `HeldClaim`). */
+/** What every refusal's body holds, a whole one's or a batch item's (the API's error body). */
+const refusal = '"success":false';
+
 const holds = (record: IdempotencyRecord | undefined, claim: HeldClaim) =>
   record !== undefined && record.state === 'in_progress' && record.locked_until === claim.locked_until;
 
@@ -109,9 +112,11 @@ export function memoryIdempotency(state: MemoryState): IdempotencyStore {
       return expired.length;
     },
     async eraseLead(organizationId, leadId, anonymise, refusedOperations) {
+      // As the SQL store (sql/core.ts): a refusal or a batch's refused item, not expired.
       const refusedOf = (r: IdempotencyRecord) =>
-        r.response_status !== null &&
-        r.response_status >= 400 &&
+        r.response_body !== null &&
+        r.response_body.includes(refusal) &&
+        Date.parse(r.expires_at) > Date.now() &&
         refusedOperations.includes(r.fingerprint.split('.')[0] as string);
       const named = state.idempotency.where(
         (r) =>

@@ -151,13 +151,16 @@ export function sqlIdempotency(client: SqlClient): IdempotencyStore {
     },
     async eraseLead(organizationId, leadId, anonymise, refusedOperations) {
       // Every representation of a lead carries its ID: a stored answer without it holds none.
-      // A refusal holds none either, whatever its request held: those of `refusedOperations`
-      // come too, and lose their request's digest below as an import's answer does.
+      // A refusal, or a batch's refused item, holds none either, whatever its request held:
+      // those of `refusedOperations` come too, and lose their request's digest below as an
+      // import's answer does. Not expired ones: no request replays them, and the purge, which
+      // deletes them in its own order, would meet this erasure's locks (a deadlock).
       const rows = await client.query<{ key: string; response_body: string }>(
         `select key, response_body from idempotency_keys
           where organization_id = $1
             and (strpos(response_body, $2) > 0
-              or (response_status >= 400 and split_part(fingerprint, '.', 1) = any($3::text[])
+              or (strpos(response_body, '"success":false') > 0 and expires_at > now()
+                  and split_part(fingerprint, '.', 1) = any($3::text[])
                   and right(fingerprint, length($4)) <> $4))
           order by key for update`,
         [organizationId, leadId, refusedOperations, erasedSuffix],
