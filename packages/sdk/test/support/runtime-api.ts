@@ -86,7 +86,8 @@ const errorBody = (error: string, message: string, requestId: string) => ({
   request_id: requestId,
 });
 
-// The reference server's lists (corsAllowedHeaders, corsExposedHeaders).
+// What the checks need of the reference server's lists (corsAllowedHeaders, corsExposedHeaders):
+// a fixed subset, so that a header the SDK reads or sends beyond it fails the browser check.
 const allowedHeaders = 'Authorization, Content-Type, Idempotency-Key, X-Request-ID, X-OCS-Client';
 const exposedHeaders = 'X-Request-ID, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
 

@@ -8,9 +8,11 @@
  *   a max age; another one gets no `Access-Control-Allow-*` header, so the browser refuses
  *   the call.
  * - Every other answer under `/v1` to an allowed origin carries `Access-Control-Allow-Origin`
- *   and `Access-Control-Expose-Headers` (the request ID, the rate-limit budget, `Retry-After`
- *   and the deprecation headers), whatever its status: a browser reads a 401 or a 429 too.
- * - Answers under `/v1` carry `Vary: Origin`, since they differ by origin.
+ *   and `Access-Control-Expose-Headers` (the request ID, the rate-limit budget, `Retry-After`,
+ *   the deprecation headers and the idempotency ones), whatever its status: a browser reads a
+ *   401 or a 429 too.
+ * - Answers under `/v1` carry `Vary: Origin`, since they differ by origin; preflights also
+ *   `Access-Control-Request-Headers`, which they reflect.
  *
  * It wraps the whole fetch handler rather than running inside the per-operation pipeline: a
  * preflight names no operation, and answers given before the pipeline (404 for an unknown
