@@ -1,7 +1,7 @@
 /**
  * A page for the browser tests, as an integrator's app would ship it: `entry` bundled with
  * esbuild for the browser (the published entries, with the `browser` conditions), served on
- * 127.0.0.1 (port 0) with MSW's service worker beside it.
+ * 127.0.0.1 (port 0) with MSW's service worker beside it. A warning from the bundler fails it.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -28,6 +28,12 @@ export async function servePage(entry: string): Promise<PageServer> {
     write: false,
     logLevel: 'silent',
   });
+  // An integrator's bundler says what esbuild says here: a warning (a bare import of a chunk
+  // the package calls free of side effects, say) is a defect of the package, not noise.
+  if (bundle.warnings.length > 0) {
+    const lines = bundle.warnings.map((warning) => `${warning.id}: ${warning.text} (${warning.location?.file})`);
+    throw new Error(`bundling ${entry} warned:\n${lines.join('\n')}`);
+  }
   const script = bundle.outputFiles[0]?.text ?? '';
   const worker = readFileSync(join(require.resolve('msw/package.json'), '..', 'lib', 'mockServiceWorker.js'));
   const server = createServer((request, response) => {
