@@ -9,6 +9,9 @@
  * - `HPE_CHUNK_EXTENSIONS_OVERFLOW`: `413 PAYLOAD_TOO_LARGE`.
  * - A request that timed out: Node's own bare `408`, as without this handler.
  * - Any other parse error: `400 VALIDATION_ERROR` with one issue of type `malformed_http`.
+ * - Bytes pipelined behind a request still being answered are refused only once that answer
+ *   is written whole: the earlier request may have written (a create), and its client must
+ *   learn it did.
  *
  * The request is never counted against a rate limit, so `RateLimit-*` show the untouched
  * budget. When the request line can be read and names a deprecated operation, the answer
@@ -17,7 +20,7 @@
  * With CORS on, an answer under `/v1` carries the CORS headers for the `Origin` read from the
  * refused bytes, so that a page can read why (a browser can send headers too large).
  */
-import { maxHeaderSize, type Server } from 'node:http';
+import { maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, validationError } from '../http/api-error.ts';
 import { deprecationHeaders } from '../http/deprecation.ts';
@@ -47,7 +50,7 @@ const requestTimeout = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\
 
 export function answerClientErrors(server: Server, options: ClientErrorOptions): void {
   server.on('clientError', (error: ClientError, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
@@ -55,7 +58,32 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       socket.end(requestTimeout, () => socket.destroy());
       return;
     }
-    const head = readHead(error.rawPacket);
+    // A request pipelined before the refused one is still being answered: its answer goes
+    // first, whole, then the refusal. Closing now would lose the answer of a request whose
+    // writes may commit (a create its client would then send again).
+    const earlier = responseInFlight(socket);
+    if (earlier) {
+      let answered = false;
+      const answerAfter = () => {
+        if (answered) return;
+        answered = true;
+        if (!socket.writable) socket.destroy();
+        else refuse(error, socket, true);
+      };
+      earlier.once('finish', answerAfter);
+      earlier.once('close', answerAfter);
+      return;
+    }
+    refuse(error, socket, false);
+  });
+
+  /**
+   * Writes the refusal and closes. After a pipelined request (`pipelined`), the refused
+   * packet's bytes begin with that request's, so nothing is read from them: its request line
+   * would be the earlier request's.
+   */
+  function refuse(error: ClientError, socket: Duplex, pipelined: boolean): void {
+    const head = pipelined ? { requestId: null, origin: null } : readHead(error.rawPacket);
     const requestId = requestIdFrom(head.requestId);
     const failure = errorBody(apiErrorFor(error), requestId);
     const operation = head.method && head.path ? findOperation(head.method, head.path) : undefined;
@@ -77,7 +105,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       code: error.code ?? null,
       operation_id: operation?.operationId ?? null,
     });
-  });
+  }
 }
 
 function apiErrorFor(error: ClientError): ApiError {
@@ -108,10 +136,15 @@ export function writeRawAnswer(socket: Duplex, status: number, headers: Record<s
   );
 }
 
-/** Whether a response on this connection has already sent its head (pipelined requests). */
-function responseStarted(socket: Duplex): boolean {
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  return current?.headersSent === true;
+type InFlight = { writableFinished?: boolean } & Pick<ServerResponse, 'once'>;
+
+/** The response Node is writing on this connection (pipelined requests), if any. */
+const currentResponse = (socket: Duplex) => (socket as Duplex & { _httpMessage?: InFlight })._httpMessage;
+
+/** The earlier request's response, begun or not, that the refusal must wait for. */
+function responseInFlight(socket: Duplex): InFlight | undefined {
+  const current = currentResponse(socket);
+  return current && !current.writableFinished ? current : undefined;
 }
 
 /** What can be read of the request from the bytes the parser refused: request line, X-Request-ID and Origin. */

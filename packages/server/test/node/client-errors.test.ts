@@ -8,13 +8,17 @@ import { createSchemaValidator, loadBundledDocument } from '@ocs/openapi/support
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../../src/node/serve.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
+import { seedDemoOrganization } from '../../src/seed/demo.ts';
 import { checkAgainstDocument } from '../support/api.ts';
 
 const schemas = createSchemaValidator(loadBundledDocument());
 let server: RunningServer;
+const store = createMemoryStore();
+let apiKey: string;
 
 beforeAll(async () => {
-  server = await serve({ store: createMemoryStore(), port: 0, host: '127.0.0.1', quiet: true });
+  apiKey = (await seedDemoOrganization(store, { name: 'Pipelining' })).apiKey;
+  server = await serve({ store, port: 0, host: '127.0.0.1', quiet: true });
 });
 afterAll(async () => {
   await server?.close();
@@ -97,6 +101,25 @@ it('answers malformed HTTP with 400 VALIDATION_ERROR in the error body, with a r
     expect(answer.headers.get('content-length')).toBe(String(JSON.stringify(body).length));
     expect(schemas.validate('#/components/schemas/ErrorBody', body).errors).toEqual([]);
   }
+});
+
+it('answers a write pipelined before malformed bytes first, whole, then refuses the bytes', async () => {
+  const body = '{"name":"Pipelined before garbage"}';
+  const raw = await rawExchange(
+    `POST /v1/campaigns HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nX-Request-ID: first-one\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`,
+  );
+  // Two answers on the connection, in order: the write's 201, then the refusal (right after
+  // the 201's body, which ends with no line break).
+  const answers = [...raw.matchAll(/HTTP\/1\.1 (\d{3}) [A-Za-z ]+\r\n/g)];
+  expect(answers.map((match) => Number(match[1]))).toEqual([201, 400]);
+  const refusal = parseRaw(raw.slice(answers[1]?.index));
+  expect((refusal.body as { error: string }).error).toBe('VALIDATION_ERROR');
+  // Nothing of the earlier request is taken for the refused one's (its request ID).
+  expect(refusal.headers.get('x-request-id')).not.toBe('first-one');
+  const listed = await fetch(`${server.url}/v1/campaigns`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  const names = ((await listed.json()) as { campaigns: Array<{ name: string }> }).campaigns.map((c) => c.name);
+  expect(names).toContain('Pipelined before garbage');
 });
 
 it('keeps serving ordinary requests', async () => {
