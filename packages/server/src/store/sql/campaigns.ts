@@ -5,7 +5,7 @@ import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
 import { readsById } from './reads-by-id.ts';
 import { dueNotKnown, markCampaignDue } from './leads.ts';
-import { insertRow, selectPage, updateRow } from './rows.ts';
+import { insertRow, listPage, updateRow } from './rows.ts';
 import { movesDueTimes } from '../types.ts';
 
 const campaignJson = new Set([
@@ -38,7 +38,11 @@ export function sqlCampaigns(client: SqlClient, shared = false): CampaignStore {
         params.push(filter.is_active);
         where += ` and is_active = $${params.length}`;
       }
-      return selectPage<CampaignRecord>(client, 'campaigns', where, params, 'created_at desc, id desc', filter);
+      return listPage<CampaignRecord>(
+        client,
+        { from: 'campaigns', where, params, orderBy: 'created_at desc, id desc' },
+        filter,
+      );
     },
     async update(organizationId, id, patch) {
       const save = (on: SqlClient) =>
@@ -175,7 +179,11 @@ export function sqlWebhooks(client: SqlClient): WebhookStore {
       );
     },
     async list(campaignId, page) {
-      return selectPage<WebhookRecord>(client, 'webhooks', 'campaign_id = $1', [campaignId], 'created_at, id', page);
+      return listPage<WebhookRecord>(
+        client,
+        { from: 'webhooks', where: 'campaign_id = $1', params: [campaignId], orderBy: 'created_at, id' },
+        page,
+      );
     },
     async update(campaignId, id, patch) {
       return reportingUniqueViolations(() =>

@@ -3,7 +3,7 @@ import type { DealRecord, PipelineRecord, StageRecord } from '../records.ts';
 import type { DealStore, PipelineStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
 import { reportingUniqueViolations } from './errors.ts';
-import { insertRow, selectPage, updateRow } from './rows.ts';
+import { insertRow, listPage, updateRow } from './rows.ts';
 
 export function sqlPipelines(client: SqlClient): PipelineStore {
   return {
@@ -21,12 +21,14 @@ export function sqlPipelines(client: SqlClient): PipelineStore {
       return row ?? null;
     },
     async listActive(organizationId, page) {
-      return selectPage<PipelineRecord>(
+      return listPage<PipelineRecord>(
         client,
-        'pipelines',
-        'organization_id = $1 and is_active',
-        [organizationId],
-        'created_at, id',
+        {
+          from: 'pipelines',
+          where: 'organization_id = $1 and is_active',
+          params: [organizationId],
+          orderBy: 'created_at, id',
+        },
         page,
       );
     },
@@ -85,7 +87,11 @@ export function sqlDeals(client: SqlClient): DealStore {
         params.push(filter[column]);
         where += ` and ${column} = $${params.length}`;
       }
-      return selectPage<DealRecord>(client, 'deals', where, params, 'created_at desc, id desc', filter);
+      return listPage<DealRecord>(
+        client,
+        { from: 'deals', where, params, orderBy: 'created_at desc, id desc' },
+        filter,
+      );
     },
     async update(organizationId, id, patch) {
       return updateRow<DealRecord>(client, 'deals', { organization_id: organizationId, id }, patch, dealJson);

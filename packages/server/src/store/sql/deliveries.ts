@@ -6,7 +6,7 @@
 import type { DeliveryAttemptRecord, DeliveryRecord } from '../records.ts';
 import type { DeliveryClaimState, DeliveryStore, DeliveryWithAttempts } from '../types.ts';
 import type { SqlClient } from './client.ts';
-import { insertRow, selectPage } from './rows.ts';
+import { insertRow, listPage } from './rows.ts';
 import { cancelledReason } from '../memory/deliveries.ts';
 
 export function sqlDeliveries(client: SqlClient): DeliveryStore {
@@ -102,12 +102,9 @@ export function sqlDeliveries(client: SqlClient): DeliveryStore {
       );
     },
     async listForCampaign(campaignId, page) {
-      const { items, total } = await selectPage<DeliveryRecord>(
+      const { items, total } = await listPage<DeliveryRecord>(
         client,
-        'deliveries',
-        'campaign_id = $1',
-        [campaignId],
-        'created_at, id',
+        { from: 'deliveries', where: 'campaign_id = $1', params: [campaignId], orderBy: 'created_at, id' },
         page,
       );
       if (items.length === 0) return { items: [], total };

@@ -1,7 +1,7 @@
 /** SQL implementation of the sandbox channel's recorded messages. */
 import type { SandboxMessageStore } from '../types.ts';
 import type { SqlClient } from './client.ts';
-import { insertRow, selectPage } from './rows.ts';
+import { insertRow, listPage } from './rows.ts';
 import type { SandboxMessageRecord } from '../records.ts';
 
 export function sqlMessages(client: SqlClient): SandboxMessageStore {
@@ -16,7 +16,11 @@ export function sqlMessages(client: SqlClient): SandboxMessageStore {
         params.push(filter.lead_id);
         where += ` and lead_id = $${params.length}`;
       }
-      return selectPage<SandboxMessageRecord>(client, 'sandbox_messages', where, params, 'sent_at, id', filter);
+      return listPage<SandboxMessageRecord>(
+        client,
+        { from: 'sandbox_messages', where, params, orderBy: 'sent_at, id' },
+        filter,
+      );
     },
     async eraseLead(organizationId, leadId) {
       await client.query(

@@ -4,6 +4,7 @@
  * types, never from callers' input.
  */
 import type { SqlClient } from './client.ts';
+import { planEachRun } from './statement-names.ts';
 
 type Row = Record<string, unknown>;
 
@@ -61,35 +62,46 @@ export async function updateRow<T>(
   return rows[0] ?? null;
 }
 
-/** A page of rows with the total, from a count query and a rows query sharing filters. */
-export async function selectPage<T>(
+/** What a paged list reads: its table, its condition and parameters, and its order. */
+export interface ListQuery {
+  from: string;
+  /** A condition on `from`'s columns, whose placeholders are `$1`..`$n` of `params`. */
+  where: string;
+  params: unknown[];
+  /** The answer's order; it ends with a unique column, so that pages never share or skip a row. */
+  orderBy: string;
+}
+
+/**
+ * The statement of a page of `query` (decision 0006, "Every list costs with its page"): the
+ * shape of `pageWithTotal`, a one-row count left-joined to the page cut by `limit` and
+ * `offset` (the last two parameters), planned at every run. The count reads the matching
+ * rows' index entries once; the page walks an index in the answer's order and stops after
+ * `offset + limit` rows. (A window count, `count(*) over ()`, read and held every matching
+ * row, full width, before the page was cut.)
+ *
+ * `limit` and `offset` are one-time subqueries, so that the planner does not see their values
+ * and plans the page for a fraction of the rows, as a generic plan does. Seen, they were
+ * weighed against the row estimate, which without statistics is a few hundred rows: a page
+ * past it (offset 50,000 of 100,000) cost the same as the whole list either way, and was
+ * planned as a bitmap scan and a sort of every matching row (on disk).
+ */
+export function pageStatement({ from, where, orderBy, params }: ListQuery): string {
+  const n = params.length;
+  return `${planEachRun}select c.total as _total, p.*
+  from (select count(*) as total from ${from} where ${where}) c
+  left join lateral (
+    select * from ${from} where ${where}
+     order by ${orderBy} limit (select $${n + 1}::bigint) offset (select $${n + 2}::bigint)) p on true`;
+}
+
+/** A page of `query` and its total, from one statement (`pageStatement`), in its order. */
+export async function listPage<T extends { id: string }>(
   client: SqlClient,
-  from: string,
-  where: string,
-  params: unknown[],
-  orderBy: string,
+  query: ListQuery,
   page: { limit: number; offset: number },
 ): Promise<{ items: T[]; total: number }> {
-  const n = params.length;
-  const rows = await client.query<T & { _total: number }>(
-    `select *, count(*) over () as _total from ${from} where ${where} order by ${orderBy} limit $${n + 1} offset $${n + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  if (rows.length === 0 && page.offset > 0) {
-    const [count] = await client.query<{ total: number }>(
-      `select count(*) as total from ${from} where ${where}`,
-      params,
-    );
-    return { items: [], total: Number(count?.total ?? 0) };
-  }
-  const total = rows.length > 0 ? Number(rows[0]?._total) : 0;
-  return {
-    items: rows.map(({ _total, ...row }) => {
-      void _total;
-      return row as unknown as T;
-    }),
-    total,
-  };
+  return pageWithTotal<T>(client, pageStatement(query), [...query.params, page.limit, page.offset]);
 }
 
 /**

@@ -25,6 +25,7 @@ import { migration016 } from './016-enrolment-due-times.ts';
 import { migration017 } from './017-enrolment-due-order.ts';
 import { migration018 } from './018-real-time-leases.ts';
 import { migration019 } from './019-sender-identity.ts';
+import { migration020 } from './020-lists-cost-with-the-page.ts';
 
 export interface Migration {
   version: number;
@@ -51,4 +52,5 @@ export const migrations: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];
