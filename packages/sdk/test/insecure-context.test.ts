@@ -7,11 +7,11 @@
  * mapped to loopback by the browser itself, never resolved), the built package bundled as
  * an application bundles it.
  */
-import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { chromiumArgs, requireChromium } from '../../../scripts/test-support/chromium.ts';
 import { json, startServer } from './helpers/http.ts';
+import { bundleClassicScript } from './support/classic-script.ts';
 import { childTimeoutMs, packageDir } from './support/runtime-run.ts';
 
 interface PageOutcome {
@@ -43,17 +43,7 @@ it(
   'creates from a page that is no secure context: a key made from getRandomValues, or the given one, retried',
   async () => {
     const executablePath = requireChromium();
-    const bundled = await build({
-      stdin: { contents: page, resolveDir: packageDir, loader: 'js' },
-      absWorkingDir: packageDir,
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = bundled.outputFiles[0]?.text ?? '';
+    const code = await bundleClassicScript({ stdin: { contents: page, resolveDir: packageDir, loader: 'js' } });
     // The page and the API on one origin (no CORS in the way): each create answers 503 first.
     const failedOnce = new Set<string>();
     const server = await startServer((request, response) => {
