@@ -58,10 +58,19 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       socket.end(requestTimeout, () => socket.destroy());
       return;
     }
-    // A request pipelined before the refused one is still being answered: its answer goes
-    // first, whole, then the refusal. Closing now would lose the answer of a request whose
-    // writes may commit (a create its client would then send again).
-    const earlier = responseInFlight(socket);
+    const current = currentResponse(socket);
+    if (current && !current.writableFinished && !current.req?.complete) {
+      // The refused bytes are the current request's own (its body cut off, or its chunks
+      // malformed): refused at once, so that its handler, waiting for the body, ends too;
+      // or, once its answer has begun, the connection is closed under it.
+      if (current.headersSent) socket.destroy();
+      else refuse(error, socket, false);
+      return;
+    }
+    // A request pipelined before the refused one, received whole, is still being answered:
+    // its answer goes first, whole, then the refusal. Closing now would lose the answer of a
+    // request whose writes may commit (a create its client would then send again).
+    const earlier = current && !current.writableFinished ? current : undefined;
     if (earlier) {
       let answered = false;
       const answerAfter = () => {
@@ -136,16 +145,12 @@ export function writeRawAnswer(socket: Duplex, status: number, headers: Record<s
   );
 }
 
-type InFlight = { writableFinished?: boolean } & Pick<ServerResponse, 'once'>;
+type InFlight = Pick<ServerResponse, 'once' | 'headersSent' | 'writableFinished'> & {
+  req?: { complete?: boolean };
+};
 
-/** The response Node is writing on this connection (pipelined requests), if any. */
+/** The response Node is writing on this connection (the request being answered), if any. */
 const currentResponse = (socket: Duplex) => (socket as Duplex & { _httpMessage?: InFlight })._httpMessage;
-
-/** The earlier request's response, begun or not, that the refusal must wait for. */
-function responseInFlight(socket: Duplex): InFlight | undefined {
-  const current = currentResponse(socket);
-  return current && !current.writableFinished ? current : undefined;
-}
 
 /** What can be read of the request from the bytes the parser refused: request line, X-Request-ID and Origin. */
 function readHead(raw: Buffer | undefined): {
