@@ -58,8 +58,9 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       socket.end(requestTimeout, () => socket.destroy());
       return;
     }
-    const current = currentResponse(socket);
-    if (current && !current.writableFinished && !current.req?.complete) {
+    const response = currentResponse(socket);
+    const current = response && !response.writableFinished ? response : undefined;
+    if (current && !current.req?.complete) {
       // The refused bytes are the current request's own (its body cut off, or its chunks
       // malformed): refused at once, so that its handler, waiting for the body, ends too;
       // or, once its answer has begun, the connection is closed under it.
@@ -70,7 +71,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
     // A request pipelined before the refused one, received whole, is still being answered:
     // its answer goes first, whole, then the refusal. Closing now would lose the answer of a
     // request whose writes may commit (a create its client would then send again).
-    const earlier = current && !current.writableFinished ? current : undefined;
+    const earlier = current;
     if (earlier) {
       let answered = false;
       const answerAfter = () => {
