@@ -2141,7 +2141,7 @@ export interface components {
         ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "API_KEY_EXPIRED" | "INSUFFICIENT_SCOPE" | "ORGANIZATION_DEACTIVATED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_TIMEOUT" | "AUTH_UNAVAILABLE" | "SEQUENCE_VALIDATION_FAILED" | "NO_SEQUENCE" | "INVALID_DATE_FILTER" | "INVALID_VARIATION" | "INVALID_WEBHOOK_URL" | "INVALID_ACCOUNT" | "INVALID_STAGE" | "CAMPAIGN_NOT_FOUND" | "LEAD_NOT_FOUND" | "LEAD_NOT_IN_CAMPAIGN" | "STEP_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "VARIATION_B_MISSING" | "STEP_ID_AMBIGUOUS" | "SEQUENCE_MODIFIED" | "DUPLICATE_WEBHOOK" | "WEBHOOK_SLOT_TAKEN" | "ACCOUNT_NOT_CONNECTED" | "ACCOUNT_IN_USE" | "PREFLIGHT_FAILED" | "ORG_HAS_NO_MEMBERS" | "LEAD_NOT_ENROLLED" | "LEAD_NOT_CONTACTED" | "CLOCK_BACKWARDS" | "SANDBOX_DISABLED";
         /** @description One failing field (schema validation) or one broken sequence rule. */
         ValidationIssue: {
-            /** @description Location of the failing value: `body.name`, `query.limit`, `path.campaign_id`, `header.Idempotency-Key`; for sequence rules the step's path, such as `sequence.variation_a[2].branches.yes[0]`. */
+            /** @description Location of the failing value: `body.name`, `query.limit`, `path.campaign_id`, `header.Idempotency-Key`; for sequence rules the step's path, such as `sequence.variation_a[2].branches.yes[0]`. At most 1,000 characters and a count: a longer one (a path through keys the caller chose, such as `custom_fields` keys of any length) keeps its first 1,000 characters followed by `… (N characters)`. */
             field: string;
             message: string;
             /** @description Kind of failure. Schema validation uses `required`, `type`, `format`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`, `max_items`, `pattern`, `additional_properties`, `not_found` (an ID in the body that does not exist in the organization), `duplicate` (a value that must be unique is taken), `default_pipeline` (a change that would leave the organization without exactly one active default pipeline), `invalid_json`, `unsupported_character` (a string, or an object key, holds U+0000 or an unpaired UTF-16 surrogate, which stored text cannot hold; refused in the body and in declared parameters), `json_too_deep` (the body nests objects and arrays more than 64 levels deep), `malformed_http` (the request is not valid HTTP/1.1). Sequence rules use `connection_needs_conditional`, `nesting_too_deep`, `message_outside_yes_branch`, `email_needs_subject_and_content`, `delay_out_of_range`, `duplicate_step_id`, `too_many_steps`, `missing_branches`. */
@@ -2165,10 +2165,15 @@ export interface components {
             /** @description What to do about it. */
             fix: string;
         };
-        /** @description Optional structured details of an error. Which keys appear depends on the code: `errors` for `VALIDATION_ERROR` and `SEQUENCE_VALIDATION_FAILED`; `account_ids` for `ACCOUNT_NOT_CONNECTED` and `INVALID_ACCOUNT`; `conflicts` for `ACCOUNT_IN_USE`; `webhook_id` for `DUPLICATE_WEBHOOK` and `WEBHOOK_SLOT_TAKEN`; `issues` and `blocking_count` for `PREFLIGHT_FAILED`; `step_id` for the step errors. Other keys may be added. */
+        /** @description Optional structured details of an error. Which keys appear depends on the code: `errors` for `VALIDATION_ERROR` and `SEQUENCE_VALIDATION_FAILED` (and `errors_truncated` for the first); `account_ids` for `ACCOUNT_NOT_CONNECTED` and `INVALID_ACCOUNT`; `conflicts` for `ACCOUNT_IN_USE`; `webhook_id` for `DUPLICATE_WEBHOOK` and `WEBHOOK_SLOT_TAKEN`; `issues` and `blocking_count` for `PREFLIGHT_FAILED`; `step_id` for the step errors. Other keys may be added. */
         ErrorDetails: {
-            /** @description Each failing field or broken rule. */
+            /** @description Each failing field or broken rule. A `VALIDATION_ERROR` lists at most 1,000, the first its checks found; a request that fails in more places sets `errors_truncated`. */
             errors?: components["schemas"]["ValidationIssue"][];
+            /**
+             * @description Present, and `true`, when the request failed in more places than the 1,000 that `errors` lists (a body of 1 MB can fail in hundreds of thousands). Fix those and send the request again to see the rest.
+             * @constant
+             */
+            errors_truncated?: true;
             /** @description The sender account IDs the error is about. */
             account_ids?: string[];
             /** @description Each account that already sends for another active campaign, with that campaign. */
@@ -2192,7 +2197,7 @@ export interface components {
             /** @constant */
             success: false;
             error: components["schemas"]["ErrorCode"];
-            /** @description Human-readable explanation; for `SEQUENCE_VALIDATION_FAILED` it lists every failed rule (of the first 40 steps, for a sequence refused for having more). For `VALIDATION_ERROR` it names the first ten issues and says how many more `details.errors` lists. */
+            /** @description Human-readable explanation; for `SEQUENCE_VALIDATION_FAILED` it lists every failed rule (of the first 40 steps, for a sequence refused for having more). For `VALIDATION_ERROR` it names the first ten issues and says how many more `details.errors` lists (or, past 1,000, that there are more than it lists). */
             message: string;
             details?: components["schemas"]["ErrorDetails"];
             /** @description Same value as the `X-Request-ID` response header. */
@@ -3703,7 +3708,7 @@ export interface components {
                 };
             };
         };
-        /** @description The request does not match the schema (missing or malformed field, bad query parameter, value out of range). `details.errors` lists each failing field. */
+        /** @description The request does not match the schema (missing or malformed field, bad query parameter, value out of range). `details.errors` lists each failing field, up to 1,000; a request failing in more places lists the first 1,000 and sets `details.errors_truncated`. */
         ValidationError: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];

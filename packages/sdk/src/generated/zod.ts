@@ -54,7 +54,7 @@ export type ErrorCode = z.output<typeof ErrorCode>;
 /**
  * One failing field (schema validation) or one broken sequence rule.
  */
-export const ValidationIssue = /* @__PURE__ */ z.looseObject({ field: /* @__PURE__ */ z.string(), message: /* @__PURE__ */ z.string(), type: /* @__PURE__ */ z.string() }) satisfies z.ZodType<components['schemas']["ValidationIssue"]>;
+export const ValidationIssue = /* @__PURE__ */ z.looseObject({ field: /* @__PURE__ */ z.string().max(1100), message: /* @__PURE__ */ z.string(), type: /* @__PURE__ */ z.string() }) satisfies z.ZodType<components['schemas']["ValidationIssue"]>;
 export type ValidationIssue = z.output<typeof ValidationIssue>;
 
 export const AccountConflict = /* @__PURE__ */ z.looseObject({ account_id: /* @__PURE__ */ z.string(), campaign_id: /* @__PURE__ */ z.guid(), campaign_name: /* @__PURE__ */ z.string().nullable().optional() }) satisfies z.ZodType<components['schemas']["AccountConflict"]>;
@@ -64,9 +64,9 @@ export const PreflightIssue = /* @__PURE__ */ z.looseObject({ code: /* @__PURE__
 export type PreflightIssue = z.output<typeof PreflightIssue>;
 
 /**
- * Optional structured details of an error. Which keys appear depends on the code: `errors` for `VALIDATION_ERROR` and `SEQUENCE_VALIDATION_FAILED`; `account_ids` for `ACCOUNT_NOT_CONNECTED` and `INVALID_ACCOUNT`; `conflicts` for `ACCOUNT_IN_USE`; `webhook_id` for `DUPLICATE_WEBHOOK` and `WEBHOOK_SLOT_TAKEN`; `issues` and `blocking_count` for `PREFLIGHT_FAILED`; `step_id` for the step errors. Other keys may be added.
+ * Optional structured details of an error. Which keys appear depends on the code: `errors` for `VALIDATION_ERROR` and `SEQUENCE_VALIDATION_FAILED` (and `errors_truncated` for the first); `account_ids` for `ACCOUNT_NOT_CONNECTED` and `INVALID_ACCOUNT`; `conflicts` for `ACCOUNT_IN_USE`; `webhook_id` for `DUPLICATE_WEBHOOK` and `WEBHOOK_SLOT_TAKEN`; `issues` and `blocking_count` for `PREFLIGHT_FAILED`; `step_id` for the step errors. Other keys may be added.
  */
-export const ErrorDetails = /* @__PURE__ */ z.looseObject({ errors: /* @__PURE__ */ z.array(ValidationIssue).optional(), account_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()).optional(), conflicts: /* @__PURE__ */ z.array(AccountConflict).optional(), webhook_id: /* @__PURE__ */ z.guid().optional(), step_id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647).optional(), blocking_count: /* @__PURE__ */ z.int().gte(0).optional(), issues: /* @__PURE__ */ z.array(PreflightIssue).optional() }) satisfies z.ZodType<components['schemas']["ErrorDetails"]>;
+export const ErrorDetails = /* @__PURE__ */ z.looseObject({ errors: /* @__PURE__ */ z.array(ValidationIssue).max(1000).optional(), errors_truncated: /* @__PURE__ */ z.literal(true).optional(), account_ids: /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()).optional(), conflicts: /* @__PURE__ */ z.array(AccountConflict).optional(), webhook_id: /* @__PURE__ */ z.guid().optional(), step_id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647).optional(), blocking_count: /* @__PURE__ */ z.int().gte(0).optional(), issues: /* @__PURE__ */ z.array(PreflightIssue).optional() }) satisfies z.ZodType<components['schemas']["ErrorDetails"]>;
 export type ErrorDetails = z.output<typeof ErrorDetails>;
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { ErrorCode, Schemas } from '../openapi/types.ts';
 import { groupedDigits } from '../domain/grouped-digits.ts';
+import { boundedField, maxFieldLength, maxIssues } from './issue-limits.ts';
 
 export type ErrorDetails = Schemas['ErrorDetails'];
 export type ValidationIssue = Schemas['ValidationIssue'];
@@ -32,25 +33,38 @@ export class ApiError extends Error {
 }
 
 /**
- * How many issues the message names. `details.errors` lists every one; a message that named
+ * How many issues the message names. `details.errors` lists the rest; a message that named
  * them all repeated them, and a batch body of 1 MB can fail with 250,000 (a message of 10 MB
  * that a client logs in one line).
  */
 const issuesInMessage = 10;
 
-/** `400 VALIDATION_ERROR` for one or more failing fields. */
+/**
+ * `400 VALIDATION_ERROR` for one or more failing fields. Past `maxIssues` (producers stop
+ * at one more, to tell), the answer keeps the first `maxIssues` and says there are more.
+ */
 export function validationError(errors: ValidationIssue[], message?: string): ApiError {
-  return new ApiError(400, 'VALIDATION_ERROR', message ?? `Request validation failed: ${issueSummary(errors)}.`, {
-    details: { errors },
-  });
+  const truncated = errors.length > maxIssues;
+  const listed = (truncated ? errors.slice(0, maxIssues) : errors).map((issue) =>
+    issue.field.length > maxFieldLength ? { ...issue, field: boundedField(issue.field) } : issue,
+  );
+  return new ApiError(
+    400,
+    'VALIDATION_ERROR',
+    message ?? `Request validation failed: ${issueSummary(listed, truncated)}.`,
+    { details: truncated ? { errors: listed, errors_truncated: true } : { errors: listed } },
+  );
 }
 
 /** The first issues, and how many more: for an error's message, beside `details.errors`. */
-function issueSummary(errors: ValidationIssue[]): string {
+function issueSummary(errors: ValidationIssue[], truncated: boolean): string {
   const named = errors
     .slice(0, issuesInMessage)
     .map((e) => `${e.field} ${e.message}`)
     .join('; ');
+  if (truncated) {
+    return `${named}; and more (details.errors lists the first ${groupedDigits(maxIssues)}: fix them and send again to see the rest)`;
+  }
   const more = errors.length - issuesInMessage;
   return more > 0 ? `${named}; and ${groupedDigits(more)} more (details.errors lists each)` : named;
 }

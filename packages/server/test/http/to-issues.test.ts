@@ -16,3 +16,17 @@ it('keeps the outermost of two unions at one place, which used to drop each othe
   expect(issues).toHaveLength(1);
   expect(issues[0]?.field).toBe('body');
 });
+
+it('makes issues only up to its limit, in the order of the errors, skipping the noise of unions', () => {
+  // `verbose`, as the precompiled validators: a union's issue names its alternatives.
+  const validate = new Ajv({ allErrors: true, verbose: true }).compile({
+    type: 'array',
+    items: { anyOf: [{ required: ['email'] }, { required: ['linkedin'] }] },
+  });
+  expect(validate([{}, {}, {}, {}])).toBe(false);
+  expect(toIssues(validate.errors ?? [], 'body', 2).map((issue) => issue.field)).toEqual([
+    'body[0].email',
+    'body[1].email',
+  ]);
+  expect(toIssues(validate.errors ?? [], 'body')).toHaveLength(4);
+});
