@@ -28,13 +28,18 @@ export interface ClientOptions {
    * The repository's reference server listens at `http://127.0.0.1:4010`: pass it explicitly.
    */
   baseUrl?: string | undefined;
-  /** Deadline of a call in ms (above 0), across every attempt and wait. Default 60,000. */
+  /**
+   * Deadline of a call in ms (above 0; `Infinity` for none), across every attempt and wait.
+   * Default 60,000.
+   */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt (a whole number), for requests safe to retry. Default 2. */
   maxRetries?: number | undefined;
   /**
-   * Longest `Retry-After` (or `RateLimit-Reset`) the client waits for, in ms. A longer one
-   * fails at once with the error, whose `retryAfter` says how long to wait. Default 60,000.
+   * Longest `Retry-After` (or `RateLimit-Reset`) the client waits for, in ms (0 or more;
+   * `Infinity`: only the deadline caps it). A longer one fails at once with the error, whose
+   * `retryAfter` says how long to wait; a shorter one is waited in full, however long it is.
+   * Default 60,000.
    */
   maxRetryAfterMs?: number | undefined;
   /**
@@ -103,7 +108,8 @@ export interface OcsClient extends Client<paths, 'application/json'> {
 
 /**
  * Creates a client. Throws at once, with what to do, on a missing or malformed key or
- * base URL.
+ * base URL, or an option it does not know. The options are the object's own properties:
+ * inherited ones (a polluted `Object.prototype`'s) are not read, and symbol keys are ignored.
  *
  * @example
  * import { createClient, getCampaign } from '@ocs/sdk';
@@ -115,6 +121,10 @@ export interface OcsClient extends Client<paths, 'application/json'> {
  * });
  */
 export function createClient(options: ClientOptions = {}): OcsClient {
+  // The options are the object's own properties, read from a copy with no prototype: an
+  // inherited one is none, so that a polluted Object.prototype (`baseUrl`, `fetch`, as a
+  // gadget's `obj.__proto__.x = ...` sets them) neither takes the key elsewhere nor fails
+  // every client as an unknown option.
   const {
     apiKey,
     baseUrl: url,
@@ -127,14 +137,15 @@ export function createClient(options: ClientOptions = {}): OcsClient {
     fetch,
     validate,
     ...unknown
-  } = options;
-  // TypeScript refuses an unknown option in an object literal; JavaScript does not.
-  // `for...in`, as the SDK's other loops over a caller's objects (parameters, queries): a
-  // page whose Object.prototype has enumerable members breaks those too, and `Object.keys`
-  // costs 7 B of the quickstart's budget. The message names the type rather than listing
-  // the options: the list took 23 B of that budget, which the key made without
-  // `crypto.randomUUID` needed (operation.ts).
-  for (const name in unknown) throw new OcsError(`Unknown option "${name}": not one of ClientOptions.`);
+  } = { __proto__: null, ...options } as ClientOptions;
+  // TypeScript refuses an unknown option in an object literal; JavaScript does not. Its own
+  // string keys, on a copy with no prototype again (the rest has Object.prototype's); a
+  // symbol key cannot be a misspelt option, and may be a framework's mark: it is ignored.
+  // The message names the type rather than listing the options: the list took 23 B of the
+  // quickstart's budget, which the key made without `crypto.randomUUID` needed (operation.ts).
+  for (const name in { __proto__: null, ...unknown }) {
+    throw new OcsError(`Unknown option "${name}": not one of ClientOptions.`);
+  }
   checkLimits(timeoutMs, maxRetries, maxRetryAfterMs);
   // Else the first request would fail with a TypeError that names no option.
   if (fetch != null && typeof fetch != 'function') throw new OcsError('Invalid fetch: expected a function.');

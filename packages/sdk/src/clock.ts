@@ -1,7 +1,9 @@
 /**
- * One shared ticker for every call's deadline, instead of a timer per call: creating and
- * clearing a Node timer on each call costs about 7% of a call on loopback (bench/). The
- * ticker runs every 50 ms while calls are in flight, so a deadline fires up to 50 ms late.
+ * One shared ticker for every call's deadline and every wait between its attempts, instead
+ * of a timer per call: creating and clearing a Node timer on each call costs about 7% of a
+ * call on loopback (bench/), and a timer cannot hold a delay above 2^31-1 ms (src/deadline.ts).
+ * The ticker runs every 50 ms while calls are in flight, so a deadline fires, and a wait
+ * ends, up to 50 ms late.
  *
  * A pending call is work: while a deadline is watched the ticker keeps a Node process
  * alive, so that a call whose fetch holds no socket (MSW, a mock's in-process fetch that

@@ -14,8 +14,7 @@ export const env = (name: string, optional?: boolean): string | undefined => {
   try {
     return globalThis.process?.env?.[name];
   } catch (error) {
-    if (optional) return undefined;
-    throw error;
+    if (!optional) throw error;
   }
 };
 

@@ -21,7 +21,7 @@ export interface Deadline {
   readonly at: number;
   /** The SDK's error when the call was aborted or timed out, else undefined. */
   stopped(): OcsError | undefined;
-  /** Resolves after `ms`, or rejects at the deadline or on abort. */
+  /** Resolves after `ms` (any number of them), or rejects at the deadline or on abort. */
   sleep(ms: number): Promise<void>;
   /**
    * `start()`'s promise, or the SDK's error as soon as the call stops; `start` is not
@@ -48,10 +48,10 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
   // The first error stops the call; recorded before `abort`, whose listeners may stop it
   // again (a fetch that aborts the caller's signal in turn), so that the first one wins.
   const fire = (error: OcsError) => {
-    if (stop) return;
-    stop = error;
-    reject(error);
-    controller.abort(error);
+    if (!stop) {
+      reject((stop = error));
+      controller.abort(error);
+    }
   };
   const abort = () => fire(new OcsAbortError('Aborted by your AbortSignal.', { cause: signal?.reason }));
   const check = (now: number) => {
@@ -67,11 +67,16 @@ export function startDeadline(timeoutMs: number, signal?: AbortSignal | null): D
     signal: controller.signal,
     at,
     stopped: () => stop,
-    // The wait's timer is cleared when the call stops, so that it keeps no process alive.
+    // On the deadline's clock, not a timer: `setTimeout` fires at once for a delay above
+    // 2^31-1 ms (24.8 days), in every runtime, so a `Retry-After` that long, allowed by
+    // `timeoutMs` and `maxRetryAfterMs` of Infinity, would retry at once. The clock compares
+    // epoch ms, which have no such limit; a wait ends up to 50 ms late, as the deadline does.
+    // Unwatched when the call stops, so that it keeps no process alive.
     sleep: (ms) => {
-      let wait: ReturnType<typeof setTimeout> | undefined;
-      return race(() => new Promise<void>((resolve) => (wait = setTimeout(resolve, ms)))).finally(() =>
-        clearTimeout(wait),
+      ms += Date.now(); // now the epoch ms to wake at
+      let wake: (now: number) => unknown;
+      return race(() => new Promise<void>((resolve) => watch((wake = (now) => now < ms || resolve())))).finally(() =>
+        unwatch(wake),
       );
     },
     race,

@@ -123,7 +123,7 @@ async function call(
   let headers: Record<string, string> | Headers = { ...plain };
   for (const name in own) {
     const value = own[name];
-    if (value === undefined) continue;
+    if (value == null) continue;
     // Refused here whether or not the call has headers (headers.ts says why). And a blank
     // value (checked as a NUL, which is refused), which would be sent empty: an empty key is
     // no key, and a retried create could create twice.

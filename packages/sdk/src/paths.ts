@@ -120,6 +120,8 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
         ),
       });
       const all = [...hooks, ...middleware] as Hook[];
+      // onError and onResponse run in reverse order, as openapi-fetch runs them.
+      const back = [...all].reverse();
       // Through the client's transport: retries (when the request is safe to send again)
       // within the call's deadline; the route template is for its bookkeeping.
       const send = (request: Request) =>
@@ -159,7 +161,7 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
           response = await deadline.race(() => (fetch ? fetch(outgoing) : send(outgoing)));
         } catch (error) {
           let failure: unknown = error;
-          for (const hook of [...all].reverse()) {
+          for (const hook of back) {
             const result = await hook.onError?.({ ...context, request: outgoing, error: failure } as never);
             if (result instanceof Response) {
               response = result;
@@ -170,7 +172,7 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
           }
           if (!response) throw failure;
         }
-        for (const hook of [...all].reverse()) {
+        for (const hook of back) {
           const result: unknown = await hook.onResponse?.({ ...context, request: outgoing, response } as never);
           if (result instanceof Response) response = result;
           else if (result) throw new Error('onResponse: return a Response or nothing');

@@ -46,8 +46,8 @@ export class OcsResult {
 
 /** Turns a parsed body into the result, in place, adding nothing under the body's own names. */
 export function toResult(body: object, answer: Response, idempotencyKey: string | undefined): OcsResult {
-  Object.defineProperty(body, response, { value: answer });
-  if (idempotencyKey) Object.defineProperty(body, key, { value: idempotencyKey });
+  // Not enumerable (`defineProperties`' default), so that the body's own fields stay the only ones seen.
+  Object.defineProperties(body, { [response]: { value: answer }, [key]: { value: idempotencyKey } });
   return Object.setPrototypeOf(body, OcsResult.prototype);
 }
 

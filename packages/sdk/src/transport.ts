@@ -84,10 +84,10 @@ export function createTransport(
       };
       let response: Response;
       try {
-        // A Request's body can be read once: a retryable one sends a copy each time. Raced
-        // with the deadline: a custom fetch may ignore the signal.
+        // A Request's body can be read once: a retryable one sends a copy each time (a URL
+        // string has no `body`). Raced with the deadline: a custom fetch may ignore the signal.
         response = await deadline.race(() =>
-          (clientFetch ?? fetch)(typeof input === 'string' || !retryable || !input.body ? input : input.clone(), init),
+          (clientFetch ?? fetch)(!retryable || !(input as Request).body ? input : (input as Request).clone(), init),
         );
       } catch (error) {
         await lost(error, '');
@@ -99,8 +99,8 @@ export function createTransport(
           ? undefined
           : await deadline.race(() => retryWait(response, attempt, maxRetryAfterMs));
       // Answer now rather than wait past the cap or the deadline: the caller gets the
-      // error (with `retryAfter`) at once and decides.
-      if (ms !== undefined && Date.now() + ms > deadline.at) ms = undefined;
+      // error (with `retryAfter`) at once and decides. (No wait: `now + undefined` is NaN.)
+      if (Date.now() + (ms as number) > deadline.at) ms = undefined;
       note?.(`HTTP ${response.status} (request ${response.headers.get('x-request-id')})`, ms);
       if (ms === undefined) {
         if (!call.read) return response;

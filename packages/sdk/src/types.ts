@@ -92,7 +92,10 @@ export type OperationResult<Id extends OperationId> = WithMeta<
 export interface CallOptions {
   /** Aborts the call at once: the current attempt, any wait between retries. */
   signal?: AbortSignal | undefined;
-  /** Deadline of the whole call in ms, across every attempt and wait (default: the client's). */
+  /**
+   * Deadline of the whole call in ms (above 0; `Infinity` for none), across every attempt and
+   * wait (default: the client's).
+   */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt (default: the client's, 2). */
   maxRetries?: number | undefined;

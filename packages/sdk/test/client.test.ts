@@ -131,6 +131,55 @@ describe('construction', () => {
     expect(() => createClient({ apiKey, baseUrl, timeout: undefined } as never)).toThrow(/^Unknown option "timeout"/);
   });
 
+  describe("reads only the options object's own string keys", () => {
+    const polluted = Object.prototype as Record<string, unknown>;
+    /** Creates a client while Object.prototype holds `members`, then removes them. */
+    const createPolluted = (members: PropertyDescriptorMap, options: ClientOptions) => {
+      Object.defineProperties(polluted, members);
+      try {
+        return createClient(options);
+      } finally {
+        for (const name in members) Reflect.deleteProperty(polluted, name);
+      }
+    };
+
+    it('ignores what a pollution gadget adds to Object.prototype (enumerable), and symbol keys', async () => {
+      vi.stubEnv('OCS_BASE_URL', baseUrl);
+      // As `obj.__proto__.x = ...` adds them: a known option's name, and an unknown one.
+      const gadget = { value: 'http://polluted.test', enumerable: true, configurable: true, writable: true };
+      const client = createPolluted(
+        { baseUrl: gadget, timeout: { ...gadget, value: 5_000 } },
+        // A symbol key cannot be a misspelt option (a framework's mark, say): not refused.
+        { apiKey, [Symbol('brand')]: true } as ClientOptions,
+      );
+      server.use(http.get(campaignUrl, () => HttpResponse.json(campaignBody)));
+      await getCampaign(client, { campaign_id });
+      expect(seen.map((request) => request.url.href)).toEqual([campaignUrl]);
+    });
+
+    it('never takes an option from Object.prototype, even one no for...in sees', async () => {
+      const inherited = { configurable: true, writable: true };
+      const client = createPolluted(
+        {
+          headers: { ...inherited, value: { 'X-Polluted': 'yes' } },
+          maxRetries: { ...inherited, value: 0 },
+        },
+        { apiKey, baseUrl },
+      );
+      server.use(
+        http.get(campaignUrl, () =>
+          seen.length === 1
+            ? HttpResponse.json(errorBody('UPSTREAM_TIMEOUT'), { status: 503 })
+            : HttpResponse.json(campaignBody),
+        ),
+      );
+      vi.spyOn(Math, 'random').mockReturnValue(0); // no backoff wait
+      await getCampaign(client, { campaign_id });
+      expect(seen).toHaveLength(2); // the default maxRetries, 2
+      expect(seen[0]?.headers.get('x-polluted')).toBeNull();
+    });
+  });
+
   it('takes every option of ClientOptions', async () => {
     // Required: an option added to ClientOptions must be added here, and read by createClient.
     const options: Required<ClientOptions> = {
