@@ -138,12 +138,15 @@ export function malformedHttp(problem: string): ApiError {
   return validationError([{ field: 'request', message: problem, type: 'malformed_http' }], `Request ${problem}.`);
 }
 
-/** A complete HTTP/1.1 answer written on a socket no response object owns, then the connection closed. */
+/**
+ * A complete HTTP/1.1 answer written on a socket no response object owns, then the connection
+ * closed. The head is written as latin1, a byte per character, as Node writes headers
+ * (`byte-exact-head-response.ts`); the body as UTF-8.
+ */
 export function writeRawAnswer(socket: Duplex, status: number, headers: Record<string, string>, body: string): void {
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\n${lines.join('')}\r\n${body}`, () =>
-    socket.destroy(),
-  );
+  const head = Buffer.from(`HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\n${lines.join('')}\r\n`, 'latin1');
+  socket.end(Buffer.concat([head, Buffer.from(body, 'utf8')]), () => socket.destroy());
 }
 
 type InFlight = Pick<ServerResponse, 'once' | 'headersSent' | 'writableFinished'> & {
@@ -181,4 +184,13 @@ const routes = [...operationTable]
 
 function findOperation(method: string, path: string): OperationInfo | undefined {
   return routes.find((route) => route.operation.method === method && route.pattern.test(path))?.operation;
+}
+
+/**
+ * `Deprecation` and a `Link` to the successor's path template when `method` and `path` name a
+ * deprecated operation (section 9), for answers given before the application sees the request.
+ */
+export function listenerDeprecationHeaders(method: string, path: string): Record<string, string> {
+  const operation = findOperation(method, path);
+  return operation?.deprecated ? deprecationHeaders(operation, {}, {}) : {};
 }

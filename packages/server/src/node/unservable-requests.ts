@@ -4,20 +4,25 @@
  * of an empty `400`, a bare `417` or a closed connection:
  *
  * - an HTTP/1.1 request without `Host` (RFC 9112 asks for a 400), or whose target is not a
- *   path (`OPTIONS *`, `GET example.com`): the adapter cannot build its URL;
+ *   path (`OPTIONS *`, `GET example.com`): the adapter cannot build its URL (an HTTP/1.0
+ *   request without `Host` is served: `http10-host.ts`);
  * - `Expect` with anything but `100-continue`;
+ * - a transfer coding other than `chunked` (`transfer-codings.ts`), which Node would hand to
+ *   the application still encoded;
  * - `CONNECT` (this server is no proxy).
  *
  * Each is `400 VALIDATION_ERROR` with one issue of type `malformed_http`, as for requests
- * Node's parser refuses (`client-errors.ts`), and the connection closes after a CONNECT.
- * With CORS on, the answer to an `Expect` under `/v1` carries the CORS headers; the other two
- * are requests no browser page can make, so they carry none.
+ * Node's parser refuses (`client-errors.ts`), and the connection closes after an `Expect`, a
+ * transfer coding or a CONNECT. With CORS on, the answer to an `Expect` or a transfer coding
+ * under `/v1` carries the CORS headers, and one naming a deprecated operation `Deprecation`
+ * and a `Link`; the other two are requests no browser page can make, so they carry none.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { requestIdFrom } from '../http/request-id.ts';
 import { errorBody } from '../http/responses.ts';
-import { malformedHttp, writeRawAnswer } from './client-errors.ts';
+import { listenerDeprecationHeaders, malformedHttp, writeRawAnswer } from './client-errors.ts';
+import { transferCodingProblem } from './transfer-codings.ts';
 
 export interface UnservableOptions {
   /** The `RateLimit-*` headers of a request that was not counted. */
@@ -44,20 +49,13 @@ export function unbuildableRequestAnswer(options: UnservableOptions): (error: un
 
 export function answerUnservableRequests(server: Server, options: UnservableOptions): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
     const expectation = headerOf(request, 'expect');
-    const failure = errorBody(
-      malformedHttp(`asks for Expect: ${expectation}, and only 100-continue is supported`),
-      requestId,
+    refuseParsedRequest(
+      request,
+      response,
+      `asks for Expect: ${expectation}, and only 100-continue is supported`,
+      options,
     );
-    response.writeHead(failure.status, {
-      'Content-Type': 'application/json',
-      'X-Request-ID': requestId,
-      ...options.rateLimitHeaders(),
-      ...(options.cors ? options.cors(headerOf(request, 'origin'), pathOf(request)) : {}),
-      Connection: 'close',
-    });
-    response.end(failure.body);
   });
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
@@ -78,6 +76,46 @@ export function answerUnservableRequests(server: Server, options: UnservableOpti
       failure.body,
     );
   });
+}
+
+/**
+ * Refuses a request whose transfer codings the server cannot decode (`transfer-codings.ts`)
+ * before the application reads its body: true when it did.
+ */
+export function refuseUnservableTransferCoding(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: UnservableOptions,
+): boolean {
+  const problem = transferCodingProblem(request);
+  if (problem === null) return false;
+  refuseParsedRequest(request, response, problem, options);
+  return true;
+}
+
+/**
+ * Answers a request Node parsed and the application is not to see (its body unread):
+ * `400 VALIDATION_ERROR` with a `malformed_http` issue saying `problem`, then the connection
+ * closed.
+ */
+function refuseParsedRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  problem: string,
+  options: UnservableOptions,
+): void {
+  const requestId = requestIdFrom(headerOf(request, 'x-request-id'));
+  const failure = errorBody(malformedHttp(problem), requestId);
+  const path = pathOf(request);
+  response.writeHead(failure.status, {
+    'Content-Type': 'application/json',
+    'X-Request-ID': requestId,
+    ...options.rateLimitHeaders(),
+    ...listenerDeprecationHeaders(request.method ?? '', path),
+    ...(options.cors ? options.cors(headerOf(request, 'origin'), path) : {}),
+    Connection: 'close',
+  });
+  response.end(failure.body);
 }
 
 function pathOf(request: IncomingMessage): string {

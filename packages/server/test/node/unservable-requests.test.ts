@@ -48,6 +48,18 @@ it('answers an Expect it cannot meet in the error body, with the caller X-Reques
   expectMalformed(await rawExchange(request), 'trace-expect');
 });
 
+it('marks an Expect it cannot meet on a deprecated operation with Deprecation and the successor', async () => {
+  const request =
+    'POST /v1/campaigns/6c0e3f9e-8a3b-4d5e-9f10-123456789abc/webhook/deactivate HTTP/1.1\r\nHost: localhost\r\n' +
+    'Expect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+  const answer = await rawExchange(request);
+  expectMalformed(answer);
+  expect(answer.headers.get('deprecation')).toBe('true');
+  expect(answer.headers.get('link')).toBe(
+    '</v1/campaigns/{campaign_id}/webhooks/{webhook_id}>; rel="successor-version"',
+  );
+});
+
 it('answers CONNECT in the error body and closes', async () => {
   expectMalformed(await rawExchange('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'));
 });
