@@ -333,8 +333,10 @@ export interface paths {
          *     required (at most 2,000 characters); `description` is optional (at most 2,000, default
          *     empty string); `sequence` is optional and, when given, is checked against the
          *     structural rules of `Sequence` (every broken rule answers together in one
-         *     `400 SEQUENCE_VALIDATION_FAILED`). Without a sequence the campaign's `sequence` is an
-         *     empty list.
+         *     `400 SEQUENCE_VALIDATION_FAILED`). A key the sequence, a step or its `branches` does
+         *     not name (a misspelled `variaton_b`, `__proto__`) answers `400 VALIDATION_ERROR` with
+         *     `type: additional_properties` (`SequenceInput`), and nothing is created. Without a
+         *     sequence the campaign's `sequence` is an empty list.
          *
          *     Idempotency: send an `Idempotency-Key` (at most 255 characters) to make the create safe
          *     to retry. A repeat with the same key within at least 24 hours (this implementation
@@ -504,9 +506,12 @@ export interface paths {
          *     `400 SEQUENCE_VALIDATION_FAILED` (the message and `details.errors[]` list each one); a
          *     body that does not match the schema (including a step without an integer `id` or a known
          *     `type`) answers `400 VALIDATION_ERROR`. On either error the stored sequence is
-         *     unchanged. This is also how a legacy sequence whose steps share IDs (which step updates
-         *     answer with `409 STEP_ID_AMBIGUOUS`) is fixed: send it back with an ID of its own for
-         *     each step.
+         *     unchanged. A key the sequence, a step or its `branches` does not name (a misspelled
+         *     `variaton_b`) is such a mismatch: `VALIDATION_ERROR` with `type: additional_properties`
+         *     naming it (`body.sequence.variaton_b`). This is also how a legacy sequence whose steps
+         *     share IDs (which step updates answer with `409 STEP_ID_AMBIGUOUS`) is fixed: send it back
+         *     with an ID of its own for each step, and without any key `SequenceInput` does not name
+         *     that it was stored with.
          *
          *     The replacement is saved at once, on drafts and on active campaigns alike. Leads already
          *     in the sequence keep their A/B arm and continue with the new steps of their arm from
@@ -2144,7 +2149,7 @@ export interface components {
             /** @description Location of the failing value: `body.name`, `query.limit`, `path.campaign_id`, `header.Idempotency-Key`; for sequence rules the step's path, such as `sequence.variation_a[2].branches.yes[0]`. At most 1,000 characters and a count: a longer one (a path through keys the caller chose, such as `custom_fields` keys of any length) keeps its first 1,000 characters followed by `… (N characters)`. */
             field: string;
             message: string;
-            /** @description Kind of failure. Schema validation uses `required`, `type`, `format`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`, `max_items`, `pattern`, `additional_properties`, `not_found` (an ID in the body that does not exist in the organization), `duplicate` (a value that must be unique is taken), `default_pipeline` (a change that would leave the organization without exactly one active default pipeline), `invalid_json`, `unsupported_character` (a string, or an object key, holds U+0000 or an unpaired UTF-16 surrogate, which stored text cannot hold; refused in the body and in declared parameters), `json_too_deep` (the body nests objects and arrays more than 64 levels deep), `malformed_http` (the request is not valid HTTP/1.1). Sequence rules use `connection_needs_conditional`, `nesting_too_deep`, `message_outside_yes_branch`, `email_needs_subject_and_content`, `delay_out_of_range`, `duplicate_step_id`, `too_many_steps`, `missing_branches`. */
+            /** @description Kind of failure. Schema validation uses `required`, `type`, `format`, `enum`, `minimum`, `maximum`, `min_length`, `max_length`, `min_items`, `max_items`, `pattern`, `additional_properties`, `not_found` (an ID in the body that does not exist in the organization), `duplicate` (a value that must be unique is taken), `default_pipeline` (a change that would leave the organization without exactly one active default pipeline), `invalid_json`, `unsupported_character` (a string, or an object key, holds U+0000 or an unpaired UTF-16 surrogate, which stored text cannot hold; refused in the body and in declared parameters), `json_too_deep` (the body nests objects and arrays more than 64 levels deep), `malformed_http` (the request is not valid HTTP/1.1, or uses what the server does not implement). Sequence rules use `connection_needs_conditional`, `nesting_too_deep`, `message_outside_yes_branch`, `email_needs_subject_and_content`, `delay_out_of_range`, `duplicate_step_id`, `too_many_steps`, `missing_branches`. */
             type: string;
         };
         AccountConflict: {
@@ -2430,7 +2435,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1). */
+        /** @description One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1). As stored and answered: a legacy step may carry other keys; a request's step (`SequenceStepInput`) may not. */
         SequenceStep: {
             /** @description Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer. */
             id: number;
@@ -2446,7 +2451,7 @@ export interface components {
             delay?: number;
             branches?: components["schemas"]["ConditionalBranches"];
         };
-        /** @description Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`. */
+        /** @description Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`. As stored and answered: legacy branches may carry other keys; a request's (`ConditionalBranchesInput`) may not. */
         ConditionalBranches: {
             yes?: components["schemas"]["SequenceStep"][];
             no?: components["schemas"]["SequenceStep"][];
@@ -2489,6 +2494,13 @@ export interface components {
          *
          *     A sequence of more than 40 steps is refused for its length, with the broken rules of its
          *     first 40 steps only (a body of 1 MB holds some 30,000 steps).
+         *
+         *     This schema describes a sequence as stored and answered. A request sends a
+         *     `SequenceInput`: the same fields and no others, a key it does not name (in the sequence, a
+         *     step or `branches`) answering `400 VALIDATION_ERROR` (`type: additional_properties`).
+         *     Sequences stored before that was enforced (legacy campaigns) may carry keys this schema
+         *     does not name: they are answered as stored, play no part in sending, and must be left out
+         *     when such a sequence is sent back with `PUT /campaigns/{campaign_id}/sequence`.
          */
         Sequence: {
             variation_a: components["schemas"]["SequenceStep"][];
@@ -2525,14 +2537,48 @@ export interface components {
             /** @description Percent (0-100) of new leads that get variation A while A/B testing is on. */
             traffic_split?: number | null;
         };
+        /** @description One step of a sequence in a request: the fields of `SequenceStep`, and no others (another key answers `400 VALIDATION_ERROR`, `type: additional_properties`). `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1). */
+        SequenceStepInput: {
+            /** @description Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer. */
+            id: number;
+            /** @enum {string} */
+            type: "view_profile" | "linkedin_connection" | "conditional" | "linkedin_message" | "email";
+            /** @description Email subject; required for `email` steps. */
+            subject?: string;
+            /** @description Email body; required for `email` steps. */
+            content?: string;
+            /** @description Text of a LinkedIn message or connection note. */
+            message?: string;
+            /** @description Days to wait after the previous step, 0 to 90 (rule 5). */
+            delay?: number;
+            branches?: components["schemas"]["ConditionalBranchesInput"];
+        };
+        /** @description Branches of a `conditional` step in a request: `yes` and `no`, and no other key (another answers `400 VALIDATION_ERROR`, `type: additional_properties`). `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`. */
+        ConditionalBranchesInput: {
+            yes?: components["schemas"]["SequenceStepInput"][];
+            no?: components["schemas"]["SequenceStepInput"][];
+        };
+        /**
+         * @description A sequence as a request sends it (`POST /campaigns`, `PUT /campaigns/{campaign_id}/sequence`):
+         *     the fields of `Sequence`, and no others. A key the sequence, a step or a step's `branches`
+         *     does not name (a misspelled `variaton_b`, `__proto__`) answers `400 VALIDATION_ERROR` with
+         *     `type: additional_properties` naming it (`body.sequence.variaton_b`), so that a typo cannot
+         *     leave a campaign without the variation or step text its caller meant to set. The structural
+         *     rules of `Sequence` apply as they are, and `Sequence` describes the sequence as stored and
+         *     answered.
+         */
+        SequenceInput: {
+            variation_a: components["schemas"]["SequenceStepInput"][];
+            variation_b?: components["schemas"]["SequenceStepInput"][];
+        };
         /** @description Body of `POST /campaigns`. */
         CampaignInput: {
             /** @description At most 2,000 characters (an empty name is refused: this implementation's choice). */
             name: string;
             /** @default  */
             description?: string | null;
-            /** @description Optional initial sequence, checked against the structural rules. */
-            sequence?: components["schemas"]["Sequence"] | null;
+            /** @description Optional initial sequence, checked against the structural rules; a key it does not name answers `400 VALIDATION_ERROR` (`SequenceInput`). */
+            sequence?: components["schemas"]["SequenceInput"] | null;
         };
         /** @description A blank sequence to start from (this implementation's design). */
         SequenceTemplate: {
@@ -2699,7 +2745,7 @@ export interface components {
         };
         /** @description Body of `PUT /campaigns/{campaign_id}/sequence` (this implementation's design). */
         SequenceReplaceInput: {
-            sequence: components["schemas"]["Sequence"];
+            sequence: components["schemas"]["SequenceInput"];
         };
         StepUpdateInput: {
             /** @description Only `message`, `subject`, `content` and `delay` may be patched. `id`, `type` and `branches` are structural and need `PUT /campaigns/{campaign_id}/sequence`; sending them (or any other key) answers `400 VALIDATION_ERROR`. */

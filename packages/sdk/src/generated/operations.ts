@@ -197,8 +197,10 @@ export const listCampaigns = /* @__PURE__ */ op('listCampaigns', 'GET /campaigns
  * Creates a campaign in draft state (`is_active: false`); the message says so. `name` is required
  * (at most 2,000 characters); `description` is optional (at most 2,000, default empty string);
  * `sequence` is optional and, when given, is checked against the structural rules of `Sequence`
- * (every broken rule answers together in one `400 SEQUENCE_VALIDATION_FAILED`). Without a sequence
- * the campaign's `sequence` is an empty list.
+ * (every broken rule answers together in one `400 SEQUENCE_VALIDATION_FAILED`). A key the
+ * sequence, a step or its `branches` does not name (a misspelled `variaton_b`, `__proto__`)
+ * answers `400 VALIDATION_ERROR` with `type: additional_properties` (`SequenceInput`), and nothing
+ * is created. Without a sequence the campaign's `sequence` is an empty list.
  *
  * `POST /campaigns`. Scope `campaigns:write`. Sends an `Idempotency-Key` (yours in
  * `options.idempotencyKey`, or a generated one), reused on every retry and returned as

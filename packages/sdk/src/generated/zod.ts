@@ -148,13 +148,13 @@ export const RefillPolicy = /* @__PURE__ */ z.looseObject({ enabled: /* @__PURE_
 export type RefillPolicy = z.output<typeof RefillPolicy>;
 
 /**
- * One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).
+ * One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1). As stored and answered: a legacy step may carry other keys; a request's step (`SequenceStepInput`) may not.
  */
 export const SequenceStep: z.ZodType<components['schemas']["SequenceStep"]> = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647), type: /* @__PURE__ */ z.enum(["view_profile","linkedin_connection","conditional","linkedin_message","email"]), subject: /* @__PURE__ */ z.string().optional(), content: /* @__PURE__ */ z.string().optional(), message: /* @__PURE__ */ z.string().optional(), delay: /* @__PURE__ */ z.number().optional(), branches: /* @__PURE__ */ z.lazy(() => ConditionalBranches).optional() });
 export type SequenceStep = z.output<typeof SequenceStep>;
 
 /**
- * Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`.
+ * Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`. As stored and answered: legacy branches may carry other keys; a request's (`ConditionalBranchesInput`) may not.
  */
 export const ConditionalBranches: z.ZodType<components['schemas']["ConditionalBranches"]> = /* @__PURE__ */ z.looseObject({ yes: /* @__PURE__ */ z.array(/* @__PURE__ */ z.lazy(() => SequenceStep)).optional(), no: /* @__PURE__ */ z.array(/* @__PURE__ */ z.lazy(() => SequenceStep)).optional() });
 export type ConditionalBranches = z.output<typeof ConditionalBranches>;
@@ -197,6 +197,13 @@ export type ConditionalBranches = z.output<typeof ConditionalBranches>;
  *
  * A sequence of more than 40 steps is refused for its length, with the broken rules of its
  * first 40 steps only (a body of 1 MB holds some 30,000 steps).
+ *
+ * This schema describes a sequence as stored and answered. A request sends a
+ * `SequenceInput`: the same fields and no others, a key it does not name (in the sequence, a
+ * step or `branches`) answering `400 VALIDATION_ERROR` (`type: additional_properties`).
+ * Sequences stored before that was enforced (legacy campaigns) may carry keys this schema
+ * does not name: they are answered as stored, play no part in sending, and must be left out
+ * when such a sequence is sent back with `PUT /campaigns/{campaign_id}/sequence`.
  */
 export const Sequence = /* @__PURE__ */ z.looseObject({ variation_a: /* @__PURE__ */ z.array(SequenceStep), variation_b: /* @__PURE__ */ z.array(SequenceStep).optional() }) satisfies z.ZodType<components['schemas']["Sequence"]>;
 export type Sequence = z.output<typeof Sequence>;
@@ -208,9 +215,33 @@ export const Campaign = /* @__PURE__ */ z.looseObject({ id: /* @__PURE__ */ z.gu
 export type Campaign = z.output<typeof Campaign>;
 
 /**
+ * One step of a sequence in a request: the fields of `SequenceStep`, and no others (another key answers `400 VALIDATION_ERROR`, `type: additional_properties`). `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).
+ */
+export const SequenceStepInput: z.ZodType<components['schemas']["SequenceStepInput"]> = /* @__PURE__ */ z.strictObject({ id: /* @__PURE__ */ z.int().gte(-2147483648).lte(2147483647), type: /* @__PURE__ */ z.enum(["view_profile","linkedin_connection","conditional","linkedin_message","email"]), subject: /* @__PURE__ */ z.string().optional(), content: /* @__PURE__ */ z.string().optional(), message: /* @__PURE__ */ z.string().optional(), delay: /* @__PURE__ */ z.number().optional(), branches: /* @__PURE__ */ z.lazy(() => ConditionalBranchesInput).optional() });
+export type SequenceStepInput = z.output<typeof SequenceStepInput>;
+
+/**
+ * Branches of a `conditional` step in a request: `yes` and `no`, and no other key (another answers `400 VALIDATION_ERROR`, `type: additional_properties`). `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`.
+ */
+export const ConditionalBranchesInput: z.ZodType<components['schemas']["ConditionalBranchesInput"]> = /* @__PURE__ */ z.strictObject({ yes: /* @__PURE__ */ z.array(/* @__PURE__ */ z.lazy(() => SequenceStepInput)).optional(), no: /* @__PURE__ */ z.array(/* @__PURE__ */ z.lazy(() => SequenceStepInput)).optional() });
+export type ConditionalBranchesInput = z.output<typeof ConditionalBranchesInput>;
+
+/**
+ * A sequence as a request sends it (`POST /campaigns`, `PUT /campaigns/{campaign_id}/sequence`):
+ * the fields of `Sequence`, and no others. A key the sequence, a step or a step's `branches`
+ * does not name (a misspelled `variaton_b`, `__proto__`) answers `400 VALIDATION_ERROR` with
+ * `type: additional_properties` naming it (`body.sequence.variaton_b`), so that a typo cannot
+ * leave a campaign without the variation or step text its caller meant to set. The structural
+ * rules of `Sequence` apply as they are, and `Sequence` describes the sequence as stored and
+ * answered.
+ */
+export const SequenceInput = /* @__PURE__ */ z.strictObject({ variation_a: /* @__PURE__ */ z.array(SequenceStepInput), variation_b: /* @__PURE__ */ z.array(SequenceStepInput).optional() }) satisfies z.ZodType<components['schemas']["SequenceInput"]>;
+export type SequenceInput = z.output<typeof SequenceInput>;
+
+/**
  * Body of `POST /campaigns`.
  */
-export const CampaignInput = /* @__PURE__ */ z.strictObject({ name: /* @__PURE__ */ z.string().min(1).max(2000), description: /* @__PURE__ */ z.string().max(2000).nullable().default(""), sequence: /* @__PURE__ */ Sequence.nullable().optional() }) satisfies z.ZodType<components['schemas']["CampaignInput"]>;
+export const CampaignInput = /* @__PURE__ */ z.strictObject({ name: /* @__PURE__ */ z.string().min(1).max(2000), description: /* @__PURE__ */ z.string().max(2000).nullable().default(""), sequence: /* @__PURE__ */ SequenceInput.nullable().optional() }) satisfies z.ZodType<components['schemas']["CampaignInput"]>;
 export type CampaignInput = z.output<typeof CampaignInput>;
 
 /**
@@ -284,7 +315,7 @@ export type CampaignUpdate = z.output<typeof CampaignUpdate>;
 /**
  * Body of `PUT /campaigns/{campaign_id}/sequence` (this implementation's design).
  */
-export const SequenceReplaceInput = /* @__PURE__ */ z.strictObject({ sequence: Sequence }) satisfies z.ZodType<components['schemas']["SequenceReplaceInput"]>;
+export const SequenceReplaceInput = /* @__PURE__ */ z.strictObject({ sequence: SequenceInput }) satisfies z.ZodType<components['schemas']["SequenceReplaceInput"]>;
 export type SequenceReplaceInput = z.output<typeof SequenceReplaceInput>;
 
 export const StepUpdateInput = /* @__PURE__ */ z.strictObject({ updates: /* @__PURE__ */ z.strictObject({ message: /* @__PURE__ */ z.string().optional(), subject: /* @__PURE__ */ z.string().optional(), content: /* @__PURE__ */ z.string().optional(), delay: /* @__PURE__ */ z.number().optional() }).refine((value) => Object.keys(value).length >= 1, { message: 'must have at least 1 properties' }) }) satisfies z.ZodType<components['schemas']["StepUpdateInput"]>;
@@ -637,7 +668,7 @@ export const SandboxDelivery = /* @__PURE__ */ z.looseObject({ delivery_id: /* @
 export type SandboxDelivery = z.output<typeof SandboxDelivery>;
 
 /** Every component schema by name. Importing this object keeps all of them in a bundle. */
-export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConflict, PreflightIssue, ErrorDetails, ErrorBody, PageEnvelope, SenderAccount, ConnectLinkInput, LeadEnrolment, Lead, LeadInput, LeadBatchInput, LeadCreated, LeadBatchItemResult, LeadBatchResult, LeadUpdate, RefillPolicy, SequenceStep, ConditionalBranches, Sequence, Campaign, CampaignInput, SequenceTemplate, EventSender, EventLead, AiResponse, ProspectResponseEvent, CampaignUpdate, SequenceReplaceInput, StepUpdateInput, SendersInput, EnabledAccount, PreflightCheck, Preflight, AbTestingInput, AbTestingResult, PromoteInput, PreviewInput, PreviewMessage, AiField, AiFieldInput, AiFieldUpdate, ResponderSettings, ResponderSettingsUpdate, QueueItem, AnalysisLeads, AnalysisFunnel, AnalysisReplies, AnalysisEmailChannel, AnalysisLinkedinChannel, AnalysisWindow, VariationAnalysis, CampaignAnalysis, DailyStat, StepFunnelRow, SenderBreakdownRow, PersonalizationField, AbCohort, LeadSummary, Booking, Webhook, WebhookInput, WebhookRegistration, WebhookSecretInput, WebhookDeactivateInput, Pipeline, Stage, PipelineDetail, PipelineUpdate, Deal, DealInput, DealUpdate, SandboxClock, SandboxClockAdvanceInput, SandboxReplyInput, SandboxReplyDelivery, SandboxReply, SandboxEngagementInput, SandboxEngagement, SandboxMessage, SandboxDeliveryAttempt, SandboxDelivery } as const;
+export const schemas = { Organization, ErrorCode, ValidationIssue, AccountConflict, PreflightIssue, ErrorDetails, ErrorBody, PageEnvelope, SenderAccount, ConnectLinkInput, LeadEnrolment, Lead, LeadInput, LeadBatchInput, LeadCreated, LeadBatchItemResult, LeadBatchResult, LeadUpdate, RefillPolicy, SequenceStep, ConditionalBranches, Sequence, Campaign, SequenceStepInput, ConditionalBranchesInput, SequenceInput, CampaignInput, SequenceTemplate, EventSender, EventLead, AiResponse, ProspectResponseEvent, CampaignUpdate, SequenceReplaceInput, StepUpdateInput, SendersInput, EnabledAccount, PreflightCheck, Preflight, AbTestingInput, AbTestingResult, PromoteInput, PreviewInput, PreviewMessage, AiField, AiFieldInput, AiFieldUpdate, ResponderSettings, ResponderSettingsUpdate, QueueItem, AnalysisLeads, AnalysisFunnel, AnalysisReplies, AnalysisEmailChannel, AnalysisLinkedinChannel, AnalysisWindow, VariationAnalysis, CampaignAnalysis, DailyStat, StepFunnelRow, SenderBreakdownRow, PersonalizationField, AbCohort, LeadSummary, Booking, Webhook, WebhookInput, WebhookRegistration, WebhookSecretInput, WebhookDeactivateInput, Pipeline, Stage, PipelineDetail, PipelineUpdate, Deal, DealInput, DealUpdate, SandboxClock, SandboxClockAdvanceInput, SandboxReplyInput, SandboxReplyDelivery, SandboxReply, SandboxEngagementInput, SandboxEngagement, SandboxMessage, SandboxDeliveryAttempt, SandboxDelivery } as const;
 
 const verifyAuth200 = /* @__PURE__ */ z.looseObject({ success: /* @__PURE__ */ z.boolean(), message: /* @__PURE__ */ z.string(), organization: Organization, key: /* @__PURE__ */ z.looseObject({ prefix: /* @__PURE__ */ z.string().regex(/^ocs_[A-Za-z0-9]{4}$/u), scopes: /* @__PURE__ */ z.array(/* @__PURE__ */ z.enum(["leads:read","leads:write","campaigns:read","campaigns:write","crm:read","crm:write","accounts:read","accounts:write"])).refine(uniqueItems, { message: 'items must be unique' }), expires_at: /* @__PURE__ */ z.iso.datetime({ offset: true }).nullable(), created_at: /* @__PURE__ */ z.iso.datetime({ offset: true }) }) });
 const UnauthorizedBody = /* @__PURE__ */ z.intersection(ErrorBody, /* @__PURE__ */ z.looseObject({ error: /* @__PURE__ */ z.enum(["UNAUTHORIZED","API_KEY_EXPIRED"]).optional() }));

@@ -3816,10 +3816,10 @@ validate50.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v24 = validate51;
 const schema66 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns/post/requestBody/content/application~1json/schema"};
-const schema67 = {"type":"object","description":"Body of `POST /campaigns`.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":2000,"description":"At most 2,000 characters (an empty name is refused: this implementation's choice)."},"description":{"type":["string","null"],"maxLength":2000,"default":""},"sequence":{"description":"Optional initial sequence, checked against the structural rules.","oneOf":[{"$ref":"#/components/schemas/Sequence"},{"type":"null"}]}}};
-const schema68 = {"type":"object","description":"A campaign's sequence: `variation_a` (required) and, for A/B testing, `variation_b`.\nEach variation is a list of steps run in order; `conditional` steps branch on whether the\npreceding LinkedIn connection request was accepted (`branches.yes`) or not\n(`branches.no`).\n\nStructural rules, checked by the service on create, replace and step update (a violation\nanswers `400 SEQUENCE_VALIDATION_FAILED`, whose message and `details.errors[]` list every\nfailed rule, not only the first):\n\n1. A `linkedin_connection` step must be immediately followed by a `conditional` step that\n   has `branches.yes` and `branches.no`.\n2. Conditionals nest at most two deep (a conditional inside a branch of a conditional is\n   allowed; a third level is not).\n3. `linkedin_message` steps are allowed only inside a `yes` branch (a message can only be\n   sent to an accepted connection).\n4. `email` steps need a non-empty `subject` and `content`.\n5. `delay` is 0 to 90 (days).\n6. Every step has a unique integer `id`, and a sequence has at most 40 steps.\n\nRule 6 applies to the whole sequence, as the specification says: step IDs are unique\nacross `variation_a` and `variation_b` together, steps inside branches included, and the\nsequence holds at most 40 steps in total (both variations, steps inside branches\nincluded). A copy of an arm therefore gets IDs of its own (for example `variation_a`\nsteps 1 to 6 and `variation_b` steps 7 to 12). Like the list-shaped `custom_fields` of\nlegacy campaigns, sequences stored before the rule was enforced (legacy campaigns) may\nstill have several steps sharing an ID: updating a step by such an ID answers\n`409 STEP_ID_AMBIGUOUS`, and such a sequence must be fixed with\n`PUT /campaigns/{campaign_id}/sequence` (which checks rule 6 like every other rule).\n\nThe rules are deliberately not expressed as schema constraints, so that every broken rule\nis reported together as `SEQUENCE_VALIDATION_FAILED` rather than as `VALIDATION_ERROR`.\nThe exception is the shape of a step itself: a step without an integer `id` or without a\nknown `type` is not a step at all and answers `400 VALIDATION_ERROR` (the schema below),\nbefore the structural rules are checked.\n\nA sequence of more than 40 steps is refused for its length, with the broken rules of its\nfirst 40 steps only (a body of 1 MB holds some 30,000 steps).\n","required":["variation_a"],"properties":{"variation_a":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}},"variation_b":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}}}};
-const schema69 = {"type":"object","description":"One step of a sequence. `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).","required":["id","type"],"properties":{"id":{"type":"integer","minimum":-2147483648,"maximum":2147483647,"description":"Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer."},"type":{"type":"string","enum":["view_profile","linkedin_connection","conditional","linkedin_message","email"]},"subject":{"type":"string","description":"Email subject; required for `email` steps."},"content":{"type":"string","description":"Email body; required for `email` steps."},"message":{"type":"string","description":"Text of a LinkedIn message or connection note."},"delay":{"type":"number","description":"Days to wait after the previous step, 0 to 90 (rule 5)."},"branches":{"$ref":"#/components/schemas/ConditionalBranches"}}};
-const schema70 = {"type":"object","description":"Branches of a `conditional` step: `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`.","properties":{"yes":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}},"no":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStep"}}}};
+const schema67 = {"type":"object","description":"Body of `POST /campaigns`.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":2000,"description":"At most 2,000 characters (an empty name is refused: this implementation's choice)."},"description":{"type":["string","null"],"maxLength":2000,"default":""},"sequence":{"description":"Optional initial sequence, checked against the structural rules; a key it does not name answers `400 VALIDATION_ERROR` (`SequenceInput`).","oneOf":[{"$ref":"#/components/schemas/SequenceInput"},{"type":"null"}]}}};
+const schema68 = {"type":"object","description":"A sequence as a request sends it (`POST /campaigns`, `PUT /campaigns/{campaign_id}/sequence`):\nthe fields of `Sequence`, and no others. A key the sequence, a step or a step's `branches`\ndoes not name (a misspelled `variaton_b`, `__proto__`) answers `400 VALIDATION_ERROR` with\n`type: additional_properties` naming it (`body.sequence.variaton_b`), so that a typo cannot\nleave a campaign without the variation or step text its caller meant to set. The structural\nrules of `Sequence` apply as they are, and `Sequence` describes the sequence as stored and\nanswered.\n","required":["variation_a"],"additionalProperties":false,"properties":{"variation_a":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStepInput"}},"variation_b":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStepInput"}}}};
+const schema69 = {"type":"object","description":"One step of a sequence in a request: the fields of `SequenceStep`, and no others (another key answers `400 VALIDATION_ERROR`, `type: additional_properties`). `subject` and `content` are required for `email` steps (rule 4); `content`, `subject` and `message` may contain placeholders such as `{first_name}`, `{company}`, or the `field_name` of an AI field (`{icebreaker}`). `branches` is required on `conditional` steps (rule 1).","required":["id","type"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":-2147483648,"maximum":2147483647,"description":"Unique within the sequence: no other step of `variation_a` or `variation_b`, steps inside branches included, has it (rule 6). A 32-bit signed integer."},"type":{"type":"string","enum":["view_profile","linkedin_connection","conditional","linkedin_message","email"]},"subject":{"type":"string","description":"Email subject; required for `email` steps."},"content":{"type":"string","description":"Email body; required for `email` steps."},"message":{"type":"string","description":"Text of a LinkedIn message or connection note."},"delay":{"type":"number","description":"Days to wait after the previous step, 0 to 90 (rule 5)."},"branches":{"$ref":"#/components/schemas/ConditionalBranchesInput"}}};
+const schema70 = {"type":"object","description":"Branches of a `conditional` step in a request: `yes` and `no`, and no other key (another answers `400 VALIDATION_ERROR`, `type: additional_properties`). `yes` runs when the preceding connection request was accepted, `no` when it was not (after the conditional's `delay`). Both are required on a conditional (rule 1); a missing branch is reported as `SEQUENCE_VALIDATION_FAILED`.","additionalProperties":false,"properties":{"yes":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStepInput"}},"no":{"type":"array","items":{"$ref":"#/components/schemas/SequenceStepInput"}}}};
 const wrapper0 = {validate: validate54};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3833,6 +3833,18 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "yes") || (key0 === "no"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
 if(data.yes !== undefined){
 let data0 = data.yes;
 if(Array.isArray(data0)){
@@ -3845,12 +3857,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.yes.type,parentSchema:schema70.properties.yes,data:data0};
+const err1 = {instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.yes.type,parentSchema:schema70.properties.yes,data:data0};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err1];
 }
 else {
-vErrors.push(err0);
+vErrors.push(err1);
 }
 errors++;
 }
@@ -3867,19 +3879,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/no",schemaPath:"#/properties/no/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.no.type,parentSchema:schema70.properties.no,data:data2};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
+const err2 = {instancePath:instancePath+"/no",schemaPath:"#/properties/no/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.no.type,parentSchema:schema70.properties.no,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3888,10 +3888,22 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"yes":true,"no":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3925,10 +3937,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema69.properties.id.type,parentSchema:schema69.properties.id,data:data0};
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "type")) || (key0 === "subject")) || (key0 === "content")) || (key0 === "message")) || (key0 === "delay")) || (key0 === "branches"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3937,9 +3948,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(typeof data0 == "number"){
-if(data0 > 2147483647 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema69.properties.id,data:data0};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema69.properties.id.type,parentSchema:schema69.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3948,8 +3961,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < -2147483648 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema69.properties.id,data:data0};
+if(typeof data0 == "number"){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema69.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3958,12 +3972,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-if(data.type !== undefined){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data1};
+if(data0 < -2147483648 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648",schema:-2147483648,parentSchema:schema69.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3972,8 +3982,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!(((((data1 === "view_profile") || (data1 === "linkedin_connection")) || (data1 === "conditional")) || (data1 === "linkedin_message")) || (data1 === "email"))){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema69.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.type.enum,parentSchema:schema69.properties.type,data:data1};
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3982,11 +3996,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.subject !== undefined){
-let data2 = data.subject;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.subject.type,parentSchema:schema69.properties.subject,data:data2};
+if(!(((((data1 === "view_profile") || (data1 === "linkedin_connection")) || (data1 === "conditional")) || (data1 === "linkedin_message")) || (data1 === "email"))){
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema69.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.type.enum,parentSchema:schema69.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3996,10 +4007,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.content !== undefined){
-let data3 = data.content;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.content.type,parentSchema:schema69.properties.content,data:data3};
+if(data.subject !== undefined){
+let data2 = data.subject;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.subject.type,parentSchema:schema69.properties.subject,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4009,10 +4020,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.message !== undefined){
-let data4 = data.message;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.message.type,parentSchema:schema69.properties.message,data:data4};
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.content.type,parentSchema:schema69.properties.content,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4022,15 +4033,28 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.delay !== undefined){
-let data5 = data.delay;
-if(!(typeof data5 == "number")){
-const err10 = {instancePath:instancePath+"/delay",schemaPath:"#/properties/delay/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema69.properties.delay.type,parentSchema:schema69.properties.delay,data:data5};
+if(data.message !== undefined){
+let data4 = data.message;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.message.type,parentSchema:schema69.properties.message,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.delay !== undefined){
+let data5 = data.delay;
+if(!(typeof data5 == "number")){
+const err11 = {instancePath:instancePath+"/delay",schemaPath:"#/properties/delay/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema69.properties.delay.type,parentSchema:schema69.properties.delay,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }
@@ -4043,19 +4067,19 @@ errors = vErrors.length;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err12];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err12);
 }
 errors++;
 }
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"id":true,"type":true,"subject":true,"content":true,"message":true,"delay":true,"branches":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4079,6 +4103,18 @@ vErrors.push(err0);
 }
 errors++;
 }
+for(const key0 in data){
+if(!((key0 === "variation_a") || (key0 === "variation_b"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
 if(data.variation_a !== undefined){
 let data0 = data.variation_a;
 if(Array.isArray(data0)){
@@ -4091,12 +4127,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/variation_a",schemaPath:"#/properties/variation_a/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.variation_a.type,parentSchema:schema68.properties.variation_a,data:data0};
+const err2 = {instancePath:instancePath+"/variation_a",schemaPath:"#/properties/variation_a/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.variation_a.type,parentSchema:schema68.properties.variation_a,data:data0};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err2];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err2);
 }
 errors++;
 }
@@ -4113,19 +4149,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/variation_b",schemaPath:"#/properties/variation_b/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.variation_b.type,parentSchema:schema68.properties.variation_b,data:data2};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+const err3 = {instancePath:instancePath+"/variation_b",schemaPath:"#/properties/variation_b/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.variation_b.type,parentSchema:schema68.properties.variation_b,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4134,10 +4158,22 @@ vErrors.push(err3);
 }
 errors++;
 }
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"variation_a":true,"variation_b":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4247,9 +4283,6 @@ var _valid0 = _errs8 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-var props0 = {};
-props0.variation_a = true;
-props0.variation_b = true;
 }
 const _errs9 = errors;
 if(data2 !== null){
@@ -4871,7 +4904,7 @@ validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const v29 = validate67;
 const schema77 = {"$ref":"urn:ocs:openapi#/paths/~1campaigns~1{campaign_id}~1sequence/put/requestBody/content/application~1json/schema"};
-const schema78 = {"type":"object","description":"Body of `PUT /campaigns/{campaign_id}/sequence` (this implementation's design).","required":["sequence"],"additionalProperties":false,"properties":{"sequence":{"$ref":"#/components/schemas/Sequence"}}};
+const schema78 = {"type":"object","description":"Body of `PUT /campaigns/{campaign_id}/sequence` (this implementation's design).","required":["sequence"],"additionalProperties":false,"properties":{"sequence":{"$ref":"#/components/schemas/SequenceInput"}}};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
