@@ -105,6 +105,8 @@ describe('headers', () => {
     ['requestId', { requestId: 'job✓42' }, 'x-request-id'],
     ['requestId', { requestId: 'a\0b' }, 'x-request-id'],
     ['requestId', { requestId: '  ' }, 'x-request-id'],
+    // Was sent as no request ID at all, though a blank one throws.
+    ['requestId', { requestId: '' }, 'x-request-id'],
     // Headers takes other control characters; undici refuses them when sending (found by a review).
     ['requestId', { requestId: 'a\x01b' }, 'x-request-id'],
     ['requestId', { requestId: 'a\x7fb' }, 'x-request-id'],
