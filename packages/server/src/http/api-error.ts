@@ -5,7 +5,7 @@
  */
 import type { ErrorCode, Schemas } from '../openapi/types.ts';
 import { groupedDigits } from '../domain/grouped-digits.ts';
-import { boundedField, maxFieldLength, maxIssues } from './issue-limits.ts';
+import { boundedField, maxIssues } from './issue-limits.ts';
 
 export type ErrorDetails = Schemas['ErrorDetails'];
 export type ValidationIssue = Schemas['ValidationIssue'];
@@ -45,9 +45,11 @@ const issuesInMessage = 10;
  */
 export function validationError(errors: ValidationIssue[], message?: string): ApiError {
   const truncated = errors.length > maxIssues;
-  const listed = (truncated ? errors.slice(0, maxIssues) : errors).map((issue) =>
-    issue.field.length > maxFieldLength ? { ...issue, field: boundedField(issue.field) } : issue,
-  );
+  // Validation's own fields are bounded as they are built; those made elsewhere are bounded here.
+  const listed = (truncated ? errors.slice(0, maxIssues) : errors).map((issue) => {
+    const field = boundedField(issue.field);
+    return field === issue.field ? issue : { ...issue, field };
+  });
   return new ApiError(
     400,
     'VALIDATION_ERROR',

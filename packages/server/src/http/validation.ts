@@ -24,7 +24,7 @@ import type { PrecompiledValidator } from '../openapi/validator-runtime.ts';
 import { uuidForm } from '../openapi/formats.ts';
 import { eachItem, type FieldPath } from '../openapi/uuid-fields.ts';
 import { notFound, type ValidationIssue, validationError } from './api-error.ts';
-import { maxIssues } from './issue-limits.ts';
+import { fieldName, maxIssues } from './issue-limits.ts';
 import { meantForm } from './body-forms.ts';
 import { headerValues } from './header-lines.ts';
 
@@ -260,16 +260,18 @@ interface PendingValue {
   depth: number;
 }
 
-/** The field name of a value: `body.leads[3].email`. */
+/** The field name of a value: `body.leads[3].email` (bounded: issue-limits.ts). */
 function fieldOf(at: PendingValue): string {
   const keys: Array<string | number> = [];
   for (let step: PendingValue | undefined = at; step !== undefined; step = step.parent) keys.push(step.key);
-  let field = '';
+  const pieces: string[] = [];
   for (let i = keys.length - 1; i >= 0; i--) {
     const key = keys[i] as string | number;
-    field += typeof key === 'number' ? `[${key}]` : field === '' ? key : `.${key}`;
+    if (typeof key === 'number') pieces.push('[', String(key), ']');
+    else if (pieces.length === 0) pieces.push(key);
+    else pieces.push('.', key);
   }
-  return field;
+  return fieldName(pieces);
 }
 
 /**
@@ -399,35 +401,39 @@ function preferredBranch(union: ErrorObject): number | undefined {
 }
 
 function toIssue(error: ErrorObject, root: string): ValidationIssue {
-  let path = root;
+  // The pieces of the failing value's field (issue-limits.ts builds it bounded), then a name below it.
+  const pieces = [root];
   for (const segment of error.instancePath.split('/').slice(1)) {
     const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
-    path += /^\d+$/.test(key) ? `[${key}]` : `.${key}`;
+    if (/^\d+$/.test(key)) pieces.push('[', key, ']');
+    else pieces.push('.', key);
   }
+  const below = (name: string) => fieldName([...pieces, '.', name]);
   const params = error.params as Record<string, unknown>;
   const alternatives = requiredAlternatives(error);
   if (alternatives) {
     // `anyOf: [{required: [email]}, {required: [linkedin_profile]}]`: one of these fields is needed.
     return {
-      field: `${path}.${alternatives[0]}`,
+      field: below(alternatives[0] as string),
       message: `${alternatives.join(' or ')} is required`,
       type: 'required',
     };
   }
   if (error.keyword === 'required') {
-    return { field: `${path}.${String(params.missingProperty)}`, message: 'is required', type: 'required' };
+    return { field: below(String(params.missingProperty)), message: 'is required', type: 'required' };
   }
   if (error.keyword === 'additionalProperties') {
     return {
-      field: `${path}.${String(params.additionalProperty)}`,
+      field: below(String(params.additionalProperty)),
       message: 'is not a known field',
       type: 'additional_properties',
     };
   }
+  const field = fieldName(pieces);
   if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
-    return { field: path, message: `must be one of ${params.allowedValues.map(String).join(', ')}`, type: 'enum' };
+    return { field, message: `must be one of ${params.allowedValues.map(String).join(', ')}`, type: 'enum' };
   }
-  return { field: path, message: error.message ?? 'is invalid', type: issueTypes[error.keyword] ?? error.keyword };
+  return { field, message: error.message ?? 'is invalid', type: issueTypes[error.keyword] ?? error.keyword };
 }
 
 /** The field names of a union whose every branch requires one field, in branch order. */

@@ -318,4 +318,19 @@ describe('a request that fails in more places than an answer lists (issue-limits
     expect(Math.max(...issues.map((issue) => issue.field.length))).toBeLessThanOrEqual(1100);
     expect(answer.body.message.length).toBeLessThan(20_000);
   }, 60_000);
+
+  it('bounds each field by the bytes it takes in the answer, a control character being six', async () => {
+    // A key of 1,000 U+0001 above 1,001 values holding U+0000: 15 KB that answered 6 MB, each
+    // field 1,000 characters written `\u0001` in JSON.
+    const api = await createTestApi(createMemoryStore());
+    const key = '\\u0001'.repeat(1000);
+    const values = Array(1001).fill('"\\u0000"').join(',');
+    const answer = await api.call<Failure>('POST', '/v1/leads', {
+      rawBody: `{"email":"control-key@example.com","custom_fields":{"${key}":[${values}]}}`,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.details?.errors).toHaveLength(1000);
+    expect(answer.body.details?.errors[0]?.field).toMatch(/^body\.custom_fields\.\u0001+… \(1,022 characters\)$/);
+    expect(Buffer.byteLength(JSON.stringify(answer.body))).toBeLessThan(1_200_000);
+  }, 60_000);
 });

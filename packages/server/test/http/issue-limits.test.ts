@@ -1,23 +1,43 @@
 /** How much one VALIDATION_ERROR may say (issue-limits.ts, decision 0005). */
 import { expect, it } from 'vitest';
 import { validationError } from '../../src/http/api-error.ts';
-import { boundedField, maxFieldLength, maxIssues } from '../../src/http/issue-limits.ts';
+import { boundedField, fieldName, maxFieldBytes, maxIssues } from '../../src/http/issue-limits.ts';
 
 const issues = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ field: `body.items[${index}]`, message: 'is invalid', type: 'type' }));
 
-it('keeps a field up to the bound whole, and a longer one as its start and its length', () => {
-  const whole = 'f'.repeat(maxFieldLength);
-  expect(boundedField(whole)).toBe(whole);
-  const long = `body.custom_fields.${'k'.repeat(5000)}`;
-  expect(boundedField(long)).toBe(`${long.slice(0, maxFieldLength)}… (5,019 characters)`);
+/** The bytes a string takes inside the answer's JSON text. */
+const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+it('keeps a field that fits whole, and a longer one as its start and its length', () => {
+  const whole = 'f'.repeat(maxFieldBytes);
+  expect(fieldName([whole])).toBe(whole);
+  const key = 'k'.repeat(5000);
+  expect(fieldName(['body', '.', 'custom_fields', '.', key])).toBe(
+    `body.custom_fields.${key.slice(0, maxFieldBytes - 19)}… (5,019 characters)`,
+  );
+});
+
+it('counts the bytes a field takes in JSON, not its characters', () => {
+  // A control character is written \u0001: 6 bytes. Before, 1,000 of them made 6 KB fields.
+  for (const key of ['\u0001'.repeat(2000), '"'.repeat(2000), 'é'.repeat(2000), '✓'.repeat(2000), '😀'.repeat(2000)]) {
+    const field = fieldName(['body', '.', key]);
+    expect(jsonBytes(field.slice(0, field.lastIndexOf('…')))).toBeLessThanOrEqual(maxFieldBytes);
+    expect(field).toMatch(/… \(2,005 characters\)$|… \(4,005 characters\)$/);
+  }
 });
 
 it('never cuts a field between the two halves of a surrogate pair', () => {
-  const field = `${'f'.repeat(maxFieldLength - 1)}😀${'g'.repeat(10)}`;
-  const bounded = boundedField(field);
-  expect(bounded.startsWith(`${'f'.repeat(maxFieldLength - 1)}…`)).toBe(true);
-  expect(bounded).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  const field = fieldName([`${'f'.repeat(maxFieldBytes - 1)}😀${'g'.repeat(10)}`]);
+  expect(field.startsWith(`${'f'.repeat(maxFieldBytes - 1)}…`)).toBe(true);
+  expect(field).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+});
+
+it('leaves a field fieldName built as it is, and bounds one made elsewhere', () => {
+  const built = fieldName(['body', '.', '\u0001'.repeat(3000)]);
+  expect(boundedField(built)).toBe(built);
+  expect(boundedField('x'.repeat(5000))).toBe(fieldName(['x'.repeat(5000)]));
+  expect(boundedField('body.name')).toBe('body.name');
 });
 
 it('lists up to maxIssues issues whole, and says how many more the message left out', () => {
@@ -39,5 +59,5 @@ it('bounds the fields it lists and names', () => {
   const field = `body.${'k'.repeat(100_000)}`;
   const error = validationError([{ field, message: 'is invalid', type: 'type' }]);
   expect(error.details?.errors?.[0]?.field).toBe(boundedField(field));
-  expect(error.message.length).toBeLessThan(maxFieldLength + 100);
+  expect(error.message.length).toBeLessThan(maxFieldBytes + 100);
 });
