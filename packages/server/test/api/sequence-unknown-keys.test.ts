@@ -10,6 +10,7 @@ import type { Sequence } from '../../src/store/records.ts';
 import { type TestApi, createTestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
 import { createCampaign, emailSequence, q4Sequence } from '../support/campaign-setup.ts';
+import { storeLegacySequence } from '../support/legacy-sequence.ts';
 
 interface Failure {
   error: string;
@@ -115,15 +116,8 @@ describeBackends('unknown keys in a sequence', (store) => {
       variation_a: [{ id: 1, type: 'email', subject: 'A', content: 'a', tracking: 'legacy' }],
       variaton_b: [{ id: 2, type: 'email', subject: 'B', content: 'b' }],
     } as unknown as Sequence;
-    // Stored before unknown keys were refused: written through the store, as an old row would be.
-    const campaign = await store().campaigns.get(api.organizationId, id);
-    await store().campaigns.replaceSequence(
-      api.organizationId,
-      id,
-      legacy,
-      campaign?.sequence_version ?? 0,
-      new Date().toISOString(),
-    );
+    // Stored before unknown keys were refused: as an old row would hold it.
+    await storeLegacySequence(store(), api.organizationId, id, legacy);
     // The answers are checked against the document (`Sequence` still describes what is stored).
     const read = await api.call<{ campaign: { sequence: unknown } }>('GET', `/v1/campaigns/${id}`);
     expect(read.body.campaign.sequence).toEqual(legacy);

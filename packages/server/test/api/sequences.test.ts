@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/types.ts';
 import { type TestApi, createTestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
 import { createCampaign, emailSequence, interceptStore, q4Sequence } from '../support/campaign-setup.ts';
+import { storeLegacySequence } from '../support/legacy-sequence.ts';
 
 interface Failure {
   error: string;
@@ -186,15 +187,8 @@ describeBackends('sequences', (store) => {
       variation_a: [{ id: 1, type: 'email', subject: 'A', content: 'a' }],
       variation_b: [{ id: 1, type: 'email', subject: 'B', content: 'b' }],
     };
-    // Stored before rule 6 was enforced: written through the store, as an old row would be.
-    const campaign = await store().campaigns.get(api.organizationId, id);
-    await store().campaigns.replaceSequence(
-      api.organizationId,
-      id,
-      legacy,
-      campaign?.sequence_version ?? 0,
-      new Date().toISOString(),
-    );
+    // Stored before rule 6 was enforced: as an old row would hold it.
+    await storeLegacySequence(store(), api.organizationId, id, legacy);
     const answer = await patchStep(id, 1, { subject: 'New' });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ error: 'STEP_ID_AMBIGUOUS', details: { step_id: 1 } });
