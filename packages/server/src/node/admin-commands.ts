@@ -11,9 +11,11 @@ import { createApiKey, createOrganization, reissueApiKey } from '../seed/organiz
 import type { Scope } from '../store/records.ts';
 import { migrate, type SqlStore } from '../store/sql/index.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
-import { ocsFormats, uuidForm } from '../openapi/formats.ts';
+import { uuidForm } from '../openapi/formats.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
 import { unprintable } from '../domain/unprintable-text.ts';
+import { emailProblem, isBlank, nameLimits, nameProblem } from './admin-names.ts';
+import { echoed, escapedText, unicodeEscape } from './echoed-value.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
@@ -80,7 +82,8 @@ export class AdminCommandError extends Error {
 export const deliveriesLimit = { min: 1, max: 500, default: 20 };
 
 function requireId(value: string, what: string, flag: string): string {
-  if (!uuidForm.test(value)) throw new AdminCommandError(`${flag} must be ${what} (a UUID), got '${value}'.`, 'usage');
+  if (!uuidForm.test(value))
+    throw new AdminCommandError(`${flag} must be ${what} (a UUID), got '${echoed(value)}'.`, 'usage');
   return value.toLowerCase();
 }
 
@@ -89,21 +92,12 @@ function recordId(id: string | undefined): { id?: string } {
   return id === undefined ? {} : { id: requireId(id, 'a record ID', "the command's id") };
 }
 
-/** `\u202e`: the JSON and JavaScript escape of a character of `unprintable` (all are in the BMP). */
-function unicodeEscape(character: string): string {
-  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
-const shortEscapes: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
 /**
  * A stored name (or other stored text) for a line of text output, its `unprintable` characters
  * escaped (`\n`, `\u202e`): names stored before `org create` refused them, or written into the
  * database directly, still print as one line that shows what it holds.
  */
-function shown(text: string): string {
-  return text.replace(unprintable, (character) => shortEscapes[character] ?? unicodeEscape(character));
-}
+const shown = escapedText;
 
 /**
  * `--json`: the JSON text, with the `unprintable` characters `JSON.stringify` writes as they are
@@ -115,15 +109,10 @@ export function adminJson(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(unprintable, unicodeEscape);
 }
 
-/** Refuses a name given with an `unprintable` character, naming it: most are invisible. */
-function checkPrintable(value: string, flag: string): void {
-  const at = value.search(unprintable);
-  if (at < 0) return;
-  const found = `U+${value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')}`;
-  throw new AdminCommandError(
-    `${flag} must be printable text, without line breaks, other control characters or bidirectional-text controls (it holds ${found}); give the name without them.`,
-    'usage',
-  );
+/** Refuses a name `nameProblem` finds wrong (admin-names.ts): unprintable, not UTF-8, or too long. */
+function checkName(value: string, flag: string, max: number): void {
+  const problem = nameProblem(value, flag, max);
+  if (problem !== null) throw new AdminCommandError(problem, 'usage');
 }
 
 /**
@@ -132,19 +121,23 @@ function checkPrintable(value: string, flag: string): void {
  */
 export function checkAdminCommand(command: AdminCommand): AdminCommand {
   switch (command.command) {
-    case 'org create':
-      if (!command.name.trim()) throw new AdminCommandError('org create needs a --name that is not blank.', 'usage');
-      checkPrintable(command.name, '--name');
+    case 'org create': {
+      if (isBlank(command.name)) throw new AdminCommandError('org create needs a --name that is not blank.', 'usage');
+      checkName(command.name, '--name', nameLimits.organization);
       // The owner's address is what the API would take for a member's email.
-      if (command.ownerEmail !== undefined && !(ocsFormats.email as RegExp).test(command.ownerEmail))
+      const emailWrong = command.ownerEmail === undefined ? null : emailProblem(command.ownerEmail);
+      if (emailWrong !== null) throw new AdminCommandError(emailWrong, 'usage');
+      if (command.ownerName !== undefined && isBlank(command.ownerName))
+        throw new AdminCommandError('--owner-name must not be blank.', 'usage');
+      if (command.ownerName !== undefined) checkName(command.ownerName, '--owner-name', nameLimits.person);
+      // Without an owner the name was dropped, unsaid: it names the member --owner-email makes.
+      if (command.ownerName !== undefined && command.ownerEmail === undefined)
         throw new AdminCommandError(
-          `--owner-email must be an email address (owner@example.com), got '${command.ownerEmail}'.`,
+          '--owner-name names the owner --owner-email adds: give --owner-email too, or leave both out.',
           'usage',
         );
-      if (command.ownerName !== undefined && !command.ownerName.trim())
-        throw new AdminCommandError('--owner-name must not be blank.', 'usage');
-      if (command.ownerName !== undefined) checkPrintable(command.ownerName, '--owner-name');
       return { ...command, ...recordId(command.id) };
+    }
     case 'seed':
       return { ...command, ...recordId(command.id) };
     case 'org deactivate':
@@ -155,9 +148,9 @@ export function checkAdminCommand(command: AdminCommand): AdminCommand {
     case 'key create': {
       if (command.scopes) checkScopes(command.scopes);
       // As org create: a name given is there to tell the key apart, so not blank.
-      if (command.name !== undefined && !command.name.trim())
+      if (command.name !== undefined && isBlank(command.name))
         throw new AdminCommandError('key create needs a --name that is not blank (or no --name).', 'usage');
-      if (command.name !== undefined) checkPrintable(command.name, '--name');
+      if (command.name !== undefined) checkName(command.name, '--name', nameLimits.key);
       const expiresAt = command.expiresAt === undefined ? undefined : checkExpiry(command.expiresAt);
       return {
         ...command,
@@ -302,11 +295,11 @@ function checkExpiry(value: string): string {
   const instant = parseTimestamp(value);
   if (instant === null)
     throw new AdminCommandError(
-      `--expires-at must be an ISO 8601 date-time with an offset or Z (2030-01-31T00:00:00Z) or a date (2030-01-31), got '${value}'.`,
+      `--expires-at must be an ISO 8601 date-time with an offset or Z (2030-01-31T00:00:00Z) or a date (2030-01-31), got '${echoed(value)}'.`,
       'usage',
     );
   if (Date.parse(instant) <= Date.now())
-    throw new AdminCommandError(`--expires-at must be in the future, got '${value}' (${instant}).`, 'usage');
+    throw new AdminCommandError(`--expires-at must be in the future, got '${echoed(value)}' (${instant}).`, 'usage');
   return instant;
 }
 
@@ -326,13 +319,30 @@ function deactivated(id: string): AdminCommandError {
   );
 }
 
+/**
+ * `--scopes`, split at its commas. Every item must name a scope, once: an empty one
+ * (`leads:read,,crm:read`, a trailing comma) or one named twice (`leads:read,leads:read`) is
+ * most likely a scope left out or mistyped, which a key quietly without it would only show at
+ * its first `403`; the API refuses repeated items the same way (`uniqueItems`).
+ */
 function checkScopes(scopes: string[]): Scope[] {
   // `--scopes ''` (or `,`): it said "Unknown scopes: ." A key with no scope could do nothing.
   if (scopes.every((scope) => scope.trim() === ''))
     throw new AdminCommandError(`--scopes needs at least one scope: ${allScopes.join(', ')}.`, 'usage');
+  if (scopes.some((scope) => scope.trim() === ''))
+    throw new AdminCommandError(
+      `--scopes has an empty item (two commas in a row, or one at an end); separate the scopes with single commas: leads:read,crm:read.`,
+      'usage',
+    );
   const unknown = scopes.filter((scope) => !(allScopes as readonly string[]).includes(scope));
   if (unknown.length)
-    throw new AdminCommandError(`Unknown scopes: ${unknown.join(', ')}. Known: ${allScopes.join(', ')}.`, 'usage');
+    throw new AdminCommandError(
+      `Unknown scopes: ${unknown.map(echoed).join(', ')}. Known: ${allScopes.join(', ')}.`,
+      'usage',
+    );
+  const repeated = scopes.find((scope, at) => scopes.indexOf(scope) !== at);
+  if (repeated !== undefined)
+    throw new AdminCommandError(`--scopes names ${repeated} more than once; name each scope once.`, 'usage');
   return scopes as Scope[];
 }
 

@@ -1,11 +1,12 @@
 /**
  * What the two command-line tools (`ocs-server`, and `ocs-mock`, which bundles this file)
  * share: their two kinds of error, numbers checked in full, the address to listen on, the
- * CORS origins, node:util's parseArgs errors and listen failures said in one line, and the
- * debug switch.
+ * CORS origins, options given once, node:util's parseArgs errors and listen failures said in
+ * one line, and the debug switch.
  */
 import { listenOrigin } from '../http/listen-origin.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
+import { echoed, escapedText, holdsUnprintable } from './echoed-value.ts';
 
 /** A mistake in how the command was called: one line, exit code 2. */
 export class UsageError extends Error {
@@ -24,7 +25,7 @@ export function integerOption(label: string, value: string | undefined, min: num
   if (!(parsed >= min && parsed <= max)) {
     const range =
       max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw new UsageError(`${label} must be ${range}, got '${value}'.`);
+    throw new UsageError(`${label} must be ${range}, got '${echoed(value)}'.`);
   }
   return parsed;
 }
@@ -45,14 +46,23 @@ export function listenHost(flag: string | undefined): string {
     throw new UsageError('--host needs an address (127.0.0.1, or 0.0.0.0 to listen on every interface).');
   const fromVariable = flag === undefined ? environment('HOST') : undefined;
   const host = flag ?? fromVariable ?? '127.0.0.1';
-  // A name is at most 253 characters, each label 63 (DNS): a longer one made the lookup fail
-  // as an internal error (getaddrinfo's EINVAL).
-  if (host.length > 253 || host.split('.').some((label) => label.length > 63) || listenOrigin(host) === null) {
+  // A line break or tab inside (a pasted value) is no part of a name: it was looked up as
+  // one, and the failure printed the value over two lines.
+  if (!isDnsSized(host) || holdsUnprintable(host) || listenOrigin(host) === null) {
     throw new UsageError(
-      `${flag === undefined ? 'HOST' : '--host'} must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got '${host.length > 64 ? `${host.slice(0, 64)}…` : host}'.`,
+      `${flag === undefined ? 'HOST' : '--host'} must be an interface's address or name (127.0.0.1, ::1, 0.0.0.0, localhost), got '${echoed(host)}'.`,
     );
   }
   return host;
+}
+
+/**
+ * Whether a host name is one DNS can hold: at most 253 characters, each label at most 63. A
+ * longer one made the lookup fail as an internal error (getaddrinfo's EINVAL), and no browser
+ * sends an origin holding one.
+ */
+function isDnsSized(host: string): boolean {
+  return host.length <= 253 && host.split('.').every((label) => label.length <= 63);
 }
 
 /**
@@ -67,12 +77,24 @@ export function corsOriginsOption(flags: readonly string[] | undefined, variable
   const given = flags ?? (fromVariable === undefined ? [] : [fromVariable]);
   if (given.length === 0) return undefined;
   const label = flags ? '--cors-origin' : variable;
+  // The URL parser drops tabs and line breaks: `http://a.com<newline>x` was allowed as the
+  // origin http://a.comx, which no page has.
+  const unprintableValue = given.find(holdsUnprintable);
+  if (unprintableValue !== undefined)
+    throw new UsageError(
+      `${label} must be origins without line breaks or other control characters, got '${echoed(unprintableValue)}'.`,
+    );
   let origins: '*' | string[];
   try {
     origins = parseCorsOrigins(given);
   } catch (error) {
     throw new UsageError(`${label}: ${firstLine(error)}`);
   }
+  const unreal = origins === '*' ? undefined : origins.find((origin) => !isDnsSized(new URL(origin).hostname));
+  if (unreal !== undefined)
+    throw new UsageError(
+      `${label}: '${echoed(unreal)}' is no origin a browser sends (a host name is at most 253 characters, each part at most 63).`,
+    );
   if (origins.length > 0) return origins;
   if (flags)
     throw new UsageError(
@@ -81,22 +103,53 @@ export function corsOriginsOption(flags: readonly string[] | undefined, variable
   return undefined;
 }
 
+/** What node:util's parseArgs returns with `tokens: true`, as far as `refuseRepeatedOptions` reads it. */
+export interface OptionToken {
+  kind: string;
+  name?: string;
+}
+
+/**
+ * Refuses an option that takes one value given more than once (`--org A --org B`): parseArgs
+ * kept the last, unsaid, so which one was meant? The API refuses a header or query parameter
+ * given more than once the same way. Options declared `multiple` (`--cors-origin`) are meant
+ * to repeat; a switch (`--json --json`) means the same however often it is given. The values
+ * are not repeated: one may hold a password (`--database-url`).
+ */
+export function refuseRepeatedOptions(
+  tokens: readonly OptionToken[],
+  options: Readonly<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>,
+): void {
+  const counts = new Map<string, number>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    if (option?.type !== 'string' || option.multiple) continue;
+    const count = (counts.get(token.name) ?? 0) + 1;
+    counts.set(token.name, count);
+    if (count === 2)
+      throw new UsageError(`--${token.name} must be given once (it takes one value); keep the one you mean.`);
+  }
+}
+
 /**
  * node:util's parseArgs errors (ERR_PARSE_ARGS_*), said in a line. `positionals` is what to
- * say of an unexpected argument (for a tool that takes options only).
+ * say of an unexpected argument (for a tool that takes options only). What was given is
+ * repeated escaped and cut short (`echoed`).
  */
 export function parseArgsProblem(error: unknown, positionals?: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}.`;
+  // Up to parseArgs' own advice, so that an option holding `'` is named whole.
+  const unknown = /^Unknown option '([\s\S]+?)'(?:\. To specify|$)/.exec(message);
+  if (unknown) return `unknown option ${echoed(unknown[1] as string)}.`;
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) return `${missing[1]} needs a value.`;
   const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
   if (ambiguous) return `${ambiguous[1]} needs a value (write ${ambiguous[1]}=<value> for one starting with '-').`;
   const noValue = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
   if (noValue) return `${noValue[1]} takes no value.`;
-  const positional = /^Unexpected argument '([^']+)'/.exec(message);
-  if (positional && positionals) return `unexpected argument '${positional[1]}' (${positionals}).`;
+  const positional = /^Unexpected argument '([\s\S]+?)'(?:\. This command does not take|$)/.exec(message);
+  if (positional && positionals) return `unexpected argument '${echoed(positional[1] as string)}' (${positionals}).`;
   return firstLine(error);
 }
 
@@ -133,12 +186,13 @@ export function debugging(argv: readonly string[]): boolean {
  * `npm run mock` end this way (`help`: the command that prints their usage).
  */
 export function exitOnError(tool: string, help: string, error: unknown): never {
+  // Escaped, whatever a message repeats: the line stays one line.
   if (error instanceof UsageError) {
-    process.stderr.write(`${tool}: ${error.message} Run ${help} for usage.\n`);
+    process.stderr.write(`${tool}: ${escapedText(error.message)} Run ${help} for usage.\n`);
     process.exit(2);
   }
   if (error instanceof CliFailure) {
-    process.stderr.write(`${tool}: ${error.message}\n`);
+    process.stderr.write(`${tool}: ${escapedText(error.message)}\n`);
     process.exit(1);
   }
   const debug = debugging(process.argv);

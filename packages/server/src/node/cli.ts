@@ -30,8 +30,10 @@ import {
   listenHost,
   listenProblem,
   parseArgsProblem,
+  refuseRepeatedOptions,
   UsageError,
 } from './cli-kit.ts';
+import { echoed, escapedText } from './echoed-value.ts';
 import { environmentProblem } from './environment-problems.ts';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -165,38 +167,40 @@ function adminTimeoutMs(): number {
  */
 const longestTimerMs = 2 ** 31 - 1;
 
+/** Every option; `--cors-origin` alone may be given more than once (refuseRepeatedOptions). */
+const options = {
+  json: { type: 'boolean', default: false },
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'no-sandbox': { type: 'boolean', default: false },
+  'allow-insecure-webhooks': { type: 'boolean', default: false },
+  'rate-limit-per-endpoint': { type: 'string' },
+  'rate-limit-total': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  name: { type: 'string' },
+  'owner-email': { type: 'string' },
+  'owner-name': { type: 'string' },
+  org: { type: 'string' },
+  scopes: { type: 'string' },
+  'expires-at': { type: 'string' },
+  campaign: { type: 'string' },
+  limit: { type: 'string' },
+  debug: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+} as const;
+
 function parse(argv: string[]) {
+  let parsed;
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        'data-dir': { type: 'string' },
-        'database-url': { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'no-sandbox': { type: 'boolean', default: false },
-        'allow-insecure-webhooks': { type: 'boolean', default: false },
-        'rate-limit-per-endpoint': { type: 'string' },
-        'rate-limit-total': { type: 'string' },
-        'cors-origin': { type: 'string', multiple: true },
-        name: { type: 'string' },
-        'owner-email': { type: 'string' },
-        'owner-name': { type: 'string' },
-        org: { type: 'string' },
-        scopes: { type: 'string' },
-        'expires-at': { type: 'string' },
-        campaign: { type: 'string' },
-        limit: { type: 'string' },
-        debug: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, tokens: true, options });
   } catch (error) {
     throw new UsageError(parseArgsProblem(error));
   }
+  refuseRepeatedOptions(parsed.tokens, options);
+  return parsed;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -237,7 +241,7 @@ export async function main(argv: string[]): Promise<number> {
         ? `${command} needs a subcommand: ${Object.keys(commandOptions)
             .filter((known) => known.startsWith(`${command} `))
             .join(', ')}.`
-        : `unknown command '${positionals.join(' ')}'.`,
+        : `unknown command '${echoed(positionals.join(' '))}'.`,
     );
   }
   // Output cut short by its reader (`| head -1`) is not an error: stop quietly, as Unix tools
@@ -248,7 +252,7 @@ export async function main(argv: string[]): Promise<number> {
   const wanted = argumentOf[name] ? 1 : 0;
   if (rest.length < wanted)
     throw new UsageError(`${name} needs ${argumentOf[name]}: ocs-server ${name} ${argumentOf[name]}.`);
-  if (rest.length > wanted) throw new UsageError(`${name} takes no argument '${rest[wanted]}'.`);
+  if (rest.length > wanted) throw new UsageError(`${name} takes no argument '${echoed(rest[wanted] as string)}'.`);
   for (const option of Object.keys(values)) {
     const given = values[option as keyof typeof values];
     if (given === undefined || given === false || globalOptions.includes(option) || allowed.includes(option)) continue;
@@ -291,15 +295,8 @@ export async function main(argv: string[]): Promise<number> {
         command: name,
         id: randomUUID(),
         organizationId: values.org,
-        // Empty items left out: a trailing comma (`leads:read,`) named a scope "".
-        ...(values.scopes !== undefined
-          ? {
-              scopes: values.scopes
-                .split(',')
-                .map((scope) => scope.trim())
-                .filter((scope) => scope !== ''),
-            }
-          : {}),
+        // Every item, empty ones too (`leads:read,,crm:read`), which checkAdminCommand refuses.
+        ...(values.scopes !== undefined ? { scopes: values.scopes.split(',').map((scope) => scope.trim()) } : {}),
         ...(values['expires-at'] !== undefined ? { expiresAt: values['expires-at'] } : {}),
         ...(values.name !== undefined ? { name: values.name } : {}),
       };
@@ -629,8 +626,9 @@ function shellQuote(text: string): string {
 
 /** One line for any error; the stack too when debugging. Returns the exit code. */
 export function report(error: unknown, argv: string[]): number {
+  // Escaped, whatever a message repeats (`LOG_LEVEL`'s value, say): the line stays one line.
   if (error instanceof UsageError) {
-    process.stderr.write(`ocs-server: ${error.message} ${seeHelp}\n`);
+    process.stderr.write(`ocs-server: ${escapedText(error.message)} ${seeHelp}\n`);
     return 2;
   }
   if (error instanceof DataDirHeldError) {
@@ -646,7 +644,7 @@ export function report(error: unknown, argv: string[]): number {
     return 1;
   }
   if (error instanceof CliFailure || error instanceof NotADataDirError || error instanceof DamagedDataDirError) {
-    process.stderr.write(`ocs-server: ${error.message}\n`);
+    process.stderr.write(`ocs-server: ${escapedText(error.message)}\n`);
     return 1;
   }
   const problem = environmentProblem(error);

@@ -48,6 +48,17 @@ it('refuses a name with a line break or another control character (it would brea
   });
 });
 
+it('refuses a name holding a lone surrogate (only a command over the admin channel can), as text that is not UTF-8', () => {
+  for (const bad of ['a\ud800b', 'a\udc00', '\ud83d']) {
+    expect(() => checkAdminCommand({ command: 'org create', name: bad })).toThrow(/--name is not UTF-8 text/);
+    expect(() => checkAdminCommand({ command: 'key create', organizationId, name: bad })).toThrow(
+      /--name is not UTF-8 text/,
+    );
+  }
+  // A surrogate pair is one character: an emoji is a name.
+  expect(checkAdminCommand({ command: 'org create', name: '\ud83d\ude80' })).toMatchObject({ name: '🚀' });
+});
+
 describe('a command sent again with its record ID (its first answer was lost)', () => {
   let store: SqlStore;
   beforeAll(async () => {

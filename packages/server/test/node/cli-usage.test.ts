@@ -172,7 +172,8 @@ describe('settings in the environment', () => {
 
 describe('mistakes', () => {
   it.each(mistakes)('%s: one line, exit code 2', async (_, args, message) => {
-    const needsDir = args.length > 0 && !args.includes('--bogus') && args[0] !== '--port';
+    const needsDir =
+      args.length > 0 && !args.includes('--bogus') && args[0] !== '--port' && !args.includes('--data-dir');
     const env: Record<string, string> = message.source.startsWith('PORT') ? { PORT: 'abc' } : {};
     const result = await runCli(needsDir ? [...args, '--data-dir', dataDir] : args, { env });
     expect(result.code).toBe(2);
