@@ -134,6 +134,8 @@ const mistakes: Array<[string, string[], Record<string, string>, RegExp]> = [
   ['--seed beyond a safe integer', ['--seed', '9007199254740993'], {}, /--seed must be an integer/],
   ['--journal-limit abc', ['--journal-limit', 'abc'], {}, /--journal-limit must be a whole number of at least 0/],
   ['a missing option value', ['--port'], {}, /--port needs a value/],
+  // Which was meant? The last one was taken, unsaid.
+  ['--port given twice', ['--port', '0', '--port', '1'], {}, /--port must be given once \(it takes one value\)/],
   ['a value for a switch', ['--json=yes'], {}, /--json takes no value/],
   ['an argument', ['serve'], {}, /unexpected argument 'serve'/],
   ['PORT that is not a number', [], { PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got 'abc'/],

@@ -96,8 +96,20 @@ async function userCampaign(name: string): Promise<{ id: string; webhookId: stri
 
 const webhooksOf = async (campaignId: string) => (await listWebhooks(client, { campaign_id: campaignId })).webhooks;
 
+/** The connection's options with another `--base-url` (each option is given once). */
+const connectionTo = (baseUrl: string) => ['--base-url', baseUrl, ...connection.slice(connection.indexOf('--api-key'))];
+
 async function startListen(args: string[] = []): Promise<{ listen: Watched; secret: string }> {
-  const listen = watch(ocsBin, ['listen', '--forward-to', receiverUrl, ...connection, ...args]);
+  // `args` may name another server (a proxy): its `--base-url` replaces the connection's.
+  const at = args.indexOf('--base-url');
+  const own = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
+  const listen = watch(ocsBin, [
+    'listen',
+    '--forward-to',
+    receiverUrl,
+    ...(at >= 0 ? connectionTo(args[at + 1] as string) : connection),
+    ...own,
+  ]);
   const [, secret = ''] = await listen.waitFor(/Signing secret[^:]*: (whsec_[0-9a-f]+)/);
   writeFileSync(secretFile, secret);
   return { listen, secret };
@@ -604,9 +616,7 @@ describe('a second Ctrl-C while the slots are being given back', () => {
         receiver.url,
         '--campaign',
         campaign.id,
-        ...connection,
-        '--base-url',
-        proxy.url,
+        ...connectionTo(proxy.url),
       ]);
       await listen.waitFor(/Signing secret/);
       const trigger = watch(ocsBin, ['trigger', 'prospect_response', '--campaign', campaign.id, ...connection]);
@@ -1050,6 +1060,15 @@ describe('ocs as a command', () => {
       [['__proto__'], /unknown command '__proto__'/],
       [['hasOwnProperty'], /unknown command 'hasOwnProperty'/],
       [['listen', '--bogus'], /unknown option --bogus/],
+      // The last one was taken, unsaid.
+      [
+        ['listen', '--forward-to', 'http://127.0.0.1:9/a', '--forward-to', 'http://127.0.0.1:9/b', '--api-key', 'k'],
+        /--forward-to must be given once/,
+      ],
+      [
+        ['trigger', 'prospect_response', '--sentiment', 'positive', '--sentiment', 'negative', '--api-key', 'k'],
+        /--sentiment must be given once/,
+      ],
       // An empty --campaign (a variable that was not set): trigger used its own campaign.
       [['trigger', 'prospect_response', '--campaign=', '--api-key', 'k'], /--campaign needs a campaign ID/],
       [

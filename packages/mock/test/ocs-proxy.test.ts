@@ -244,6 +244,7 @@ describe('ocs-mock proxy', () => {
       [['proxy', '--target', 'ftp://x'], /--target must be an http\(s\) URL/],
       [['proxy', '--target', 'http://127.0.0.1:1', '--port', 'x'], /--port must be an integer from 0 to 65535/],
       [['proxy', '--bogus'], /unknown option --bogus/],
+      [['proxy', '--target', 'http://127.0.0.1:9', '--target', 'http://127.0.0.1:8'], /--target must be given once/],
       // ocs-mock's own checks of --host and --port: an empty host listened on every interface,
       // and a host no URL holds failed only when listening, as a failure (exit code 1).
       [['proxy', '--target', 'http://127.0.0.1:1', '--host=', '--port', '0'], /--host needs an address/],

@@ -8,9 +8,8 @@
  * attempt header) is what the receiver gets. Slots are borrowed and given back (slot-lease.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { listCampaigns, paginate } from '@ocs/sdk';
-import { CliFailure, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
 import { campaignNotFound, checkCampaignIds } from './campaign-option.ts';
 import { call, connect, connectionHelp, connectionOptions, describeFailure, isApiError } from './connection.ts';
@@ -40,9 +39,8 @@ ${connectionHelp(22)}
 const pollMs = 2000;
 
 export async function listen(argv: string[], io: CommandIo): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const { values } = parseCommandLine(
+    {
       args: argv,
       options: {
         'forward-to': { type: 'string' },
@@ -52,11 +50,9 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
         version: { type: 'boolean', default: false },
         ...connectionOptions,
       },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(error, 'ocs listen takes options only'));
-  }
+    },
+    'ocs listen takes options only',
+  );
   if (values.help) {
     io.out(listenUsage);
     return;

@@ -8,7 +8,6 @@
  * on both servers, ocs-mock included though it attempts it before answering), so the outcome
  * is read from the campaign's deliveries, waited for a few seconds at most.
  */
-import { parseArgs } from 'node:util';
 import {
   type components,
   listSandboxDeliveries,
@@ -18,7 +17,7 @@ import {
   type RateLimit,
   simulateReply,
 } from '@ocs/sdk';
-import { CliFailure, firstLine, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, firstLine, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
 import { delay } from '../core/abort.ts';
 import type { CommandIo } from './command-io.ts';
 import { checkCampaignIds } from './campaign-option.ts';
@@ -83,25 +82,18 @@ type Sentiment = keyof typeof replies;
 const webhookWaitMs = 10_000;
 
 export async function trigger(argv: string[], io: CommandIo): Promise<void> {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        campaign: { type: 'string' },
-        sentiment: { type: 'string', default: 'positive' },
-        channel: { type: 'string', default: 'email' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-        ...connectionOptions,
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(error));
-  }
+  const { values, positionals } = parseCommandLine({
+    args: argv,
+    options: {
+      campaign: { type: 'string' },
+      sentiment: { type: 'string', default: 'positive' },
+      channel: { type: 'string', default: 'email' },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
+      ...connectionOptions,
+    },
+    allowPositionals: true,
+  });
   if (values.help) {
     io.out(triggerUsage);
     return;

@@ -8,8 +8,7 @@
  * `OCS_DEBUG=1`.
  */
 import { createServer } from 'node:net';
-import { parseArgs } from 'node:util';
-import { CliFailure, exitOnError, listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, exitOnError, listenProblem, parseCommandLine } from '@ocs/server/cli-kit';
 import { listenFlags } from '../server/listen-flags.ts';
 import { defaultPrismPort, startPrism } from './start-prism.ts';
 
@@ -27,9 +26,10 @@ Options:
 From the repository's root: npm run mock -- --port <n>.`;
 
 async function main(argv: string[]): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  // The root's script passes its arguments on after `--`; without it npm would keep
+  // `--port` for itself and pass `0` alone.
+  const { values } = parseCommandLine(
+    {
       args: argv,
       options: {
         port: { type: 'string' },
@@ -37,13 +37,9 @@ async function main(argv: string[]): Promise<void> {
         debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      strict: true,
-    }));
-  } catch (error) {
-    // The root's script passes its arguments on after `--`; without it npm would keep
-    // `--port` for itself and pass `0` alone.
-    throw new UsageError(parseArgsProblem(error, 'npm run mock takes options only (npm run mock -- --port <n>)'));
-  }
+    },
+    'npm run mock takes options only (npm run mock -- --port <n>)',
+  );
   if (values.help) {
     console.log(usage);
     return;

@@ -6,8 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
-import { listenProblem, parseArgsProblem, UsageError } from '@ocs/server/cli-kit';
+import { listenProblem, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
 import { listenOriginOf } from '../core/listen-address.ts';
 import { listenFlags } from '../server/listen-flags.ts';
 import { Contract } from './contract.ts';
@@ -32,9 +31,8 @@ Options:
 export const defaultProxyPort = 4013;
 
 export async function proxy(argv: string[], version: string): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const { values } = parseCommandLine(
+    {
       args: argv,
       options: {
         target: { type: 'string' },
@@ -44,11 +42,9 @@ export async function proxy(argv: string[], version: string): Promise<void> {
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(error, 'ocs-mock proxy takes options only'));
-  }
+    },
+    'ocs-mock proxy takes options only',
+  );
   if (values.help) {
     console.log(proxyUsage);
     return;

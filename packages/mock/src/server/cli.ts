@@ -8,13 +8,12 @@
  * `OCS_DEBUG=1`. `PORT`, `HOST` and `OCS_CORS_ORIGIN` are read when the flags are not given.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import {
   corsOriginsOption,
   exitOnError,
   integerOption,
   listenProblem,
-  parseArgsProblem,
+  parseCommandLine,
   UsageError,
 } from '@ocs/server/cli-kit';
 import { listenFlags } from './listen-flags.ts';
@@ -58,9 +57,8 @@ async function main(argv: string[]): Promise<boolean> {
     await (await import('../proxy/proxy-command.ts')).proxy(argv.slice(1), packageVersion());
     return false;
   }
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const { values } = parseCommandLine(
+    {
       args: argv,
       options: {
         port: { type: 'string' },
@@ -76,11 +74,9 @@ async function main(argv: string[]): Promise<boolean> {
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(error, 'ocs-mock takes options only'));
-  }
+    },
+    'ocs-mock takes options only',
+  );
 
   if (values.help) {
     console.log(usage);

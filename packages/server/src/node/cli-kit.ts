@@ -4,6 +4,7 @@
  * CORS origins, options given once, node:util's parseArgs errors and listen failures said in
  * one line, and the debug switch.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { listenOrigin } from '../http/listen-origin.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import { echoed, escapedText, holdsUnprintable } from './echoed-value.ts';
@@ -130,6 +131,28 @@ export function refuseRepeatedOptions(
     if (count === 2)
       throw new UsageError(`--${token.name} must be given once (it takes one value); keep the one you mean.`);
   }
+}
+
+type ArgsConfig = Parameters<typeof parseArgs>[0] & { options: NonNullable<ParseArgsConfig['options']> };
+
+/**
+ * A tool's command line read strictly, every mistake a `UsageError` in one line: parseArgs'
+ * own (`parseArgsProblem`, `positionals` saying what to do with an unexpected argument), and
+ * an option that takes one value given twice (`refuseRepeatedOptions`). Every tool of the
+ * repository reads its command line here, so that each refuses the same mistakes.
+ */
+export function parseCommandLine<const T extends ArgsConfig>(
+  config: T,
+  positionals?: string,
+): ReturnType<typeof parseArgs<T & { tokens: true; strict: true }>> {
+  let parsed;
+  try {
+    parsed = parseArgs({ ...config, tokens: true, strict: true });
+  } catch (error) {
+    throw new UsageError(parseArgsProblem(error, positionals));
+  }
+  refuseRepeatedOptions(parsed.tokens ?? [], config.options);
+  return parsed as ReturnType<typeof parseArgs<T & { tokens: true; strict: true }>>;
 }
 
 /**

@@ -29,15 +29,13 @@ import {
   integerOption,
   listenHost,
   listenProblem,
-  parseArgsProblem,
-  refuseRepeatedOptions,
+  parseCommandLine,
   UsageError,
 } from './cli-kit.ts';
 import { echoed, escapedText } from './echoed-value.ts';
 import { environmentProblem } from './environment-problems.ts';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   adminSocketPath,
@@ -167,7 +165,7 @@ function adminTimeoutMs(): number {
  */
 const longestTimerMs = 2 ** 31 - 1;
 
-/** Every option; `--cors-origin` alone may be given more than once (refuseRepeatedOptions). */
+/** Every option; `--cors-origin` alone may be given more than once (parseCommandLine refuses other repeats). */
 const options = {
   json: { type: 'boolean', default: false },
   'data-dir': { type: 'string' },
@@ -192,19 +190,8 @@ const options = {
   version: { type: 'boolean', default: false },
 } as const;
 
-function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, tokens: true, options });
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(error));
-  }
-  refuseRepeatedOptions(parsed.tokens, options);
-  return parsed;
-}
-
 export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv);
+  const { values, positionals } = parseCommandLine({ args: argv, allowPositionals: true, options });
   const out = (output: AdminOutput) =>
     process.stdout.write(values.json ? `${adminJson(output.json)}\n` : `${output.text}\n`);
   if (values.help) {
@@ -433,7 +420,7 @@ async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, af
   }
 }
 
-type Values = ReturnType<typeof parse>['values'];
+type Values = ReturnType<typeof parseCommandLine<{ args: string[]; allowPositionals: true; options: typeof options }>>['values'];
 
 async function serveCommand(
   values: Values,
