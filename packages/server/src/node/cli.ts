@@ -420,7 +420,9 @@ async function answerAdminRequest(store: Promise<SqlStore>, request: unknown, af
   }
 }
 
-type Values = ReturnType<typeof parseCommandLine<{ args: string[]; allowPositionals: true; options: typeof options }>>['values'];
+type Values = ReturnType<
+  typeof parseCommandLine<{ args: string[]; allowPositionals: true; options: typeof options }>
+>['values'];
 
 async function serveCommand(
   values: Values,
