@@ -1,4 +1,5 @@
 /** Rules of leads that need no I/O: how a lead is reached, email matching, `page` paging. */
+import { foldCase } from './fold-case.ts';
 
 /**
  * The lead's own data fields (section 6's lead object): what a caller may set and update,
@@ -24,7 +25,7 @@ export function hasContact(lead: { email: string | null; linkedin_profile: strin
 
 /** Emails are compared case-insensitively, as the store's unique index does (`lower(email)`). */
 export function sameEmail(a: string | null, b: string | null): boolean {
-  return a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+  return a !== null && b !== null && foldCase(a) === foldCase(b);
 }
 
 /**

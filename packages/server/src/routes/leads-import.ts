@@ -7,6 +7,7 @@
  * it enrols (without a campaign the insert is the only write).
  * `Idempotency-Key` is the app's middleware.
  */
+import { foldCase } from '../domain/fold-case.ts';
 import type { ApiError } from '../http/api-error.ts';
 import { validationError } from '../http/api-error.ts';
 import type { AuthContext } from '../http/auth.ts';
@@ -84,7 +85,7 @@ async function apply(tx: Store, organizationId: string, items: LeadInput[], at: 
   const byEmail = new Map<string, LeadRecord>();
   const recordOf = items.map((item) => {
     if (refused(item)) return undefined;
-    const key = item.email?.toLowerCase();
+    const key = item.email == null ? undefined : foldCase(item.email);
     const known = key === undefined ? undefined : byEmail.get(key);
     if (known) return known;
     const record = newLead(organizationId, item, at);

@@ -97,6 +97,18 @@ describeBackends('lead store contract', (store) => {
     expect((await store().leads.list(org.id, { limit: 10, offset: 0 })).total).toBe(3);
   });
 
+  it("folds emails as PostgreSQL's lower() does on every store: a final sigma is σ, İ is i (domain/fold-case.ts)", async () => {
+    const org = await organization(store());
+    await store().leads.insert(leadRecord(org.id, { email: 'ΟΔΥΣ@ithaca.example' }));
+    await store().leads.insert(leadRecord(org.id, { email: 'İpek@ornek.example' }));
+    // JavaScript's toLowerCase gives οδυς and i̇pek: the memory store took these for others.
+    expect((await store().leads.findByEmail(org.id, 'οδυσ@ithaca.example'))?.email).toBe('ΟΔΥΣ@ithaca.example');
+    expect((await store().leads.findByEmail(org.id, 'ipek@ornek.example'))?.email).toBe('İpek@ornek.example');
+    const again = await rejection(store().leads.insert(leadRecord(org.id, { email: 'οδυσ@ithaca.example' })));
+    expect(again).toBeInstanceOf(UniqueViolation);
+    expect((await store().leads.list(org.id, { limit: 10, offset: 0, email: 'IPEK@ornek.example' })).total).toBe(1);
+  });
+
   it('reports UniqueViolation inside a transaction, which then leaves nothing behind', async () => {
     const org = await organization(store());
     await store().leads.insert(leadRecord(org.id, { email: 'maya.patel@acmerobotics.com' }));
@@ -550,6 +562,10 @@ describeBackends('sender account store contract', (store) => {
     expect(await found(org.id, 'linkedin', 'growth@northwind.example')).toBeNull();
     expect(await found(org.id, 'linkedin', 'dana')).toBeNull();
     expect(await found(other.id, 'linkedin', 'dana')).toBe('acc_foreign');
+    // As lower() folds on every store (domain/fold-case.ts): the connect page takes usernames
+    // of any letters, and JavaScript's toLowerCase made the memory store's final Σ a ς.
+    await store().accounts.insert(account(org.id, { id: 'acc_greek', platform_username: 'ΟΔΥΣΣΕΑΣ' }));
+    expect(await found(org.id, 'linkedin', 'οδυσσεασ')).toBe('acc_greek');
   });
 
   it('lists the campaigns that send from each account', async () => {

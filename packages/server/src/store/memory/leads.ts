@@ -1,4 +1,5 @@
 /** Memory implementations of the lead, enrolment and sender account stores. */
+import { foldCase } from '../../domain/fold-case.ts';
 import { UniqueViolation, uniqueConstraints } from '../errors.ts';
 import type { EnrolmentRecord, EnrolmentWithLeadRecord, LeadRecord } from '../records.ts';
 import type { DueEntry, EnrolmentStore, LeadStore, SenderAccountStore } from '../types.ts';
@@ -28,13 +29,13 @@ export function memoryLeads(state: MemoryState): LeadStore {
   // The SQL unique index `leads_email`: live leads only, lower(email), emails that are set.
   const assertEmailFree = (organizationId: string, email: string | null | undefined, exceptId: string) => {
     if (email === null || email === undefined) return;
-    const wanted = email.toLowerCase();
+    const wanted = foldCase(email);
     const taken = state.leads.where(
       (l) =>
         l.organization_id === organizationId &&
         l.deleted_at === null &&
         l.id !== exceptId &&
-        l.email?.toLowerCase() === wanted,
+        foldOptional(l.email) === wanted,
     );
     if (taken.length > 0) throw new UniqueViolation(uniqueConstraints.leadEmail);
   };
@@ -46,7 +47,7 @@ export function memoryLeads(state: MemoryState): LeadStore {
     async insertMissing(records) {
       // The live leads holding the emails sought, in one pass over the table that copies
       // only those (copying every lead made each single create cost the whole table).
-      const emailKey = (lead: LeadRecord) => `${lead.organization_id} ${lead.email?.toLowerCase()}`;
+      const emailKey = (lead: LeadRecord) => `${lead.organization_id} ${foldOptional(lead.email)}`;
       const wanted = new Set(records.filter((record) => record.email !== null).map(emailKey));
       const holder = new Map<string, LeadRecord>();
       if (wanted.size > 0) {
@@ -72,11 +73,11 @@ export function memoryLeads(state: MemoryState): LeadStore {
       return ids.map((id) => live(organizationId, id)).filter((lead): lead is LeadRecord => lead !== null);
     },
     async findByEmail(organizationId, email) {
-      const wanted = email.toLowerCase();
+      const wanted = foldCase(email);
       return (
         state.leads
           .where(
-            (l) => l.organization_id === organizationId && l.deleted_at === null && l.email?.toLowerCase() === wanted,
+            (l) => l.organization_id === organizationId && l.deleted_at === null && foldOptional(l.email) === wanted,
           )
           .sort(oldestFirst)[0] ?? null
       );
@@ -89,13 +90,13 @@ export function memoryLeads(state: MemoryState): LeadStore {
               .map((e) => e.lead_id),
           )
         : null;
-      const email = filter.email?.toLowerCase();
+      const email = foldOptional(filter.email);
       return state.leads.page(
         (l) =>
           l.organization_id === organizationId &&
           l.deleted_at === null &&
           (enrolled === null || enrolled.has(l.id)) &&
-          (email === undefined || l.email?.toLowerCase() === email),
+          (email === undefined || foldOptional(l.email) === email),
         newestFirst,
         filter,
       );
@@ -293,7 +294,7 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
     },
     // The memory store's transactions run one at a time: no lock to take.
     async findSender(organizationId, platform, identity) {
-      const wanted = identity.toLowerCase();
+      const wanted = foldCase(identity);
       return (
         state.accounts
           .where(
@@ -301,7 +302,7 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
               a.organization_id === organizationId &&
               a.platform === platform &&
               // Its address for a mailbox, else its username, as `senderIdentityColumn` (sql/leads.ts).
-              (a.platform === 'email' ? a.email : a.platform_username)?.toLowerCase() === wanted,
+              foldOptional(a.platform === 'email' ? a.email : a.platform_username) === wanted,
           )
           .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id))[0] ?? null
       );
@@ -342,4 +343,9 @@ export function memoryAccounts(state: MemoryState): SenderAccountStore {
       if (state.connectLinks.has(token)) patchRow(state.connectLinks, token, { account_id: accountId });
     },
   };
+}
+
+/** `foldCase` of a value that may be absent (`lower(null)` is null), as the SQL stores compare. */
+function foldOptional(text: string | null | undefined): string | undefined {
+  return text == null ? undefined : foldCase(text);
 }
