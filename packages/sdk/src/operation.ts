@@ -90,7 +90,9 @@ async function call(
   const path: Loose = {};
   let search: Record<string, string> | undefined;
   const body: Loose = {};
-  for (const key in params) {
+  // Own members only (a copy with no prototype): a member a polluted Object.prototype has
+  // would otherwise be sent as a body field, a query parameter or a path parameter.
+  for (const key in { __proto__: null, ...params }) {
     const value = params[key];
     // Query parameters are scalars (the generator refuses others); null and undefined are
     // left out, like openapi-fetch does.
@@ -121,7 +123,8 @@ async function call(
   // No headers of the call's own: the client's as a record, with no Headers built per call
   // (iterating one sorts it), about a tenth of the SDK's own time per call (sdk-client bench).
   let headers: Record<string, string> | Headers = { ...plain };
-  for (const name in own) {
+  // These three only, as the params above: not what a polluted Object.prototype adds.
+  for (const name in { __proto__: null, ...own }) {
     const value = own[name];
     if (value == null) continue;
     // Refused here whether or not the call has headers (headers.ts says why). And a blank

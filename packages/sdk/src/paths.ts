@@ -54,10 +54,14 @@ export const fillPath = (template: string, path: Loose): string =>
     return value;
   });
 
-/** `a=1&b=x%20y`, arrays `a=1&a=2`, objects `a[b]=1`; null and undefined left out. */
+/**
+ * `a=1&b=x%20y`, arrays `a=1&a=2`, objects `a[b]=1`; null and undefined left out. Own members
+ * only (a copy with no prototype): a member a polluted Object.prototype has is no parameter
+ * (an object value, which no operation of the document takes, is read whole).
+ */
 export function serializeQuery(query: Loose): string {
   const parts: string[] = [];
-  for (const name in query) {
+  for (const name in { __proto__: null, ...query }) {
     const value = query[name];
     if (value == null) continue;
     if (Array.isArray(value)) for (const item of value) parts.push(`${name}=${encode(item)}`);

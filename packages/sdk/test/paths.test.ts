@@ -4,7 +4,7 @@
  * (`onRequest` answering instead of the service, `onError`, per-request middlewares).
  */
 import { describe, expect, it } from 'vitest';
-import { getCampaign, OcsApiError, OcsError, setWebhookSecret, type OcsClient } from '../src/index.ts';
+import { createCampaign, getCampaign, OcsApiError, OcsError, setWebhookSecret, type OcsClient } from '../src/index.ts';
 import { serializeQuery } from '../src/paths.ts';
 import { clientOf, json, startServer } from './helpers/http.ts';
 
@@ -92,6 +92,27 @@ describe('path API runtime', () => {
     expect(patch?.headers['x-team']).toBeUndefined();
     expect(get?.url).toBe(`/v1/leads?campaign_id=${campaign_id}&limit=5`);
     expect(get?.headers['content-type']).toBeUndefined();
+  });
+
+  it('sends no member of a polluted Object.prototype as a parameter or a body field, on either API', async () => {
+    const server = await startServer((_request, response) => json(response, 200, { success: true, campaign: {} }));
+    const client = clientOf(server);
+    const polluted = Object.prototype as Record<string, unknown>;
+    // As a pollution gadget's `obj.__proto__.x = ...` adds them: enumerable, so `for...in` saw them.
+    polluted.limit = 7;
+    polluted.is_admin = true;
+    try {
+      await client.GET('/leads', { params: { query: { campaign_id } } });
+      await getCampaign(client, { campaign_id });
+      await createCampaign(client, { name: 'Q4' });
+    } finally {
+      delete polluted.limit;
+      delete polluted.is_admin;
+    }
+    const [listed, got, created] = server.received;
+    expect(listed?.url).toBe(`/v1/leads?campaign_id=${campaign_id}`);
+    expect(got?.url).toBe(`/v1/campaigns/${campaign_id}`);
+    expect(created?.body).toBe('{"name":"Q4"}');
   });
 
   it('parseAs, an empty answer, and an error body that is not JSON', async () => {
