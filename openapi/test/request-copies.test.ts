@@ -39,6 +39,7 @@ it.each(pairs)('%s is %s with no other key allowed', (input, stored) => {
   const answered = schemas[stored];
   expect(request, `${input} is in the document`).toBeDefined();
   expect(request?.additionalProperties).toBe(false);
-  const { additionalProperties: _, ...rest } = comparable(request) as Schema;
+  const rest = comparable(request) as Schema;
+  delete rest.additionalProperties;
   expect(rest).toEqual(comparable(answered));
 });
