@@ -2001,6 +2001,12 @@ export interface paths {
          *     until `has_more` is false. Order: oldest `sent_at` first, ties broken by `message_id`.
          *     Profile views and conditionals send nothing and have no item.
          *
+         *     A page is bounded by size as well as by `limit`: it stops before the `subject` and `body`
+         *     of its messages, added up, pass 2,000,000 bytes (UTF-8), and always holds at least one
+         *     message, however large. So a page may hold fewer than `limit` messages while `has_more`
+         *     is still true: `count` says how many it holds, and advancing `offset` by `count` reads
+         *     every message once.
+         *
          *     Query: `lead_id` keeps only the messages sent to that lead (a lead of another
          *     organization, or one without messages, gives an empty page); a `lead_id` that is not a
          *     UUID, or an out-of-range `limit` or `offset`, answers `400 VALIDATION_ERROR`.
@@ -2036,6 +2042,12 @@ export interface paths {
          *     envelope with the items under `deliveries`; `limit` is 1 to 500 (default 100). Page by
          *     advancing `offset` by `count` until `has_more` is false. Order: oldest `created_at`
          *     first, ties broken by `delivery_id`.
+         *
+         *     A page is bounded by size as well as by `limit`: it stops before the `payload`s of its
+         *     deliveries (the event's JSON, which carries the lead's `custom_fields`), added up, pass
+         *     2,000,000 bytes (UTF-8), and always holds at least one delivery, however large. So a page
+         *     may hold fewer than `limit` deliveries while `has_more` is still true: `count` says how
+         *     many it holds, and advancing `offset` by `count` reads every delivery once.
          *
          *     A delivery starts when a reply is received (real or simulated with
          *     `POST /sandbox/campaigns/{campaign_id}/replies`) and follows the rules of the
@@ -5848,7 +5860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the schema (`VALIDATION_ERROR`), or the campaign has no sequence (`NO_SEQUENCE`). `VALIDATION_ERROR` also when the answer's messages would render to more than 1,000,000 characters together (issue `body`, type `max_length`): preview one step with `step_id`, or shorten the values the placeholders take. This limit is this implementation's design. */
+            /** @description The body does not match the schema (`VALIDATION_ERROR`), or the campaign has no sequence (`NO_SEQUENCE`). `VALIDATION_ERROR` also when the answer's messages would render to more than 100,000 characters together (issue `body`, type `max_length`): preview one step with `step_id`, or shorten the values the placeholders take. The same limit holds for each text a step sends: a `subject`, `content` or `message` that renders to more than 100,000 characters for a lead is not sent to that lead, whose step stays in the campaign's queue. This limit is this implementation's design. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

@@ -56,10 +56,13 @@ export type PlaceholderValues = (name: string) => unknown;
  * all the messages of one preview together. A placeholder repeats its value wherever it
  * appears, so a step's text of 300 KB (100,000 placeholders) and a custom field of 1,000
  * characters rendered to 100 MB, and past V8's longest string the preview answered 500 or the
- * process ran out of memory (decision 0005). A million characters is some 200 times the
- * longest cold email, and past what email providers accept in one message.
+ * process ran out of memory (decision 0005). 100,000 characters (a million until 2026-11-29,
+ * decision 0005, "The render budget") is some 20 times the longest cold email, past what Gmail
+ * shows before it clips a message (102 KB) and 12 times a LinkedIn message (8,000); written as
+ * JSON it takes at most 600 KB (6 bytes a character), so a preview answers less than a request
+ * may send.
  */
-export const maxRenderedLength = 1_000_000;
+export const maxRenderedLength = 100_000;
 
 /** What may still be rendered: one per text in the engine, one per answer in the preview. */
 export interface RenderBudget {

@@ -7,6 +7,7 @@ import { receiveReply } from '../engine/replies.ts';
 import { findSandboxLead } from '../engine/sandbox-lead.ts';
 import type { DeliveryWithAttempts } from '../store/types.ts';
 import { findCampaign } from '../lookups/campaign.ts';
+import { sandboxPageTextBytes } from '../store/page-bytes.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
 import { sandboxClock } from './sandbox-guard.ts';
@@ -50,7 +51,12 @@ export const sandboxReplyHandlers: PartialHandlers = {
     sandboxClock(services);
     const campaign = await findCampaign(services.store, auth.organization.id, path.campaign_id);
     const page = pageRequest(query, 100);
-    const result = await services.store.deliveries.listForCampaign(campaign.id, page);
+    // Bounded by size too: an event carries the lead's custom fields, up to a megabyte
+    // (decision 0006, "Sandbox pages bounded by size").
+    const result = await services.store.deliveries.listForCampaign(campaign.id, {
+      ...page,
+      maxTextBytes: sandboxPageTextBytes,
+    });
     const deliveries = { ...result, items: result.items.map(deliveryView) };
     return { status: 200, body: pageEnvelope('deliveries', deliveries, page, 'Sandbox deliveries retrieved') };
   },

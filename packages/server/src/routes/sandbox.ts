@@ -9,6 +9,7 @@ import { findSandboxLead } from '../engine/sandbox-lead.ts';
 import { toApiTime } from '../domain/clock.ts';
 import { bookingView } from '../views/booking.ts';
 import { findCampaign } from '../lookups/campaign.ts';
+import { sandboxPageTextBytes } from '../store/page-bytes.ts';
 import { pageEnvelope, pageRequest } from './pagination.ts';
 import type { PartialHandlers } from './registry.ts';
 import { clockView, sandboxClock } from './sandbox-guard.ts';
@@ -74,8 +75,12 @@ export const sandboxHandlers: PartialHandlers = {
     sandboxClock(services);
     const campaign = await findCampaign(services.store, auth.organization.id, path.campaign_id);
     const page = pageRequest(query, 100);
+    // Bounded by size too: a message's text may run to hundreds of thousands of characters
+    // (decision 0006, "Sandbox pages bounded by size"). The envelope's count and has_more say
+    // where the page stopped.
     const result = await services.store.messages.listForCampaign(campaign.id, {
       ...page,
+      maxTextBytes: sandboxPageTextBytes,
       ...(query.lead_id === undefined ? {} : { lead_id: query.lead_id }),
     });
     const messages = {

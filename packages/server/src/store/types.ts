@@ -37,6 +37,16 @@ export interface PageRequest {
   offset: number;
 }
 
+/**
+ * A page bounded by the bytes of its rows' text too (decision 0006, "Sandbox pages bounded by
+ * size"): at most `limit` rows, and among them only those whose texts, added up in order, stay
+ * within `maxTextBytes` UTF-8 bytes, the first row always (`takeWithinBytes`, `page-bytes.ts`).
+ * Without `maxTextBytes`, `limit` rows.
+ */
+export interface SizedPageRequest extends PageRequest {
+  maxTextBytes?: number;
+}
+
 export interface Page<T> {
   items: T[];
   /** Items matching across all pages. */
@@ -525,8 +535,15 @@ export interface ActivityStore {
 
 export interface SandboxMessageStore {
   insert(record: SandboxMessageRecord): Promise<void>;
-  /** A campaign's recorded messages, oldest `sent_at` first, ties by `id`; with `lead_id`, that lead's. */
-  listForCampaign(campaignId: string, filter: { lead_id?: string } & PageRequest): Promise<Page<SandboxMessageRecord>>;
+  /**
+   * A campaign's recorded messages, oldest `sent_at` first, ties by `id`; with `lead_id`, that
+   * lead's. A message's text is its subject and body; with `maxTextBytes` no text past the
+   * page's is read.
+   */
+  listForCampaign(
+    campaignId: string,
+    filter: { lead_id?: string } & SizedPageRequest,
+  ): Promise<Page<SandboxMessageRecord>>;
   /** Erases a deleted lead's rendered messages in place (they carry its name and details). */
   eraseLead(organizationId: string, leadId: string): Promise<void>;
 }
@@ -601,8 +618,12 @@ export interface DeliveryStore {
   readClaims(ids: readonly string[]): Promise<DeliveryClaimState[]>;
   /** A delivery's attempts: by attempt, then `started_at`, then webhook ID. */
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
-  /** A campaign's deliveries with their attempts, oldest first (`created_at`, ties by `id`), as the operator reads them. */
-  listForCampaign(campaignId: string, page: PageRequest): Promise<Page<DeliveryWithAttempts>>;
+  /**
+   * A campaign's deliveries with their attempts, oldest first (`created_at`, ties by `id`), as
+   * the operator reads them. A delivery's text is its body; with `maxTextBytes` no body past
+   * the page's is read.
+   */
+  listForCampaign(campaignId: string, page: SizedPageRequest): Promise<Page<DeliveryWithAttempts>>;
   /**
    * The earliest `next_attempt_at` of pending deliveries, or null when none is pending (a
    * claim's is when it is due again). With `liveClaimsAt` (a real time), deliveries whose

@@ -170,8 +170,8 @@ describeBackends('campaign preview', (store) => {
 });
 
 // Rendering is the same on every store: once, on memory.
-describe('a preview that renders past the million characters (decision 0005)', () => {
-  /** A campaign whose emails' content is `{notes}` 100,000 times (700 KB of text). */
+describe('a preview that renders past 100,000 characters (decision 0005)', () => {
+  /** A campaign whose emails' content is `{notes}` 10,000 times (70 KB of text). */
   const manyPlaceholders = async (api: TestApi, steps: number) =>
     createCampaign(api, {
       sequence: {
@@ -179,7 +179,7 @@ describe('a preview that renders past the million characters (decision 0005)', (
           id: i + 1,
           type: 'email',
           subject: 'Notes',
-          content: '{notes}'.repeat(Math.floor(100_000 / steps)),
+          content: '{notes}'.repeat(Math.floor(10_000 / steps)),
           delay: 0,
         })),
       },
@@ -191,27 +191,57 @@ describe('a preview that renders past the million characters (decision 0005)', (
     const id = await manyPlaceholders(api, 1);
     const fits = await api.call<Preview>('POST', `/v1/campaigns/${id}/preview`, { body: notes(9) });
     expect(fits.status).toBe(200);
-    expect(fits.body.messages[0]?.content).toHaveLength(900_000);
-    // 10 characters: the content alone is a million, and the subject comes on top.
+    expect(fits.body.messages[0]?.content).toHaveLength(90_000);
+    // 10 characters: the content alone is 100,000, and the subject comes on top.
     for (const length of [10, 1000, 300_000]) {
       const answer = await api.call<Failure>('POST', `/v1/campaigns/${id}/preview`, { body: notes(length) });
       expect(answer.status).toBe(400);
       expect(answer.body.error).toBe('VALIDATION_ERROR');
       expect(answer.body.details?.errors).toEqual([
-        { field: 'body', message: 'renders to more than 1,000,000 characters', type: 'max_length' },
+        { field: 'body', message: 'renders to more than 100,000 characters', type: 'max_length' },
       ]);
       expect(answer.body.message).toMatch(/Preview one step \(step_id\)/);
     }
   });
 
-  it('counts every message of the answer together: many steps cannot each take a million', async () => {
+  it('counts every message of the answer together: many steps cannot each take the budget', async () => {
     const api = await createTestApi(createMemoryStore());
     const id = await manyPlaceholders(api, 4);
-    // Each step renders 25,000 × 20 = 500,000 characters: one fits, four do not.
+    // Each step renders 2,500 × 20 = 50,000 characters: one fits, four do not.
     const one = await api.call<Preview>('POST', `/v1/campaigns/${id}/preview`, { body: { ...notes(20), step_id: 3 } });
     expect(one.status).toBe(200);
-    expect(one.body.messages[0]?.content).toHaveLength(500_000);
+    expect(one.body.messages[0]?.content).toHaveLength(50_000);
     const all = await api.call<Failure>('POST', `/v1/campaigns/${id}/preview`, { body: notes(20) });
     expect(all.status).toBe(400);
+  });
+
+  it('answers less JSON than a request may send, whatever the characters (a 95-byte request answered 6 MB)', async () => {
+    const api = await createTestApi(createMemoryStore());
+    const preview = async (placeholders: number) => {
+      const id = await createCampaign(api, {
+        sequence: {
+          variation_a: [{ id: 1, type: 'email', subject: 'S', content: '{a}'.repeat(placeholders), delay: 0 }],
+        },
+      });
+      // U+0001 is written `\u0001` in JSON: 6 bytes a character.
+      const body = JSON.stringify({ lead: { custom_fields: { a: '\u0001'.repeat(10) } } });
+      const response = await api.app.fetch(
+        new Request(`http://localhost/v1/campaigns/${id}/preview`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${api.key}`, 'Content-Type': 'application/json' },
+          body,
+        }),
+      );
+      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+    };
+    // At the budget (99,991 characters): 600 KB of JSON, under the 1 MB a request may be.
+    const atTheBudget = await preview(9_999);
+    expect(atTheBudget.status).toBe(200);
+    expect(atTheBudget.bytes).toBeGreaterThan(6 * 99_990);
+    expect(atTheBudget.bytes).toBeLessThan(1_048_576);
+    // The attack's campaign rendered 500,000 characters a text: 400 now, 6 MB before.
+    const attack = await preview(50_000);
+    expect(attack.status).toBe(400);
+    expect(attack.bytes).toBeLessThan(2_000);
   });
 });

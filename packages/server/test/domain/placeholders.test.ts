@@ -105,10 +105,11 @@ describe('renderPlaceholders within a budget (decision 0005)', () => {
     expect(budget.remaining).toBe(18);
   });
 
-  it('stops at a million characters by default, however few the placeholders', () => {
+  it('stops at 100,000 characters by default, however few the placeholders', () => {
+    expect(maxRenderedLength).toBe(100_000);
     expect(renderPlaceholders('{a}', () => 'x'.repeat(maxRenderedLength)).text).toHaveLength(maxRenderedLength);
     expect(() => renderPlaceholders('{a}!', () => 'x'.repeat(maxRenderedLength))).toThrow(
-      'the rendered text would be longer than 1,000,000 characters',
+      'the rendered text would be longer than 100,000 characters',
     );
   });
 

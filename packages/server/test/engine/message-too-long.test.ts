@@ -1,5 +1,5 @@
 /**
- * A step whose message would render past the million characters for one lead (decision
+ * A step whose message would render past 100,000 characters for one lead (decision
  * 0005): that lead's step is not sent and stays due, with one warning naming it (not one
  * per round), and every other lead's steps run. The renderer threw from inside the round before, so one lead's
  * data stopped every campaign of every organization at each tick.
@@ -23,11 +23,11 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
     deliveries: noDeliveries,
     logger: { log: (entry) => lines.push(entry) },
   });
-  // 100,000 placeholders: a value of 5 characters renders 500,000, one of 20 two million.
+  // 10,000 placeholders: a value of 5 characters renders 50,000, one of 20 200,000 (past 100,000).
   const campaignId = await createCampaign(h.api, {
     name: 'Notes',
     sequence: {
-      variation_a: [{ id: 1, type: 'email', subject: 'Notes', content: '{notes}'.repeat(100_000), delay: 0 }],
+      variation_a: [{ id: 1, type: 'email', subject: 'Notes', content: '{notes}'.repeat(10_000), delay: 0 }],
     },
   });
   const accounts = await demoAccounts(h.api);
@@ -46,7 +46,7 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
       campaign_id: campaignId,
       lead_id: long.lead.id,
       step_id: 1,
-      error: 'the rendered text would be longer than 1,000,000 characters',
+      error: 'the rendered text would be longer than 100,000 characters',
     },
   ]);
   // Tried again at the next round (the lead or the text may have changed), told once.

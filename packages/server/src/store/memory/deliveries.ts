@@ -9,6 +9,7 @@
  */
 import type { DeliveryAttemptRecord, DeliveryRecord } from '../records.ts';
 import type { DeliveryCompletion, DeliveryStore, DeliveryWithAttempts } from '../types.ts';
+import { takeWithinBytes, utf8Length } from '../page-bytes.ts';
 import type { MemoryState } from './state.ts';
 import { compareText, paginate } from './table.ts';
 
@@ -182,7 +183,8 @@ export function memoryDeliveries(state: MemoryState): DeliveryStore {
     async listForCampaign(campaignId, page) {
       const rows = table.where((d) => d.campaign_id === campaignId).sort(oldestFirst);
       const { items, total } = paginate(rows, page);
-      return { items: items.map((row) => ({ ...row, attempts: row.attempts.sort(byAttempt) })), total };
+      const within = takeWithinBytes(items, (row) => utf8Length(row.body), page.maxTextBytes);
+      return { items: within.map((row) => ({ ...row, attempts: row.attempts.sort(byAttempt) })), total };
     },
     async eraseLead(organizationId, leadId, { at, anonymise }) {
       const own: string[] = [];

@@ -104,7 +104,15 @@ export function sqlDeliveries(client: SqlClient): DeliveryStore {
     async listForCampaign(campaignId, page) {
       const { items, total } = await listPage<DeliveryRecord>(
         client,
-        { from: 'deliveries', where: 'campaign_id = $1', params: [campaignId], orderBy: 'created_at, id' },
+        {
+          from: 'deliveries',
+          where: 'campaign_id = $1',
+          params: [campaignId],
+          orderBy: 'created_at, id',
+          // The event's bytes, read from the value's header. Attempts are not counted: each is
+          // a few short fields (a status, a duration, a transport error).
+          textBytes: 'octet_length(body)',
+        },
         page,
       );
       if (items.length === 0) return { items: [], total };

@@ -4,6 +4,9 @@ import type { SqlClient } from './client.ts';
 import { insertRow, listPage } from './rows.ts';
 import type { SandboxMessageRecord } from '../records.ts';
 
+/** A message's text in bytes, its subject and body, read from the values' headers. */
+const messageTextBytes = 'coalesce(octet_length(subject), 0) + octet_length(body)';
+
 export function sqlMessages(client: SqlClient): SandboxMessageStore {
   return {
     async insert(record) {
@@ -18,7 +21,7 @@ export function sqlMessages(client: SqlClient): SandboxMessageStore {
       }
       return listPage<SandboxMessageRecord>(
         client,
-        { from: 'sandbox_messages', where, params, orderBy: 'sent_at, id' },
+        { from: 'sandbox_messages', where, params, orderBy: 'sent_at, id', textBytes: messageTextBytes },
         filter,
       );
     },

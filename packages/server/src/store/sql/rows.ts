@@ -70,6 +70,12 @@ export interface ListQuery {
   params: unknown[];
   /** The answer's order; it ends with a unique column, so that pages never share or skip a row. */
   orderBy: string;
+  /**
+   * A row's text in UTF-8 bytes, over `from`'s columns, for pages bounded by size
+   * (`maxTextBytes`): `octet_length` of the text columns, which PostgreSQL reads from each
+   * value's header, never decompressing or fetching the value (TOAST).
+   */
+  textBytes?: string;
 }
 
 /**
@@ -95,13 +101,53 @@ export function pageStatement({ from, where, orderBy, params }: ListQuery): stri
      order by ${orderBy} limit (select $${n + 1}::bigint) offset (select $${n + 2}::bigint)) p on true`;
 }
 
-/** A page of `query` and its total, from one statement (`pageStatement`), in its order. */
+/**
+ * `pageStatement` for a page bounded by size too (decision 0006, "Sandbox pages bounded by
+ * size"; the rule is `takeWithinBytes`'s): the same walk of at most `limit` rows, then a running
+ * sum of `query.textBytes` over them in the page's order, and only the rows whose sum stays
+ * within the budget (the last parameter) are answered, the first row always. The sum reads the
+ * texts' headers only, and the rows left out are never sent, so their texts are never read: a
+ * page costs the rows it walks (as `pageStatement`'s) and the texts it answers. The rows keep
+ * two more columns, `_text_bytes_through` and `_page_row`, which `listPage` takes off.
+ */
+export function sizedPageStatement(query: ListQuery & { textBytes: string }): string {
+  const { from, where, orderBy, params, textBytes } = query;
+  const n = params.length;
+  return `${planEachRun}select c.total as _total, p.*
+  from (select count(*) as total from ${from} where ${where}) c
+  left join lateral (
+    select * from (
+      select r.*, sum(${textBytes}) over page_order as _text_bytes_through, row_number() over page_order as _page_row
+        from (select * from ${from} where ${where}
+               order by ${orderBy} limit (select $${n + 1}::bigint) offset (select $${n + 2}::bigint)) r
+      window page_order as (order by ${orderBy} rows unbounded preceding)) s
+     where s._page_row = 1 or s._text_bytes_through <= (select $${n + 3}::bigint)
+     order by ${orderBy}) p on true`;
+}
+
+/**
+ * A page of `query` and its total, from one statement (`pageStatement`), in its order; with
+ * `maxTextBytes`, bounded by size too (`sizedPageStatement`, which needs `query.textBytes`).
+ */
 export async function listPage<T extends { id: string }>(
   client: SqlClient,
   query: ListQuery,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; maxTextBytes?: number },
 ): Promise<{ items: T[]; total: number }> {
-  return pageWithTotal<T>(client, pageStatement(query), [...query.params, page.limit, page.offset]);
+  const params = [...query.params, page.limit, page.offset];
+  if (page.maxTextBytes === undefined) return pageWithTotal<T>(client, pageStatement(query), params);
+  const { textBytes } = query;
+  if (textBytes === undefined) throw new Error(`a page of ${query.from} bounded by size needs its textBytes`);
+  const { items, total } = await pageWithTotal<T & { _text_bytes_through?: unknown; _page_row?: unknown }>(
+    client,
+    sizedPageStatement({ ...query, textBytes }),
+    [...params, page.maxTextBytes],
+  );
+  for (const item of items) {
+    delete item._text_bytes_through;
+    delete item._page_row;
+  }
+  return { items, total };
 }
 
 /**
