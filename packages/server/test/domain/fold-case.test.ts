@@ -14,7 +14,7 @@ const samples = [
   'ÉCOLE@Straße.example',
   'ǅungla@x.example',
   'ΑΣ Σ@x.example',
-  'Ⅻ@ⓐⓑ.example',
+  'Ⅻ@roman.example',
   '𐐀𐐁@deseret.example',
   'Ꭰ@cherokee.example',
 ];
