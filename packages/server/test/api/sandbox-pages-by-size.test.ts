@@ -15,6 +15,7 @@ import type { EnrolmentRecord, LeadRecord } from '../../src/store/records.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { describeBackends } from '../support/backends.ts';
 import { createCampaign, emailSequence } from '../support/campaign-setup.ts';
+import { sandboxMessage } from '../support/sandbox-message.ts';
 
 /** The page's budget of text, in UTF-8 bytes (`sandboxPageTextBytes`). */
 const budget = 2_000_000;
@@ -54,21 +55,10 @@ describeBackends('sandbox pages bounded by size', (store) => {
   /** Messages of these subjects and bodies, sent a minute apart in this order. */
   const insertMessages = async (texts: Array<[string | null, string]>) => {
     for (const [n, [subject, body]] of texts.entries()) {
-      await store().messages.insert({
-        id: id(n),
-        organization_id: api.organizationId,
-        campaign_id: campaignId,
-        enrolment_id: enrolment.id,
-        lead_id: lead.id,
-        step_id: 1,
-        step_type: 'email',
-        channel: 'email',
-        variation: null,
-        account_id: null,
-        subject,
-        body,
-        sent_at: at(n),
-      });
+      const where = { organization_id: api.organizationId, campaign_id: campaignId, enrolment_id: enrolment.id };
+      await store().messages.insert(
+        sandboxMessage({ ...where, id: id(n), lead_id: lead.id, sent_at: at(n) }, { subject, body }),
+      );
     }
   };
 

@@ -13,6 +13,7 @@ import { activityBuilder } from '../support/activity.ts';
 import { describeBackends } from '../support/backends.ts';
 import { crmFixtures, oct } from '../support/crm-fixtures.ts';
 import { deliveryFixtures } from '../support/delivery-fixtures.ts';
+import { sandboxMessage } from '../support/sandbox-message.ts';
 
 /** IDs in both orders (`0...`, `1...`, ... `f...`): a tie on the sort key is cut by them. */
 const idStarting = (hex: string) => `${hex.repeat(8)}-0000-4000-8000-000000000000`;
@@ -157,21 +158,15 @@ describeBackends('store contract: list pages', (store: () => Store) => {
     const builder = activityBuilder(store(), f.organizationId, f.ownerId);
     const campaign = await builder.campaign();
     const [first, second] = [await builder.enrol(campaign), await builder.enrol(campaign)];
-    const message = (enrolment: typeof first, hex: string, sentAt: string): SandboxMessageRecord => ({
-      id: idStarting(hex),
-      organization_id: f.organizationId,
-      campaign_id: campaign.id,
-      enrolment_id: enrolment.id,
-      lead_id: enrolment.lead_id,
-      step_id: 1,
-      step_type: 'email',
-      channel: 'email',
-      variation: null,
-      account_id: null,
-      subject: 'Hello',
-      body: 'Hi',
-      sent_at: sentAt,
-    });
+    const message = (enrolment: typeof first, hex: string, sentAt: string): SandboxMessageRecord =>
+      sandboxMessage({
+        id: idStarting(hex),
+        organization_id: f.organizationId,
+        campaign_id: campaign.id,
+        enrolment_id: enrolment.id,
+        lead_id: enrolment.lead_id,
+        sent_at: sentAt,
+      });
     for (const record of [
       message(first, 'c', oct(2)),
       message(second, '1', oct(2)),

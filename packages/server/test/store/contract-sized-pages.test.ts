@@ -7,12 +7,12 @@
  * are seen to count the same bytes.
  */
 import { expect, it } from 'vitest';
-import type { SandboxMessageRecord } from '../../src/store/records.ts';
 import type { Store } from '../../src/store/types.ts';
 import { activityBuilder } from '../support/activity.ts';
 import { describeBackends } from '../support/backends.ts';
 import { crmFixtures, oct } from '../support/crm-fixtures.ts';
 import { deliveryFixtures } from '../support/delivery-fixtures.ts';
+import { sandboxMessage } from '../support/sandbox-message.ts';
 
 type Read = (page: { limit: number; offset: number }) => Promise<{ items: Array<{ id: string }>; total: number }>;
 
@@ -48,22 +48,10 @@ describeBackends('store contract: pages bounded by size', (store: () => Store) =
     ];
     for (const [n, [subject, body]] of texts.entries()) {
       const enrolment = n % 2 === 0 ? first : second;
-      const record: SandboxMessageRecord = {
-        id: id(n),
-        organization_id: f.organizationId,
-        campaign_id: campaign.id,
-        enrolment_id: enrolment.id,
-        lead_id: enrolment.lead_id,
-        step_id: 1,
-        step_type: 'email',
-        channel: 'email',
-        variation: null,
-        account_id: null,
-        subject,
-        body,
-        sent_at: oct(1),
-      };
-      await store().messages.insert(record);
+      const where = { organization_id: f.organizationId, campaign_id: campaign.id, enrolment_id: enrolment.id };
+      await store().messages.insert(
+        sandboxMessage({ ...where, id: id(n), lead_id: enrolment.lead_id, sent_at: oct(1) }, { subject, body }),
+      );
     }
     const list =
       (filter: { lead_id?: string; maxTextBytes?: number }): Read =>

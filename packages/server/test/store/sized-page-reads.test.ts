@@ -16,6 +16,7 @@ import type { SizedPageRequest, Store } from '../../src/store/types.ts';
 import { activityBuilder } from '../support/activity.ts';
 import { deliveryFixtures } from '../support/delivery-fixtures.ts';
 import { sqlBackends, sqlStoreWithOrganization } from '../support/sql-store-with-organization.ts';
+import { sandboxMessage } from '../support/sandbox-message.ts';
 
 /** Text that does not compress (base64 of random bytes): PostgreSQL keeps it out of line, in TOAST. */
 const largeText = () => randomBytes(150_000).toString('base64');
@@ -72,21 +73,13 @@ describe.each(sqlBackends)('a page bounded by size reads only its own texts [$na
     const campaign = await builder.campaign();
     const enrolment = await builder.enrol(campaign);
     for (let n = 0; n < 3; n++) {
-      await store.messages.insert({
-        id: id(n),
-        organization_id: org.id,
-        campaign_id: campaign.id,
-        enrolment_id: enrolment.id,
-        lead_id: enrolment.lead_id,
-        step_id: 1,
-        step_type: 'email',
-        channel: 'email',
-        variation: null,
-        account_id: null,
-        subject: 'Notes',
-        body: largeText(),
-        sent_at: '2026-11-02T09:00:00.000Z',
-      });
+      const where = { organization_id: org.id, campaign_id: campaign.id, enrolment_id: enrolment.id };
+      await store.messages.insert(
+        sandboxMessage(
+          { ...where, id: id(n), lead_id: enrolment.lead_id, sent_at: '2026-11-02T09:00:00.000Z' },
+          { subject: 'Notes', body: largeText() },
+        ),
+      );
     }
     const page = (request: SizedPageRequest) =>
       toastBlocksRead(store.client, 'sandbox_messages', (tx) => tx.messages.listForCampaign(campaign.id, request));
