@@ -68,6 +68,8 @@ describe('mistakes in the options', () => {
     [['--store='], /--store must be memory, pglite or postgres, got ''/],
     [['--store', 'postgres'], /^fuzz: --store postgres needs DATABASE_URL/],
     [['--bogus'], /^fuzz: unknown option --bogus\./],
+    // Which seed replays? The last one was taken, unsaid.
+    [['--seed', '1', '--seed', '2'], /^fuzz: --seed must be given once \(it takes one value\)/],
     [['memory'], /^fuzz: unexpected argument 'memory'/],
   ])('%j: one line, exit code 2, nothing run', async (args, message) => {
     const fuzz = startFuzz(args);

@@ -15,9 +15,8 @@
  * `npm run fuzz`, npm and tsx pass a Ctrl-C on, so one Ctrl-C arrives more than once.
  */
 import { constants } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { Store } from '../../src/store/types.ts';
-import { environment, firstLine, integerOption, parseArgsProblem, UsageError } from '../../src/node/cli-kit.ts';
+import { environment, firstLine, integerOption, parseCommandLine, UsageError } from '../../src/node/cli-kit.ts';
 
 const usage = 'usage: npm run fuzz -- [--seed N] [--requests N] [--store memory|pglite|postgres] [--max-seconds N]';
 const seeHelp = 'Run npm run fuzz -- --help for usage.';
@@ -36,9 +35,8 @@ interface FuzzOptions {
 
 /** The options of `argv`, or 'help'; a mistake in them is a `UsageError`. */
 function fuzzOptions(argv: string[]): FuzzOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const { values } = parseCommandLine(
+    {
       args: argv,
       options: {
         seed: { type: 'string' },
@@ -47,11 +45,9 @@ function fuzzOptions(argv: string[]): FuzzOptions | 'help' {
         'max-seconds': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(error, 'the fuzzer takes options only'));
-  }
+    },
+    'the fuzzer takes options only',
+  );
   if (values.help) return 'help';
   const seed = integerOption('--seed', values.seed, 0, maxSeed) ?? Math.floor(Math.random() * 2 ** 31);
   const requests = integerOption('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER) ?? 10_000;
