@@ -138,8 +138,9 @@ type ArgsConfig = Parameters<typeof parseArgs>[0] & { options: NonNullable<Parse
 /**
  * A tool's command line read strictly, every mistake a `UsageError` in one line: parseArgs'
  * own (`parseArgsProblem`, `positionals` saying what to do with an unexpected argument), and
- * an option that takes one value given twice (`refuseRepeatedOptions`). Every tool of the
- * repository reads its command line here, so that each refuses the same mistakes.
+ * an option that takes one value given twice (`refuseRepeatedOptions`). Every tool the
+ * packages ship (`ocs-server`, `ocs-mock` and its commands, `ocs`, `npm run mock`) and the
+ * fuzzer read their command lines here, so that each refuses the same mistakes.
  */
 export function parseCommandLine<const T extends ArgsConfig>(
   config: T,
