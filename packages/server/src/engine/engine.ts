@@ -9,7 +9,7 @@ import { SandboxClock } from '../domain/clock.ts';
 import { type Logger, silentLogger } from '../http/logger.ts';
 import type { Store } from '../store/types.ts';
 import type { OutboundChannel } from './channel.ts';
-import { nextStepDueAfter, runDueSteps } from './run-steps.ts';
+import { nextStepDueAfter, runDueSteps, type TooLongSteps } from './run-steps.ts';
 
 /** What the engine needs of the delivery worker. */
 export interface DeliveryRunner {
@@ -75,8 +75,8 @@ export function createEngine(options: {
 }): Engine {
   const { store, clock, channel, deliveries } = options;
   const logger = options.logger ?? silentLogger;
-  /** Steps whose message renders too long, told once (run-steps.ts). */
-  const toldTooLong = new Set<string>();
+  /** Leads whose step's message renders too long, told once and tried again later (run-steps.ts). */
+  const tooLong: TooLongSteps = new Map();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
@@ -97,7 +97,7 @@ export function createEngine(options: {
 
   const round = async (): Promise<EngineRound> => {
     await syncClock();
-    const steps_run = await runDueSteps({ store, channel, logger, toldTooLong }, clock.now());
+    const steps_run = await runDueSteps({ store, channel, logger, tooLong }, clock.now());
     const deliveries_attempted = halting ? 0 : await deliveries.runDue();
     return { steps_run, deliveries_attempted };
   };

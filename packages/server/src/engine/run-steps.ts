@@ -36,11 +36,30 @@ export interface StepRunner {
   /** Told of a step that cannot be sent and stays due (its message renders too long). */
   logger?: Logger;
   /**
-   * The steps it was told of (enrolment and step), kept by the engine across rounds: such a
-   * step is tried at every round, in case the lead or the text changed, and logged once.
+   * The leads whose step it was told of, kept by the engine across rounds (`TooLongSteps`):
+   * logged once, and not tried again at every round.
    */
-  toldTooLong?: Set<string>;
+  tooLong?: TooLongSteps;
 }
+
+/**
+ * Leads whose due step's message renders too long, by enrolment ID: the step, the campaign's
+ * state it was rendered from, and when to try it again. A round tried such a step at each
+ * tick (a transaction, its locks, four reads and a render, then a rollback), so a campaign's
+ * thousand such leads took the engine's rounds, every second, for every organization. It is
+ * tried again once the campaign changes (its text may have: `campaignStamp`), or after
+ * `tooLongRetryMs` (the lead's data may have); a step that runs is forgotten.
+ */
+export type TooLongSteps = Map<string, { stepId: number; stamp: string; retryAt: number }>;
+
+/** How long a step whose message renders too long waits before it is tried again, unless its campaign changes. */
+export const tooLongRetryMs = 10 * 60_000;
+
+/** Past this many remembered leads, those whose wait is over are forgotten (a lead deleted meanwhile is never tried again). */
+const tooLongKept = 10_000;
+
+/** What of a campaign decides its messages' text: its sequence, and any other edit (`updated_at`). */
+const campaignStamp = (campaign: CampaignRecord) => `${campaign.sequence_version}:${campaign.updated_at}`;
 
 /** A step's message for one lead renders past `maxRenderedLength`: it cannot be sent. */
 class MessageTooLong extends Error {
@@ -98,8 +117,9 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
   if (!canSend(senders, sentToday)) return 0;
   let ran = 0;
   let aiFields: AiFieldRecord[] | null = null;
-  /** Leads whose message renders too long: told once a round, not again at each pass. */
-  const tooLong = new Set<string>();
+  // Leads whose message renders too long, for this round's later passes when the engine keeps none.
+  const tooLong: TooLongSteps = runner.tooLong ?? new Map();
+  const nowMs = Date.parse(now);
   for (let pass = 0; pass < maxPasses; pass += 1) {
     // The first pass uses the senders just read; a later one reads them again with the leads.
     const read = await readDue(runner.store, listed, now, pass === 0 ? senders : undefined);
@@ -113,7 +133,8 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
     if (pass > 0) sentToday = await messagesSentToday(runner.store, accounts, now);
     let ranThisPass = 0;
     for (const due of pending) {
-      if (tooLong.has(due.enrolment.id)) continue;
+      const held = tooLong.get(due.enrolment.id);
+      if (held && held.stamp === campaignStamp(campaign) && nowMs < held.retryAt) continue;
       // The queue's account: the step it shows is the step that runs (of the lead's arm to be).
       const account = accounts.find((a) => a.id === due.sender_account_id);
       // No account of the step's platform is assigned, or it is disconnected or at its daily
@@ -126,13 +147,18 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
         outcome = await runStep(runner, campaign, due, account, aiFields, now);
       } catch (error) {
         if (!(error instanceof MessageTooLong)) throw error;
-        tooLong.add(due.enrolment.id);
         // This lead's data and the step's text make a message no provider would take: the
         // step stays due (the queue shows it) until one of them changes, and every other
         // lead's steps run, instead of the whole round failing at each tick.
-        const told = `${due.enrolment.id}:${error.stepId}`;
-        if (!runner.toldTooLong?.has(told)) {
-          runner.toldTooLong?.add(told);
+        if (tooLong.size >= tooLongKept) {
+          for (const [id, entry] of tooLong) if (entry.retryAt <= nowMs) tooLong.delete(id);
+        }
+        tooLong.set(due.enrolment.id, {
+          stepId: error.stepId,
+          stamp: campaignStamp(campaign),
+          retryAt: nowMs + tooLongRetryMs,
+        });
+        if (held?.stepId !== error.stepId) {
           runner.logger?.log({
             level: 'warn',
             message: 'step not sent: its message renders too long',
@@ -144,6 +170,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
         }
         continue;
       }
+      if (held && outcome !== 'spent') tooLong.delete(due.enrolment.id);
       if (outcome === 'spent') sentToday.set(account.id, account.daily_limit);
       if (outcome === 'ran') {
         ranThisPass += 1;

@@ -1,7 +1,8 @@
 /**
  * A step whose message would render past 100,000 characters for one lead (decision
  * 0005): that lead's step is not sent and stays due, with one warning naming it (not one
- * per round), and every other lead's steps run. The renderer threw from inside the round before, so one lead's
+ * per round), and every other lead's steps run; it is tried again when its campaign changes
+ * or after `tooLongRetryMs`, not at every round. The renderer threw from inside the round before, so one lead's
  * data stopped every campaign of every organization at each tick.
  */
 import { expect, it } from 'vitest';
@@ -10,10 +11,15 @@ import { createEngine } from '../../src/engine/engine.ts';
 import type { LogEntry } from '../../src/http/logger.ts';
 import { createMemoryStore } from '../../src/store/memory/index.ts';
 import { createCampaign, demoAccounts } from '../support/campaign-setup.ts';
-import { activate, assignSenders, engineHarness, enrolledLead, noDeliveries } from './engine-setup.ts';
+import { activate, assignSenders, engineHarness, enrolledLead, later, noDeliveries } from './engine-setup.ts';
+import { tooLongRetryMs } from '../../src/engine/run-steps.ts';
+import type { Store } from '../../src/store/types.ts';
 
-it('leaves the step of a lead whose message renders too long due, and runs the others', async () => {
-  const store = createMemoryStore();
+/** A memory store counting its transactions (a step tried opens one), an engine logging to `lines`. */
+let transactions = 0;
+async function setup() {
+  const inner = createMemoryStore();
+  const store: Store = { ...inner, transaction: (work) => ((transactions += 1), inner.transaction(work)) };
   const h = await engineHarness(store);
   const lines: LogEntry[] = [];
   const engine = createEngine({
@@ -23,6 +29,11 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
     deliveries: noDeliveries,
     logger: { log: (entry) => lines.push(entry) },
   });
+  return { store, h, engine, lines };
+}
+
+it('leaves the step of a lead whose message renders too long due, and runs the others', async () => {
+  const { store, h, engine, lines } = await setup();
   // 10,000 placeholders: a value of 5 characters renders 50,000, one of 20 200,000 (past 100,000).
   const campaignId = await createCampaign(h.api, {
     name: 'Notes',
@@ -49,10 +60,42 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
       error: 'the rendered text would be longer than 100,000 characters',
     },
   ]);
-  // Tried again at the next round (the lead or the text may have changed), told once.
+  // Told once, and not tried again at the next round: nothing it renders from has changed.
+  transactions = 0;
   expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  expect(transactions).toBe(0);
   expect(lines).toHaveLength(1);
   const queue = await h.api.call<{ queue: Array<{ lead_id: string }> }>('GET', `/v1/campaigns/${campaignId}/queue`);
   expect(queue.status).toBe(200);
   expect(queue.body.queue.map((item) => item.lead_id)).toContain(long.lead.id);
+  // The lead's data fixed: the step runs once the wait is over, not before.
+  const fixed = await h.api.call('PATCH', `/v1/leads/${long.lead.id}`, { body: { custom_fields: { notes: 'brief' } } });
+  expect(fixed.status).toBe(200);
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  h.clock.advanceTo(later(h.clock, tooLongRetryMs));
+  expect(await engine.runDue()).toEqual({ steps_run: 1, deliveries_attempted: 0 });
+  expect((await store.activity.listForEnrolment(long.enrolment.id)).map((e) => e.kind)).toEqual(['email_sent']);
+  expect(lines).toHaveLength(1);
+});
+
+it('tries such a step again at once when its campaign changes (its text may have)', async () => {
+  const { store, h, engine, lines } = await setup();
+  const campaignId = await createCampaign(h.api, {
+    name: 'Notes',
+    sequence: {
+      variation_a: [{ id: 1, type: 'email', subject: 'Notes', content: '{notes}'.repeat(10_000), delay: 0 }],
+    },
+  });
+  const accounts = await demoAccounts(h.api);
+  await assignSenders(h.api, campaignId, [accounts.email.id]);
+  const long = await enrolledLead(h.api, campaignId, { custom_fields: { notes: 'n'.repeat(20) } });
+  await activate(h.api, campaignId);
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  expect(lines).toHaveLength(1);
+  const edited = await h.api.call('PATCH', `/v1/campaigns/${campaignId}/sequence/steps/1`, {
+    body: { updates: { content: 'Hi {notes}' } },
+  });
+  expect(edited.status).toBe(200);
+  expect(await engine.runDue()).toEqual({ steps_run: 1, deliveries_attempted: 0 });
+  expect((await store.activity.listForEnrolment(long.enrolment.id)).map((e) => e.kind)).toEqual(['email_sent']);
 });
