@@ -55,7 +55,7 @@ export type TooLongSteps = Map<string, { stepId: number; stamp: string; retryAt:
 /** How long a step whose message renders too long waits before it is tried again, unless its campaign changes. */
 export const tooLongRetryMs = 10 * 60_000;
 
-/** Past this many remembered leads, those whose wait is over are forgotten (a lead deleted meanwhile is never tried again). */
+/** How many such leads the engine remembers (a lead deleted meanwhile is never tried again, so never forgotten otherwise). */
 const tooLongKept = 10_000;
 
 /** What of a campaign decides its messages' text: its sequence, and any other edit (`updated_at`). */
@@ -150,9 +150,11 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
         // This lead's data and the step's text make a message no provider would take: the
         // step stays due (the queue shows it) until one of them changes, and every other
         // lead's steps run, instead of the whole round failing at each tick.
-        if (tooLong.size >= tooLongKept) {
-          for (const [id, entry] of tooLong) if (entry.retryAt <= nowMs) tooLong.delete(id);
-        }
+        // Bounded: the oldest remembered lead makes room (a Map keeps its keys in insertion
+        // order), at worst tried again at its next round.
+        const oldest = tooLong.size >= tooLongKept ? tooLong.keys().next().value : undefined;
+        if (oldest !== undefined) tooLong.delete(oldest);
+        tooLong.delete(due.enrolment.id);
         tooLong.set(due.enrolment.id, {
           stepId: error.stepId,
           stamp: campaignStamp(campaign),
