@@ -15,7 +15,10 @@ import { activate, assignSenders, engineHarness, enrolledLead, later, noDeliveri
 import { tooLongRetryMs } from '../../src/engine/run-steps.ts';
 import type { Store } from '../../src/store/types.ts';
 
-/** A memory store counting its transactions (a step tried opens one), an engine logging to `lines`. */
+/**
+ * A memory store counting its transactions (a step tried opens one), an engine logging to
+ * `lines`, and a campaign (not yet active) whose step renders too long for a long `notes`.
+ */
 let transactions = 0;
 async function setup() {
   const inner = createMemoryStore();
@@ -29,11 +32,6 @@ async function setup() {
     deliveries: noDeliveries,
     logger: { log: (entry) => lines.push(entry) },
   });
-  return { store, h, engine, lines };
-}
-
-it('leaves the step of a lead whose message renders too long due, and runs the others', async () => {
-  const { store, h, engine, lines } = await setup();
   // 10,000 placeholders: a value of 5 characters renders 50,000, one of 20 200,000 (past 100,000).
   const campaignId = await createCampaign(h.api, {
     name: 'Notes',
@@ -43,6 +41,11 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
   });
   const accounts = await demoAccounts(h.api);
   await assignSenders(h.api, campaignId, [accounts.email.id]);
+  return { store, h, engine, lines, campaignId };
+}
+
+it('leaves the step of a lead whose message renders too long due, and runs the others', async () => {
+  const { store, h, engine, lines, campaignId } = await setup();
   const short = await enrolledLead(h.api, campaignId, { custom_fields: { notes: 'short' } });
   const long = await enrolledLead(h.api, campaignId, { custom_fields: { notes: 'n'.repeat(20) } });
   await activate(h.api, campaignId);
@@ -79,15 +82,7 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
 });
 
 it('tries such a step again at once when its campaign changes (its text may have)', async () => {
-  const { store, h, engine, lines } = await setup();
-  const campaignId = await createCampaign(h.api, {
-    name: 'Notes',
-    sequence: {
-      variation_a: [{ id: 1, type: 'email', subject: 'Notes', content: '{notes}'.repeat(10_000), delay: 0 }],
-    },
-  });
-  const accounts = await demoAccounts(h.api);
-  await assignSenders(h.api, campaignId, [accounts.email.id]);
+  const { store, h, engine, lines, campaignId } = await setup();
   const long = await enrolledLead(h.api, campaignId, { custom_fields: { notes: 'n'.repeat(20) } });
   await activate(h.api, campaignId);
   expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
