@@ -102,7 +102,7 @@ export function answerClientErrors(server: Server, options: ClientErrorOptions):
       'Content-Length': String(Buffer.byteLength(failure.body)),
       'X-Request-ID': requestId,
       ...options.rateLimitHeaders(),
-      ...(operation?.deprecated ? deprecationHeaders(operation, {}, {}) : {}),
+      ...deprecationOf(operation),
       ...(options.cors && head.path ? options.cors(head.origin, head.path) : {}),
       Connection: 'close',
     };
@@ -191,6 +191,10 @@ function findOperation(method: string, path: string): OperationInfo | undefined 
  * deprecated operation (section 9), for answers given before the application sees the request.
  */
 export function listenerDeprecationHeaders(method: string, path: string): Record<string, string> {
-  const operation = findOperation(method, path);
+  return deprecationOf(findOperation(method, path));
+}
+
+/** `Deprecation` and the successor's `Link` when `operation` is deprecated; nothing otherwise. */
+function deprecationOf(operation: OperationInfo | undefined): Record<string, string> {
   return operation?.deprecated ? deprecationHeaders(operation, {}, {}) : {};
 }
