@@ -22,6 +22,7 @@
 import { erasedEventBody } from '../delivery/payload.ts';
 import { erasedLeadFields } from '../store/memory/leads.ts';
 import { leadDataFields } from './lead-rules.ts';
+import { sandboxPageTextBytes } from '../store/page-bytes.ts';
 import { leadDataOperationDigest } from './request-fingerprint.ts';
 import { foldCase, replaceValues } from './scrub-text.ts';
 import type { DealRecord, LeadRecord } from '../store/records.ts';
@@ -69,14 +70,24 @@ export async function conversationTexts(store: Store, organizationId: string, le
     if (event.organization_id === organizationId) add(event.data.message);
   }
   for (const campaignId of new Set(enrolments.map((e) => e.campaign_id))) {
-    for (let offset = 0; ; offset += messagesPage) {
-      const page = await store.messages.listForCampaign(campaignId, { lead_id: leadId, limit: messagesPage, offset });
+    // Pages bounded by their text's bytes as the sandbox list's are: a page of 500 messages
+    // stored before the render budget (2,000,000 characters each) was some 2 GB of strings.
+    // Such a page holds fewer than `limit` messages without being the last, so the walk
+    // advances by what it got and ends at the total.
+    for (let offset = 0; ;) {
+      const page = await store.messages.listForCampaign(campaignId, {
+        lead_id: leadId,
+        limit: messagesPage,
+        offset,
+        maxTextBytes: sandboxPageTextBytes,
+      });
       for (const message of page.items) {
         if (message.organization_id !== organizationId) continue;
         add(message.subject);
         add(message.body);
       }
-      if (page.items.length < messagesPage) break;
+      offset += page.items.length;
+      if (page.items.length === 0 || offset >= page.total) break;
     }
   }
   return [...texts].sort((a, b) => b.length - a.length);
