@@ -14,7 +14,7 @@ import type { FaultKind } from '../faults.ts';
 import { operationById, pathParams } from '../operations.ts';
 import { headerRecord } from '../header-record.ts';
 import { type EntryEraser, type LeadConversation, type LeadRecord, leadEraser } from './erasure.ts';
-import { redactedBody, redactedHeaders } from './redact.ts';
+import { redactedBody, redactedHeaderLines, redactedHeaders } from './redact.ts';
 import type { OcsMockRequest, OcsMockRequests, RecordedRequest } from './types.ts';
 
 /** The journal's default size. */
@@ -71,8 +71,8 @@ export interface Journal {
  * Node's own parsed headers and builds a Fetch `Headers` only when they are listed; listing
  * them on arrival, for the journal alone, built one per request (a `Headers`, an `append`
  * with its checks per line, a sort): about a tenth of what the journal cost a request on
- * ocs-mock (profiled under load). The journal keeps the reference to Node's array instead
- * (nothing writes to it) and builds the same `Headers` from it when the entry is first read,
+ * ocs-mock (profiled under load). The journal keeps Node's array instead (nothing writes to
+ * it; a copy when it holds credentials, redacted) and builds the same `Headers` from it when the entry is first read,
  * so an erasure or a read sees what the request's `Headers` listed (test/standalone-journal.test.ts).
  *
  * Only the request the listener made carries the lines: a layer that made another `Request`
@@ -85,7 +85,10 @@ type LinedRequest = Request & { [headerLinesKey]?: readonly string[] };
 
 /** Called by the standalone mock's listener with Node's `rawHeaders`, from which `request.headers` is made. */
 export function recordHeaderLines(request: Request, rawHeaders: readonly string[]): void {
-  (request as LinedRequest)[headerLinesKey] = rawHeaders;
+  // Credentials redacted at once, as the `Headers` of an in-process request are: the slot
+  // outlives the request (a thousand requests), and a heap snapshot, a core dump or a debugger
+  // of the test process would find the raw key in it until the entry was first read.
+  (request as LinedRequest)[headerLinesKey] = redactedHeaderLines(rawHeaders);
 }
 
 /**
@@ -133,8 +136,8 @@ interface Slot {
   /** Credentials redacted at once: the request's own `Headers` may change after it is sent. */
   headers: Record<string, string> | undefined;
   /**
-   * Or the listener's header lines (recordHeaderLines), listed and redacted when the entry is
-   * made: until then the slot holds Node's own array, credentials included, as the request did.
+   * Or the listener's header lines (recordHeaderLines), their credentials redacted on arrival,
+   * listed when the entry is made.
    */
   headerLines: readonly string[] | undefined;
   /** The URL's query, `?` included (as `URL.search`). */

@@ -23,17 +23,47 @@ const credentialHeaders = new Set(['authorization', 'proxy-authorization']);
 const wholeHeaders = new Set(['cookie']);
 const secretFields = new Set(['secret']);
 
+/**
+ * What the journal keeps of a header's value: its scheme alone for a credential, nothing of a
+ * cookie, undefined for any other header (kept as it is). `name` in lower case. Applied twice,
+ * it gives what it gave once (`Bearer [redacted]` stays so).
+ */
+export function redactedHeaderValue(name: string, value: string): string | undefined {
+  if (credentialHeaders.has(name)) {
+    const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
+    return scheme ? `${scheme} ${redacted}` : redacted;
+  }
+  return wholeHeaders.has(name) ? redacted : undefined;
+}
+
 /** The headers as a plain object (lower-case names), credentials redacted. */
 export function redactedHeaders(headers: Headers): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of headers) {
-    if (credentialHeaders.has(name)) {
-      const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
-      result[name] = scheme ? `${scheme} ${redacted}` : redacted;
-    } else if (wholeHeaders.has(name)) result[name] = redacted;
+    const kept = redactedHeaderValue(name, value);
+    if (kept !== undefined) result[name] = kept;
     else setHeader(result, name, value);
   }
   return result;
+}
+
+/**
+ * Node's header lines (name, value, name, value...) with the credentials' values redacted as
+ * `redactedHeaderValue` does: the same array when it holds none, else a copy (Node's own array
+ * is the request's, never written to). Names are compared in lower case, as Node gives them as sent.
+ */
+export function redactedHeaderLines(lines: readonly string[]): readonly string[] {
+  let copy: string[] | undefined;
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i] as string;
+    // Cheap for the other lines: only the three names' lengths are looked at further.
+    if (name.length !== 6 && name.length !== 13 && name.length !== 19) continue;
+    const kept = redactedHeaderValue(name.toLowerCase(), lines[i + 1] as string);
+    if (kept === undefined) continue;
+    copy ??= [...lines];
+    copy[i + 1] = kept;
+  }
+  return copy ?? lines;
 }
 
 /** A parsed body with every `secret` field's string value redacted (in place: it is the journal's own copy). */
