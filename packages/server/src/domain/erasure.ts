@@ -222,10 +222,20 @@ export function erasedJson<T>(
 
 /**
  * Erases the live lead `leadId` of the organization and every copy of its data, in the
- * caller's transaction `tx`; false when there is no such live lead. It first takes the lock
- * a step and a reply of the lead take (its enrolments), then reads the lead: a step or reply
- * that read the lead before cannot write a copy after the erasure (the erasure waits for it
- * and erases what it wrote), and one that comes after finds the lead deleted.
+ * caller's transaction `tx`; false when there is no such live lead.
+ *
+ * Locks in the order every writer of a lead takes them: the lead's row, then its enrolments.
+ * - The row, locked before its values are read: a change of the lead, or a deal pointing at
+ *   it, under way commits first, and what it wrote is erased with the rest. A second erasure
+ *   of the lead waits here holding nothing, then finds the lead deleted.
+ * - The enrolments: the lock a step and a reply of the lead take (they read the lead without
+ *   locking it). One that read the lead before cannot write a copy after the erasure (the
+ *   erasure waits for it and erases what it wrote); one that comes after finds the lead deleted.
+ *
+ * The enrolments were locked first until 2026-11-29: then an erasure held them while it
+ * waited for the row, which a second erasure, or a create enrolling the lead in another
+ * campaign, held while it waited for an enrolment the first would update (PostgreSQL ended
+ * one of them: `deadlock detected`, a 500; decision 0003, "One lock order").
  */
 export async function eraseLeadEverywhere(
   tx: Store,
@@ -233,11 +243,9 @@ export async function eraseLeadEverywhere(
   leadId: string,
   at: string,
 ): Promise<boolean> {
-  await tx.enrolments.listForLead(leadId, { forUpdate: true });
-  // Locked before its values are read: a change of the lead or a deal pointing at it that
-  // is under way commits first, and what it wrote is erased with the rest.
   const lead = await tx.leads.get(organizationId, leadId, { lock: 'update' });
   if (!lead) return false;
+  await tx.enrolments.listForLead(leadId, { forUpdate: true });
   const values = personalValues(lead);
   if (!(await tx.leads.erase(organizationId, leadId, at))) return false;
   await tx.activity.eraseLead(organizationId, leadId);
