@@ -5860,7 +5860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the schema (`VALIDATION_ERROR`), or the campaign has no sequence (`NO_SEQUENCE`). `VALIDATION_ERROR` also when the answer's messages would render to more than 100,000 characters together (issue `body`, type `max_length`): preview one step with `step_id`, or shorten the values the placeholders take. The same limit holds for each text a step sends: a `subject`, `content` or `message` that renders to more than 100,000 characters for a lead is not sent to that lead, whose step stays in the campaign's queue. This limit is this implementation's design. */
+            /** @description The body does not match the schema (`VALIDATION_ERROR`), or the campaign has no sequence (`NO_SEQUENCE`). `VALIDATION_ERROR` also when the answer's messages would render to more than 100,000 characters together (issue `body`, type `max_length`): preview one step with `step_id`, or shorten the values the placeholders take. The same limit holds for each message a step sends: a message whose text (an email's `subject` and `content` together, or a `message`) renders to more than 100,000 characters for a lead is not sent to that lead, whose step stays in the campaign's queue, and a preview of that step alone answers this `400`. This limit is this implementation's design. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

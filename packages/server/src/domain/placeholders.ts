@@ -52,22 +52,26 @@ export function stepPlaceholders(step: SequenceStep): string[] {
 export type PlaceholderValues = (name: string) => unknown;
 
 /**
- * The most characters rendering may produce: for one text of a step the engine sends, and for
- * all the messages of one preview together. A placeholder repeats its value wherever it
- * appears, so a step's text of 300 KB (100,000 placeholders) and a custom field of 1,000
- * characters rendered to 100 MB, and past V8's longest string the preview answered 500 or the
- * process ran out of memory (decision 0005). 100,000 characters (a million until 2026-11-29,
- * decision 0005, "The render budget") is some 20 times the longest cold email, past what Gmail
- * shows before it clips a message (102 KB) and 12 times a LinkedIn message (8,000); written as
- * JSON it takes at most 600 KB (6 bytes a character), so a preview answers less than a request
- * may send.
+ * The most characters rendering may produce: for one message the engine sends (an email's
+ * subject and content together), and for all the messages of one preview together, so that
+ * a preview of one step (`step_id`) refuses exactly the messages the engine does not send.
+ * A placeholder repeats its value wherever it appears, so a step's text of 300 KB (100,000
+ * placeholders) and a custom field of 1,000 characters rendered to 100 MB, and past V8's
+ * longest string the preview answered 500 or the process ran out of memory (decision 0005).
+ * 100,000 characters (a million, then per text until decision 0005's "One budget per
+ * message") is some 20 times the longest cold email, past what Gmail shows before it clips
+ * a message (102 KB) and 12 times a LinkedIn message (8,000); written as JSON it takes at
+ * most 600 KB (6 bytes a character), so a preview answers less than a request may send.
  */
 export const maxRenderedLength = 100_000;
 
-/** What may still be rendered: one per text in the engine, one per answer in the preview. */
+/** What may still be rendered: one per message in the engine, one per answer in the preview. */
 export interface RenderBudget {
   remaining: number;
 }
+
+/** A budget of `maxRenderedLength`, for one message (or one preview answer). */
+export const renderBudget = (): RenderBudget => ({ remaining: maxRenderedLength });
 
 /** Rendering would produce more than its budget: nothing was rendered. */
 export class RenderedTooLong extends Error {
@@ -87,7 +91,7 @@ export class RenderedTooLong extends Error {
 export function renderPlaceholders(
   text: string,
   values: PlaceholderValues,
-  budget: RenderBudget = { remaining: maxRenderedLength },
+  budget: RenderBudget = renderBudget(),
 ): { text: string; missing: string[] } {
   const missing = new Set<string>();
   // Each name's text once: an object value is JSON, made once however often it appears.
@@ -115,6 +119,28 @@ export function renderPlaceholders(
   take(text.slice(from));
   budget.remaining -= length;
   return { text: parts.join(''), missing: [...missing] };
+}
+
+/**
+ * The texts `step` sends (`sentTextFields`), rendered for one lead within one `budget`: what
+ * the engine sends and the preview shows, so both count the same characters. By default the
+ * budget is one message's; the preview passes its answer's.
+ */
+export function renderStepTexts(
+  step: SequenceStep,
+  values: PlaceholderValues,
+  budget: RenderBudget = renderBudget(),
+): { texts: Record<StepTextField, string | null>; missing: string[] } {
+  const texts: Record<StepTextField, string | null> = { subject: null, content: null, message: null };
+  const missing = new Set<string>();
+  for (const field of sentTextFields(step.type)) {
+    const text = step[field];
+    if (typeof text !== 'string') continue;
+    const result = renderPlaceholders(text, values, budget);
+    texts[field] = result.text;
+    for (const name of result.missing) missing.add(name);
+  }
+  return { texts, missing: [...missing] };
 }
 
 /** Whether a value renders as text (`valueText` not null), without writing an object out. */

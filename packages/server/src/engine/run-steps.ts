@@ -44,22 +44,29 @@ export interface StepRunner {
 
 /**
  * Leads whose due step's message renders too long, by enrolment ID: the step, the campaign's
- * state it was rendered from, and when to try it again. A round tried such a step at each
- * tick (a transaction, its locks, four reads and a render, then a rollback), so a campaign's
- * thousand such leads took the engine's rounds, every second, for every organization. It is
- * tried again once the campaign changes (its text may have: `campaignStamp`), or after
- * `tooLongRetryMs` (the lead's data may have); a step that runs is forgotten.
+ * and the lead's state it was rendered from, and when to try it again. A round tried such a
+ * step at each tick (a transaction, its locks, four reads and a render, then a rollback), so
+ * a campaign's thousand such leads took the engine's rounds, every second, for every
+ * organization. It is tried again once the campaign or the lead changes (the step's text or
+ * the placeholders' values may have: `textStamp`), or after `tooLongRetryMs` (an AI field's
+ * fallback value may have, which neither stamp shows); a step that runs is forgotten.
  */
 export type TooLongSteps = Map<string, { stepId: number; stamp: string; retryAt: number }>;
 
-/** How long a step whose message renders too long waits before it is tried again, unless its campaign changes. */
+/** How long a step whose message renders too long waits before it is tried again, unless its campaign or lead changes. */
 export const tooLongRetryMs = 10 * 60_000;
 
 /** How many such leads the engine remembers (a lead deleted meanwhile is never tried again, so never forgotten otherwise). */
 const tooLongKept = 10_000;
 
-/** What of a campaign decides its messages' text: its sequence, and any other edit (`updated_at`). */
-const campaignStamp = (campaign: CampaignRecord) => `${campaign.sequence_version}:${campaign.updated_at}`;
+/**
+ * What decides a lead's message text, as the round reads it: the campaign's sequence and any
+ * other edit of it (`updated_at`), and any edit of the lead (its `updated_at`, which
+ * `listDue` reads in the join it already makes, so a lead's edit ends the wait at the next
+ * round without a read per lead).
+ */
+const textStamp = (campaign: CampaignRecord, enrolment: DueEnrolment) =>
+  `${campaign.sequence_version}:${campaign.updated_at}:${enrolment.lead_updated_at}`;
 
 /** A step's message for one lead renders past `maxRenderedLength`: it cannot be sent. */
 class MessageTooLong extends Error {
@@ -134,7 +141,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
     let ranThisPass = 0;
     for (const due of pending) {
       const held = tooLong.get(due.enrolment.id);
-      if (held && held.stamp === campaignStamp(campaign) && nowMs < held.retryAt) continue;
+      if (held && held.stamp === textStamp(campaign, due.enrolment) && nowMs < held.retryAt) continue;
       // The queue's account: the step it shows is the step that runs (of the lead's arm to be).
       const account = accounts.find((a) => a.id === due.sender_account_id);
       // No account of the step's platform is assigned, or it is disconnected or at its daily
@@ -157,7 +164,7 @@ async function runCampaign(runner: StepRunner, listed: CampaignRecord, now: stri
         tooLong.delete(due.enrolment.id);
         tooLong.set(due.enrolment.id, {
           stepId: error.stepId,
-          stamp: campaignStamp(campaign),
+          stamp: textStamp(campaign, due.enrolment),
           retryAt: nowMs + tooLongRetryMs,
         });
         if (held?.stepId !== error.stepId) {

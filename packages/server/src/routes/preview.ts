@@ -7,10 +7,9 @@ import {
   maxRenderedLength,
   type PlaceholderValues,
   type RenderBudget,
+  renderBudget,
   RenderedTooLong,
-  renderPlaceholders,
-  sentTextFields,
-  type StepTextField,
+  renderStepTexts,
 } from '../domain/placeholders.ts';
 import { walkSteps } from '../domain/sequence-rules.ts';
 import { hasVariationB, storedSequence } from '../domain/sequence-steps.ts';
@@ -59,8 +58,9 @@ export const previewHandlers: PartialHandlers = {
         );
       }
     }
-    // One budget for every message of the answer: a long sequence cannot multiply it.
-    const budget: RenderBudget = { remaining: maxRenderedLength };
+    // One budget for every message of the answer: a long sequence cannot multiply it. For one
+    // step it is that message's, the engine's budget: the preview refuses what is not sent.
+    const budget = renderBudget();
     let messages: PreviewMessage[];
     try {
       messages = steps.map(({ step, branch }) => renderStep(step, branch, values, budget));
@@ -106,26 +106,14 @@ function renderStep(
   values: PlaceholderValues,
   budget: RenderBudget,
 ): PreviewMessage {
-  const rendered: Record<StepTextField, string | null> = {
-    subject: null,
-    content: null,
-    message: null,
-  };
-  const missing = new Set<string>();
   // Only the text a step type sends: view_profile and conditional steps have none.
-  for (const field of sentTextFields(step.type)) {
-    const text = step[field];
-    if (typeof text !== 'string') continue;
-    const result = renderPlaceholders(text, values, budget);
-    rendered[field] = result.text;
-    for (const name of result.missing) missing.add(name);
-  }
+  const { texts, missing } = renderStepTexts(step, values, budget);
   return {
     step_id: step.id,
     type: step.type,
     channel: stepChannel(step.type),
     branch,
-    ...rendered,
-    missing_variables: [...missing],
+    ...texts,
+    missing_variables: missing,
   };
 }

@@ -311,7 +311,8 @@ export interface EnrolmentStore {
    * The engine's schedule (decision 0002, "Due times"). Each enrolment holds a lower bound of
    * when its next step comes due: not known (a new enrolment, or one `markDue` reached: due
    * now), a time, or nothing pending. The enrolments of the campaign whose bound is at or
-   * before `at` (not known included), as `listEnrolments` gives them, with their marks.
+   * before `at` (not known included), as `listEnrolments` gives them, with their marks and
+   * their leads' `updated_at`.
    */
   listDue(campaignId: string, at: string): Promise<DueEnrolment[]>;
   /** The earliest bound after `at` among the campaign's enrolments, or null. */
@@ -343,8 +344,12 @@ export function decidesPath(record: Pick<ActivityEventRecord, 'kind' | 'step_id'
   return record.step_id === null && connectionKinds.includes(record.kind);
 }
 
-/** An enrolment as the engine's schedule reads it (`EnrolmentStore.listDue`). */
-export type DueEnrolment = EnrolmentWithLeadRecord & { due_mark: number };
+/**
+ * An enrolment as the engine's schedule reads it (`EnrolmentStore.listDue`), with its lead's
+ * `updated_at`: read in the same join as `lead_deleted_at`, it tells the engine that a lead
+ * whose step rendered too long was edited since (`TooLongSteps`), without reading the lead.
+ */
+export type DueEnrolment = EnrolmentWithLeadRecord & { due_mark: number; lead_updated_at: string };
 
 export interface TransactionOptions {
   /**

@@ -6,6 +6,7 @@ import {
   parsePlaceholders,
   RenderedTooLong,
   renderPlaceholders,
+  renderStepTexts,
   sentTextFields,
   stepPlaceholders,
 } from '../../src/domain/placeholders.ts';
@@ -122,5 +123,28 @@ describe('renderPlaceholders within a budget (decision 0005)', () => {
     const { text } = renderPlaceholders('{a} {a} {b} {a}', values);
     expect(text).toBe('{"nested":[1,2]} {"nested":[1,2]} {"nested":[1,2]} {"nested":[1,2]}');
     expect(asked).toEqual(['a', 'b']);
+  });
+});
+
+describe('renderStepTexts: one budget for the message a step sends (decision 0005)', () => {
+  const email = { id: 1, type: 'email' as const, subject: '{a}', content: '{b}', delay: 0 };
+  const values = (a: number, b: number) => (name: string) => 'x'.repeat(name === 'a' ? a : b);
+
+  it("counts an email's subject and content together against 100,000 characters", () => {
+    const { texts } = renderStepTexts(email, values(50_000, 50_000));
+    expect([texts.subject?.length, texts.content?.length, texts.message]).toEqual([50_000, 50_000, null]);
+    // Each text alone is within 100,000; together they are not.
+    expect(() => renderStepTexts(email, values(60_000, 60_000))).toThrow(RenderedTooLong);
+  });
+
+  it('renders only the text the step type sends, and shares a budget it is given', () => {
+    const step = { id: 2, type: 'linkedin_message' as const, message: 'Hi {a}', subject: '{b}', delay: 0 };
+    const budget = { remaining: 10 };
+    expect(renderStepTexts(step, () => 'Ada', budget)).toEqual({
+      texts: { subject: null, content: null, message: 'Hi Ada' },
+      missing: [],
+    });
+    expect(budget.remaining).toBe(4);
+    expect(() => renderStepTexts(step, () => 'Ada', budget)).toThrow(RenderedTooLong);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * A step whose message would render past 100,000 characters for one lead (decision
  * 0005): that lead's step is not sent and stays due, with one warning naming it (not one
- * per round), and every other lead's steps run; it is tried again when its campaign changes
- * or after `tooLongRetryMs`, not at every round. The renderer threw from inside the round before, so one lead's
- * data stopped every campaign of every organization at each tick.
+ * per round), and every other lead's steps run; it is tried again when its campaign or its
+ * lead changes or after `tooLongRetryMs`, not at every round. The renderer threw from inside
+ * the round before, so one lead's data stopped every campaign of every organization at each
+ * tick.
  */
 import { expect, it } from 'vitest';
 import { sandboxChannel } from '../../src/engine/channel.ts';
@@ -71,14 +72,52 @@ it('leaves the step of a lead whose message renders too long due, and runs the o
   const queue = await h.api.call<{ queue: Array<{ lead_id: string }> }>('GET', `/v1/campaigns/${campaignId}/queue`);
   expect(queue.status).toBe(200);
   expect(queue.body.queue.map((item) => item.lead_id)).toContain(long.lead.id);
-  // The lead's data fixed: the step runs once the wait is over, not before.
+  // The lead's data fixed: its edit ends the wait, and the step runs at the next round (it
+  // waited out `tooLongRetryMs` before, the lead's edit unseen).
   const fixed = await h.api.call('PATCH', `/v1/leads/${long.lead.id}`, { body: { custom_fields: { notes: 'brief' } } });
   expect(fixed.status).toBe(200);
-  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
-  h.clock.advanceTo(later(h.clock, tooLongRetryMs));
   expect(await engine.runDue()).toEqual({ steps_run: 1, deliveries_attempted: 0 });
   expect((await store.activity.listForEnrolment(long.enrolment.id)).map((e) => e.kind)).toEqual(['email_sent']);
   expect(lines).toHaveLength(1);
+});
+
+it('tries such a step once after a lead edit that leaves it too long, then waits again', async () => {
+  const { h, engine, lines, campaignId } = await setup();
+  const long = await enrolledLead(h.api, campaignId, { custom_fields: { notes: 'n'.repeat(20) } });
+  await activate(h.api, campaignId);
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  const edited = await h.api.call('PATCH', `/v1/leads/${long.lead.id}`, {
+    body: { custom_fields: { notes: 'n'.repeat(30) } },
+  });
+  expect(edited.status).toBe(200);
+  transactions = 0;
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  expect(transactions).toBe(1);
+  transactions = 0;
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  expect(transactions).toBe(0);
+  // The same step: told once.
+  expect(lines).toHaveLength(1);
+});
+
+it("waits out tooLongRetryMs for a change neither the campaign nor the lead shows (an AI field's fallback)", async () => {
+  const { store, h, engine, campaignId } = await setup();
+  const field = await h.api.call<{ ai_field: { id: string } }>('POST', `/v1/campaigns/${campaignId}/ai-fields`, {
+    body: { field_name: 'notes', ai_instructions: 'Notes on the lead.', fallback_value: 'n'.repeat(20) },
+  });
+  expect(field.status).toBe(201);
+  // No `notes` of its own: the AI field's fallback fills it, too long.
+  const lead = await enrolledLead(h.api, campaignId);
+  await activate(h.api, campaignId);
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  const shortened = await h.api.call('PATCH', `/v1/campaigns/${campaignId}/ai-fields/${field.body.ai_field.id}`, {
+    body: { fallback_value: 'brief' },
+  });
+  expect(shortened.status).toBe(200);
+  expect(await engine.runDue()).toEqual({ steps_run: 0, deliveries_attempted: 0 });
+  h.clock.advanceTo(later(h.clock, tooLongRetryMs));
+  expect(await engine.runDue()).toEqual({ steps_run: 1, deliveries_attempted: 0 });
+  expect((await store.activity.listForEnrolment(lead.enrolment.id)).map((e) => e.kind)).toEqual(['email_sent']);
 });
 
 it('tries such a step again at once when its campaign changes (its text may have)', async () => {

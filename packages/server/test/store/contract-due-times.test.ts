@@ -42,6 +42,16 @@ describeBackends('schedule store contract', (store) => {
     expect(await store().enrolments.earliestDueAfter(campaign.id, day(1))).toBeNull();
   });
 
+  it("lists each enrolment with its lead's updated_at (what tells the engine a lead was edited)", async () => {
+    const { org, campaign } = await campaignWithLeads(store(), 1);
+    const [before] = await store().enrolments.listDue(campaign.id, day(1));
+    const lead = await store().leads.get(org.id, before?.lead_id ?? '');
+    expect(Date.parse(before?.lead_updated_at ?? '')).toBe(Date.parse(lead?.updated_at ?? ''));
+    await store().leads.update(org.id, lead?.id ?? '', { first_name: 'Edited', updated_at: day(2) });
+    const [after] = await store().enrolments.listDue(campaign.id, day(1));
+    expect(Date.parse(after?.lead_updated_at ?? '')).toBe(Date.parse(day(2)));
+  });
+
   it('lists only the enrolments due by the time asked, and finds the earliest bound after it', async () => {
     const { campaign, ids } = await campaignWithLeads(store(), 4);
     const [a, b, c, d] = ids as [string, string, string, string];

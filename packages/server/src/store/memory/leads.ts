@@ -190,7 +190,12 @@ export function memoryEnrolments(state: MemoryState): EnrolmentStore {
           return due.due_ms !== null && due.due_ms <= by;
         })
         .sort((a, b) => Date.parse(a.enrolled_at) - Date.parse(b.enrolled_at) || compareText(a.id, b.id))
-        .map((e) => ({ ...withLeadDeletedAt(state, e), due_mark: dueOf(state, e.id).mark }));
+        .map((e) => ({
+          ...withLeadDeletedAt(state, e),
+          // A lead row is never removed (an erasure blanks it in place): always found.
+          lead_updated_at: state.leads.get(e.lead_id)?.updated_at ?? '',
+          due_mark: dueOf(state, e.id).mark,
+        }));
     },
     async earliestDueAfter(campaignId, at) {
       const after = Date.parse(at);

@@ -426,7 +426,8 @@ export function sqlEnrolments(client: SqlClient): EnrolmentStore {
       // Through `enrolments_due`: the rows due by `at`, not the campaign (planned with the
       // values, so that the range on `due_at` is weighed against the campaign's other indexes).
       return client.query<DueEnrolment>(
-        `${planEachRun}select ${enrolmentColumnsOf('e')}, l.deleted_at as lead_deleted_at, e.due_mark
+        `${planEachRun}select ${enrolmentColumnsOf('e')}, l.deleted_at as lead_deleted_at, l.updated_at as lead_updated_at,
+                e.due_mark
            from enrolments e join leads l on l.id = e.lead_id
           where e.campaign_id = $1 and e.due_at <= $2
           order by e.enrolled_at, e.id`,
