@@ -10,7 +10,7 @@
  * the step under way, saying what was done, with exit code 130.
  */
 import { readFileSync } from 'node:fs';
-import { exitOnError, UsageError } from '@ocs/server/cli-kit';
+import { echoed, exitOnError, optionsEnd, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
 import { Interrupted } from './interruption.ts';
 import { listen } from './listen.ts';
@@ -38,7 +38,10 @@ const commands: Record<string, (argv: string[], io: CommandIo) => Promise<void>>
 };
 
 async function main(argv: string[]): Promise<void> {
-  const args = argv.filter((arg) => arg !== '--debug');
+  // `--debug` is this tool's switch among the options only: after `--` it is an operand, for
+  // the command (`ocs trigger -- --debug` names an event), as parseCommandLine reads it.
+  const end = optionsEnd(argv);
+  const args = [...argv.slice(0, end).filter((arg) => arg !== '--debug'), ...argv.slice(end)];
   const [first, ...rest] = args;
   if (first === undefined || first === '-h' || first === '--help') {
     console.log(usage);
@@ -53,8 +56,8 @@ async function main(argv: string[]): Promise<void> {
   if (!command) {
     throw new UsageError(
       first.startsWith('-')
-        ? `unknown option ${first}.`
-        : `unknown command '${first}'; the commands are listen and trigger.`,
+        ? `unknown option ${echoed(first)}.`
+        : `unknown command '${echoed(first)}'; the commands are listen and trigger.`,
     );
   }
   await command(rest, { out: (line) => console.log(line), version: packageVersion() });

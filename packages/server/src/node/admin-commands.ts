@@ -15,7 +15,7 @@ import { uuidForm } from '../openapi/formats.ts';
 import { parseTimestamp } from '../domain/date-filter.ts';
 import { unprintable } from '../domain/unprintable-text.ts';
 import { emailProblem, isBlank, nameLimits, nameProblem } from './admin-names.ts';
-import { echoed, escapedText, unicodeEscape } from './echoed-value.ts';
+import { echoed, escapedText, listedName, unicodeEscape } from './echoed-value.ts';
 
 export type AdminCommand =
   | { command: 'migrate' }
@@ -98,6 +98,13 @@ function recordId(id: string | undefined): { id?: string } {
  * database directly, still print as one line that shows what it holds.
  */
 const shown = escapedText;
+
+/**
+ * An organization's stored name for a line of text output: escaped as `shown`, and cut after
+ * the 500 characters `org create` stores now (`listedName`), with a mark: a name stored before
+ * that bound (100,000 characters) was printed whole by every `org list`. `--json` keeps it whole.
+ */
+const shownName = (name: string) => listedName(name, nameLimits.organization);
 
 /**
  * `--json`: the JSON text, with the `unprintable` characters `JSON.stringify` writes as they are
@@ -207,7 +214,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       const earlier = command.id === undefined ? null : await store.organizations.get(command.id);
       if (earlier !== null && earlier.name !== command.name)
         throw new AdminCommandError(
-          `organization ${earlier.id} exists already, named '${shown(earlier.name)}'.`,
+          `organization ${earlier.id} exists already, named '${echoed(earlier.name)}'.`,
           'state',
         );
       const organization =
@@ -220,7 +227,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
             : [],
         }));
       return {
-        text: `Created organization ${organization.id} (${shown(organization.name)}).`,
+        text: `Created organization ${organization.id} (${shownName(organization.name)}).`,
         json: organization,
         logged: logged(organization.id, false),
       };
@@ -230,7 +237,7 @@ export async function runAdminCommand(store: SqlStore, given: AdminCommand): Pro
       return {
         text:
           organizations
-            .map((o) => `${o.id}  ${o.is_active ? 'active     ' : 'deactivated'}  ${shown(o.name)}`)
+            .map((o) => `${o.id}  ${o.is_active ? 'active     ' : 'deactivated'}  ${shownName(o.name)}`)
             .join('\n') || 'No organizations.',
         json: organizations,
       };

@@ -2,12 +2,15 @@
  * What the two command-line tools (`ocs-server`, and `ocs-mock`, which bundles this file)
  * share: their two kinds of error, numbers checked in full, the address to listen on, the
  * CORS origins, options given once, node:util's parseArgs errors and listen failures said in
- * one line, and the debug switch.
+ * one line, the debug switch and where options end, and values given repeated in messages.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { listenOrigin } from '../http/listen-origin.ts';
 import { parseCorsOrigins } from '../http/middleware/cors.ts';
 import { echoed, escapedText, holdsUnprintable } from './echoed-value.ts';
+
+/** A value given, for a message: escaped and cut short (the tools' messages repeat what was given this way). */
+export { echoed };
 
 /** A mistake in how the command was called: one line, exit code 2. */
 export class UsageError extends Error {
@@ -197,10 +200,26 @@ export function listenProblem(error: unknown, port: number, host: string): unkno
   return error;
 }
 
-/** Whether to print stacks: `--debug`, or `OCS_DEBUG` set to anything but empty, `0` or `false`. */
+/**
+ * Where a command line's options end: at its first `--`, after which every argument is an
+ * operand (`--debug` there is a value for the command, not the switch), as POSIX getopt and
+ * node:util's parseArgs, so `parseCommandLine`, read it; `argv.length` when there is none.
+ * The first `--` is always that end when parseCommandLine accepts the line: as the value of
+ * an option (`--name --`) it is refused as ambiguous.
+ */
+export function optionsEnd(argv: readonly string[]): number {
+  const at = argv.indexOf('--');
+  return at < 0 ? argv.length : at;
+}
+
+/**
+ * Whether to print stacks: `--debug` among the options (before any `--`), or `OCS_DEBUG` set to
+ * anything but empty, `0` or `false`.
+ */
 export function debugging(argv: readonly string[]): boolean {
   const flag = process.env.OCS_DEBUG;
-  return argv.includes('--debug') || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
+  const switched = argv.slice(0, optionsEnd(argv)).includes('--debug');
+  return switched || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
 }
 
 /**

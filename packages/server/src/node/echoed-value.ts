@@ -2,8 +2,9 @@
  * Text the command-line tools write on one line: a value they were given, repeated in a
  * message (`got '…'`), and a name they stored, printed in a table. Either may hold what would
  * break the line or drive the terminal (a line break, an escape sequence, a bidi control:
- * `unprintable`), and a value given may be any length: a mistake is said in one line that
- * shows what was given, never the 100,000 characters of a pasted file.
+ * `unprintable`), and either may be any length (a name stored before names were bounded): a
+ * mistake is said in one line that shows what was given, and a listing shows a name on its
+ * line, never the 100,000 characters of a pasted file.
  */
 import { unprintable } from '../domain/unprintable-text.ts';
 
@@ -27,6 +28,21 @@ export function echoed(value: string): string {
   const characters = [...value];
   const kept = characters.length > echoedLength ? `${characters.slice(0, echoedLength).join('')}…` : value;
   return escapedText(kept);
+}
+
+/**
+ * A stored name for its line of a listing (`org list`): escaped, and cut after `max`
+ * characters, the longest its command stores now (admin-names.ts), so that every name stored
+ * since prints whole and the columns before it stay as they are. A longer one, stored before
+ * the bound or written into the database, is cut with a mark saying so and how long it is:
+ * one line, not the pages of a 100,000-character name. `--json` prints it whole.
+ */
+export function listedName(name: string, max: number): string {
+  // Code units first: a name no longer than `max` of them has no more characters either.
+  const characters = name.length <= max ? null : [...name];
+  if (characters === null || characters.length <= max) return escapedText(name);
+  const kept = escapedText(characters.slice(0, max).join(''));
+  return `${kept}… (cut at ${max} of ${characters.length} characters; --json prints the whole name)`;
 }
 
 /** Whether `text` holds an `unprintable` character (`search`: the expression is global). */

@@ -9,6 +9,7 @@ import pino from 'pino';
 import type { AccessFields, Logger, LogLevel } from '../http/logger.ts';
 import { accessLineJson } from './access-line.ts';
 import { UsageError } from './cli-kit.ts';
+import { echoed } from './echoed-value.ts';
 import { type LogStdout, logStdout } from './log-stdout.ts';
 import { prettyDestination } from './pretty-log-lines.ts';
 
@@ -20,7 +21,8 @@ export function logLevelFrom(value: string | undefined): NodeLogLevel {
   if (value === undefined || value.trim() === '') return 'info';
   const level = value.trim().toLowerCase();
   if (!(logLevels as readonly string[]).includes(level)) {
-    throw new UsageError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got '${value}'.`);
+    // Cut short too: the line shows what was set, never the 100,000 characters of a file pasted into it.
+    throw new UsageError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got '${echoed(value)}'.`);
   }
   return level as NodeLogLevel;
 }
