@@ -69,6 +69,27 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions = {}): W
 }
 
 /**
+ * `raw` as an answer may repeat it: without the credentials a URL may carry (`https://user:
+ * password@host/`), which the refusal names as its reason instead. An answer is kept by
+ * whoever receives it (a client's logs, the mock's journal, a proxy): a password the caller
+ * put in a URL by mistake is not sent back to all of them. A URL the parser refuses loses
+ * what stands where credentials would (before an `@` in its authority), as the parser would
+ * have read it.
+ */
+export function urlForMessage(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.username === '' && url.password === '') return raw;
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    // The authority runs to the first `/`, backslash, `?` or `#`; its userinfo to its last `@`.
+    return raw.replace(/^([^:/?#]*:[/\\]*)[^/?#\\]*@/, '$1');
+  }
+}
+
+/**
  * The non-public range an IP address (as DNS returns it: dotted IPv4, or IPv6 without
  * brackets) belongs to, or null when it is public. Delivery uses it on resolved addresses.
  * With `allowInsecure`, a loopback address passes too (null), the same rule as

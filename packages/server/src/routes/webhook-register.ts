@@ -11,7 +11,7 @@
  */
 import { generateWebhookSecret } from '../domain/webhook-secret.ts';
 import { decideRegistration } from '../domain/webhook-slot.ts';
-import { checkWebhookUrl } from '../domain/webhook-url.ts';
+import { checkWebhookUrl, urlForMessage } from '../domain/webhook-url.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Schemas } from '../openapi/types.ts';
 import type { AppServices } from '../services.ts';
@@ -41,7 +41,7 @@ export async function registerWebhook(
     throw new ApiError(
       400,
       'INVALID_WEBHOOK_URL',
-      `webhook_url must be an HTTPS URL resolving to a public address: ${input.body.webhook_url} is not (${checked.reason}).`,
+      `webhook_url must be an HTTPS URL resolving to a public address: ${urlForMessage(input.body.webhook_url)} is not (${checked.reason}).`,
     );
   }
   const url = checked.url;
@@ -50,7 +50,7 @@ export async function registerWebhook(
     throw new ApiError(
       400,
       'INVALID_WEBHOOK_URL',
-      `webhook_url must be an HTTPS URL resolving to a public address: ${input.body.webhook_url} is not (${refused}).`,
+      `webhook_url must be an HTTPS URL resolving to a public address: ${urlForMessage(input.body.webhook_url)} is not (${refused}).`,
     );
   }
   for (let attempt = 1; ; attempt++) {

@@ -191,12 +191,23 @@ describeBackends('webhooks: list and register', (store) => {
       'https://169.254.169.254/latest/meta-data/',
       'https://metadata.google.internal/',
       'https://localhost/x',
-      'https://user:pw@hooks.example.com/x',
     ]) {
       const answer = await register(api, campaignId, { webhook_url: url });
       expect(answer.status, url).toBe(400);
       expect(answer.body.error, url).toBe('INVALID_WEBHOOK_URL');
       expect(answer.body.message).toContain(url);
+    }
+    // A URL with credentials is named without them: the answer does not send a password back.
+    for (const [url, shown] of [
+      ['https://user:s3cret-pw@hooks.example.com/x', 'https://hooks.example.com/x'],
+      ['https://s3cret-pw@hooks.example.com/x?a=1', 'https://hooks.example.com/x?a=1'],
+      ['http://user:s3cret-pw@10.0.4.17/hooks', 'http://10.0.4.17/hooks'],
+    ]) {
+      const answer = await register(api, campaignId, { webhook_url: url });
+      expect(answer.status, url).toBe(400);
+      expect(answer.body.error, url).toBe('INVALID_WEBHOOK_URL');
+      expect(answer.body.message).toContain(`${shown} is not`);
+      expect(JSON.stringify(answer.body)).not.toContain('s3cret');
     }
     for (const body of [
       { webhook_url: 'not a url' },

@@ -1,6 +1,12 @@
 /** The registration-time webhook URL check: every notation of a non-public target is refused. */
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, nonPublicAddressRange, parseIpv4, parseIpv6 } from '../../src/domain/webhook-url.ts';
+import {
+  checkWebhookUrl,
+  nonPublicAddressRange,
+  parseIpv4,
+  parseIpv6,
+  urlForMessage,
+} from '../../src/domain/webhook-url.ts';
 
 /** URL, and a word the refusal's reason must contain. */
 const refused: Array<[string, string]> = [
@@ -190,5 +196,21 @@ describe('address parsers', () => {
     for (const text of ['1::2::3', '1:2:3:4:5:6:7:8:9', '::g', '1:2:3:4:5:6:7', 'fe80::1%eth0', '::1.2.3']) {
       expect(parseIpv6(text), text).toBeNull();
     }
+  });
+});
+
+describe('urlForMessage (what a refusal repeats of the URL)', () => {
+  it.each([
+    ['https://hooks.example.com/ocs?x=1#f', 'https://hooks.example.com/ocs?x=1#f'],
+    ['https://user:pw@hooks.example.com/ocs', 'https://hooks.example.com/ocs'],
+    ['https://token@Hooks.Example.com', 'https://hooks.example.com/'],
+    ['https://a@b:pw@hooks.example.com/x', 'https://hooks.example.com/x'],
+    // Not URLs the parser reads: what stands before the authority's last `@` goes all the same.
+    ['https://user:pw@hooks.example.com:99999/x', 'https://hooks.example.com:99999/x'],
+    ['https://user:pw@[::1/x', 'https://[::1/x'],
+    ['https:\\\\user:pw@hooks.example.com:99999\\x', 'https:\\\\hooks.example.com:99999\\x'],
+    ['not a url @ all', 'not a url @ all'],
+  ])('%s is shown as %s', (raw, shown) => {
+    expect(urlForMessage(raw)).toBe(shown);
   });
 });
