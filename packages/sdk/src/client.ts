@@ -120,7 +120,7 @@ export interface OcsClient extends Client<paths, 'application/json'> {
  *   params: { path: { campaign_id: campaign.id } },
  * });
  */
-export function createClient(options: ClientOptions = {}): OcsClient {
+export function createClient(options?: ClientOptions): OcsClient {
   // The options are the object's own properties, read from a copy with no prototype: an
   // inherited one is none, so that a polluted Object.prototype (`baseUrl`, `fetch`, as a
   // gadget's `obj.__proto__.x = ...` sets them) neither takes the key elsewhere nor fails

@@ -25,8 +25,7 @@ export function authorization(apiKey = env('OCS_API_KEY')): string {
   };
   if (!apiKey) fail('none given; pass apiKey or set OCS_API_KEY.');
   else if (/^bearer\s/i.test(apiKey)) fail('pass it without "Bearer ".');
-  else if (!/^[A-Za-z0-9]+_[A-Za-z0-9_-]+$/.test(apiKey))
-    fail('expected a prefix, "_" and the secret (ocs_...), no spaces.');
+  else if (!/^[a-z\d]+_[\w-]+$/i.test(apiKey)) fail('expected a prefix, "_" and the secret (ocs_...), no spaces.');
   return `Bearer ${apiKey}`;
 }
 
@@ -40,7 +39,7 @@ export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): s
   try {
     // Paths are appended to the base URL: after a query string or a fragment they would land
     // in it. `new URL` refuses what every request's fetch would (a port above 65535, a bad host).
-    if (/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i.test(trimmed) && new URL(trimmed)) {
+    if (/^https?:\/\/[^/\s?#][^\s?#]*$/i.test(trimmed) && new URL(trimmed)) {
       return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
     }
   } catch {
@@ -58,7 +57,7 @@ export function baseUrl(url = env('OCS_BASE_URL') ?? 'http://127.0.0.1:4011'): s
 export function checkLimits(timeoutMs: number, maxRetries: number, maxRetryAfterMs = 0): void {
   if (!(timeoutMs > 0)) throw new OcsError(`Invalid timeoutMs ${timeoutMs}: expected ms above 0.`);
   // Also false for NaN and Infinity.
-  if (!(maxRetries >= 0 && maxRetries % 1 === 0))
+  if (!(maxRetries >= 0 && maxRetries % 1 == 0))
     throw new OcsError(`Invalid maxRetries ${maxRetries}: expected a whole number, 0 or more.`);
   if (!(maxRetryAfterMs >= 0))
     throw new OcsError(`Invalid maxRetryAfterMs ${maxRetryAfterMs}: expected ms, 0 or more.`);

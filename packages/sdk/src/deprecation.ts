@@ -11,7 +11,7 @@ export function createDeprecationLog(logger: Logger) {
   return (route: string, headers: Headers): void => {
     if (!headers.has('deprecation') || warned.has(route)) return;
     warned.add(route);
-    const successor = /<([^>]*)>[^,]*successor-version/.exec(headers.get('link') ?? '')?.[1];
+    const successor = /<([^>]*)>[^,]*successor-version/.exec(headers.get('link') as string)?.[1];
     // A `Deprecation` without a successor's `Link` says only that.
     logger.warn(`[@ocs/sdk] ${route} is deprecated${successor ? `; move to ${successor}` : ''}.`);
   };

@@ -41,10 +41,8 @@ export class OcsError extends Error {
     if (!Object.hasOwn(prototype, key)) return super[Symbol.hasInstance](value);
     // Each prototype's brand, own or inherited, is that of a prototype of the chain: no
     // own-property check is needed. (A primitive has no brand: `0` and `''` end the loop.)
-    for (let object = value; object; object = Object.getPrototypeOf(object)) {
-      if ((object as Branded)[key] === prototype[key]) return true;
-    }
-    return false;
+    while (value && (value as Branded)[key] !== prototype[key]) value = Object.getPrototypeOf(value);
+    return !!value;
   }
 }
 
@@ -233,10 +231,9 @@ export function readAnswer(
   text: string,
   idempotencyKey?: string,
   attempts?: number,
-  /** What an empty body counts as. */
-  empty: unknown = {},
+  /** What an empty body counts as; then the body read. */
+  data: unknown = {},
 ): object {
-  let data = empty;
   let notJson: true | undefined;
   if (text) {
     try {

@@ -15,7 +15,7 @@ import { OcsError } from './errors.ts';
  * would take for a lost connection and retry.
  */
 export function checkHeader(name: string, value: string): string {
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new OcsError(`Invalid header: ${name}`);
+  if (/[^\t -~\x80-\xff]/.test(value)) throw new OcsError(`Invalid header: ${name}`);
   return value;
 }
 
@@ -29,7 +29,7 @@ export function mergeHeaders(...sources: Source[]): Headers {
       for (const [name, value] of source instanceof Headers ? source : Object.entries(source)) {
         if (value === null) merged.delete(name);
         else if (Array.isArray(value)) for (const item of value) merged.append(name, checkHeader(name, `${item}`));
-        else if (value !== undefined) merged.set(name, checkHeader(name, `${value}`));
+        else if (value != null) merged.set(name, checkHeader(name, `${value}`));
       }
     }
   } catch (error) {

@@ -49,13 +49,14 @@ type Loose = Record<string, unknown>;
 export function op<Id extends OperationId, Items extends string | undefined = undefined>(
   operationId: Id,
   route: string,
-  query: readonly string[] | 0 = 0,
-  flags = 0,
+  // Left out by most rows: no query parameters, no flags (`undefined & BODY` is 0).
+  query?: readonly string[] | 0,
+  flags?: number,
   items?: Items,
 ): Operation<Id, Items> {
   const [method, path] = route.split(' ') as [string, string];
   const operation = (client: OcsClient, params?: Loose, options?: IdempotentCallOptions) =>
-    call(client, operation as never, flags, params, options);
+    call(client, operation as never, flags as number, params, options);
   return Object.assign(operation, { operationId, route, method, path, query: query || [], items }) as never;
 }
 
@@ -72,9 +73,12 @@ async function call(
   client: OcsClient,
   operation: Operation,
   flags: number,
-  params: Loose = {},
-  options: Options = {},
+  params?: Loose,
+  options?: Options,
 ): Promise<unknown> {
+  // The options' own members only, as the params' below: a polluted Object.prototype's
+  // `headers`, `requestId`, `timeoutMs`, `signal`... would otherwise be this call's.
+  options = { __proto__: null, ...options } as Options;
   const {
     send,
     baseUrl,
@@ -93,7 +97,7 @@ async function call(
   // Own members only (a copy with no prototype): a member a polluted Object.prototype has
   // would otherwise be sent as a body field, a query parameter or a path parameter.
   for (const key in { __proto__: null, ...params }) {
-    const value = params[key];
+    const value = (params as Loose)[key];
     // Query parameters are scalars (the generator refuses others); null and undefined are
     // left out, like openapi-fetch does.
     if (query.includes(key)) {
@@ -137,7 +141,8 @@ async function call(
   const retries = options.maxRetries ?? maxRetries;
   checkLimits(ms, retries);
   const deadline = startDeadline(ms, options.signal);
-  const hooked = hooks.length > 0;
+  // How many (0: none).
+  const hooked = hooks.length;
   const sending: Call = {
     deadline,
     maxRetries: retries,

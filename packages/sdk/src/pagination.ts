@@ -77,13 +77,15 @@ export function paginate<Id extends OperationId, Items extends string>(
   client: OcsClient,
   operation: ListOperation<Id, Items>,
   params?: PaginateParams<Id>,
-  options: PaginateOptions = {},
+  options?: PaginateOptions,
 ): Paginator<ItemOf<Id, Items>> {
   type Item = ItemOf<Id, Items>;
-  const { pageSize, maxItems = Infinity, ...callOptions } = options;
+  // Own members only (copies with no prototype), as a call reads them: not a polluted
+  // Object.prototype's `pageSize`, `maxItems` or `offset`.
+  const { pageSize, maxItems = Infinity, ...callOptions } = { __proto__: null, ...options } as PaginateOptions;
 
   async function* pages(): AsyncGenerator<Page<Item>, void, undefined> {
-    const base = { ...params } as Record<string, unknown>;
+    const base = { __proto__: null, ...params } as Record<string, unknown>;
     let offset = (base.offset as number | undefined) ?? 0;
     let left = maxItems;
     // At least one item left: a fractional maxItems (2.5) would otherwise request every

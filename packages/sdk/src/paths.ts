@@ -23,6 +23,7 @@ import { isRetryable } from './retry.ts';
 type Loose = Record<string, unknown>;
 type Init = Loose & {
   baseUrl?: string;
+  signal?: AbortSignal | null;
   /** As openapi-fetch calls it: the Request alone. */
   fetch?: (request: Request) => Promise<Response>;
   /** A named operation's own deadline (src/operation.ts), when it sends through here. */
@@ -38,7 +39,7 @@ type Init = Loose & {
 };
 type Hook = Middleware & Loose;
 
-const encode = (value: unknown) => encodeURIComponent(value as string);
+const encode = encodeURIComponent as (value: unknown) => string;
 
 /**
  * The route with its path parameters, each encoded whole: they are scalars (the generator
@@ -56,8 +57,8 @@ export const fillPath = (template: string, path: Loose): string =>
 
 /**
  * `a=1&b=x%20y`, arrays `a=1&a=2`, objects `a[b]=1`; null and undefined left out. Own members
- * only (a copy with no prototype): a member a polluted Object.prototype has is no parameter
- * (an object value, which no operation of the document takes, is read whole).
+ * only (copies with no prototype), of the query and of an object value (which no operation of
+ * the document takes): a member a polluted Object.prototype has is no parameter.
  */
 export function serializeQuery(query: Loose): string {
   const parts: string[] = [];
@@ -66,7 +67,7 @@ export function serializeQuery(query: Loose): string {
     if (value == null) continue;
     if (Array.isArray(value)) for (const item of value) parts.push(`${name}=${encode(item)}`);
     else if (typeof value === 'object') {
-      for (const key in value) parts.push(`${name}[${key}]=${encode((value as Loose)[key])}`);
+      for (const key in { __proto__: null, ...value }) parts.push(`${name}[${key}]=${encode((value as Loose)[key])}`);
     } else parts.push(`${name}=${encode(value)}`);
   }
   return parts.join('&');
@@ -80,29 +81,33 @@ export function serializeQuery(query: Loose): string {
 export function createPathClient<Paths extends object>(options: ClientInternals): Client<Paths, 'application/json'> {
   const hooks = options.hooks as Hook[];
 
-  async function request(method: string, schemaPath: string, init: Init = {}) {
+  async function request(method: string, schemaPath: string, requestInit?: Init) {
+    // Own members only (a copy with no prototype), here and in `params`: a polluted
+    // Object.prototype's `baseUrl` or `fetch` would send the request, and the key, elsewhere.
+    // (`rest` has a prototype again: `signal` and `deadline` are read from the copy.)
+    const init = { __proto__: null, ...requestInit } as Init;
+    const {
+      baseUrl = options.baseUrl,
+      fetch,
+      headers,
+      params = {},
+      parseAs = 'json',
+      body,
+      middleware = [],
+      querySerializer = serializeQuery,
+      bodySerializer,
+      pathSerializer,
+      ...rest
+    } = init;
     // A named operation sending through here (for the middlewares) brings its own.
-    const deadline = init.deadline ?? startDeadline(options.timeoutMs, init.signal as AbortSignal | undefined);
+    const deadline = init.deadline ?? startDeadline(options.timeoutMs, init.signal);
     try {
-      const {
-        baseUrl = options.baseUrl,
-        fetch,
-        headers,
-        params = {},
-        parseAs = 'json',
-        body,
-        middleware = [],
-        querySerializer = serializeQuery,
-        bodySerializer,
-        pathSerializer,
-        ...rest
-      } = init;
-      const path = params.path ?? {};
+      const { path = {}, query = {}, header } = { __proto__: null, ...params } as NonNullable<Init['params']>;
       const url = `${baseUrl.replace(/\/$/, '')}${
         pathSerializer ? pathSerializer(schemaPath, path) : fillPath(schemaPath, path)
       }`;
-      const search = querySerializer(params.query ?? {});
-      const given = mergeHeaders(options.headers, headers, params.header, options.fixed);
+      const search = querySerializer(query);
+      const given = mergeHeaders(options.headers, headers, header, options.fixed);
       const serialized =
         body === undefined
           ? undefined
@@ -193,19 +198,21 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
       // A stream is the caller's to read, after the call.
       if (response.ok && parseAs === 'stream') return { data: response.body, response };
       const read = response.ok && parseAs !== 'json' ? (parseAs as 'text') : 'text';
-      const content = await deadline.race(() => (response as Response)[read]());
+      let content: unknown = await deadline.race(() => (response as Response)[read]());
       if (response.ok) {
         // Every answer of the API is a JSON object: anything else (a proxy's or a captive
         // portal's page) throws the error a named operation throws for it, not a SyntaxError.
-        return { data: parseAs !== 'json' ? content : content ? readAnswer(response, content) : undefined, response };
+        return {
+          data: parseAs !== 'json' ? content : content ? readAnswer(response, content as string) : undefined,
+          response,
+        };
       }
-      let error: unknown = content;
       try {
-        error = JSON.parse(error as string);
+        content = JSON.parse(content as string);
       } catch {
         // Not JSON: the error is the text.
       }
-      return { error, response };
+      return { error: content, response };
     } finally {
       if (!init.deadline) deadline.done();
     }

@@ -38,7 +38,7 @@ export async function retryWait(
 ): Promise<number | undefined> {
   const { status } = response;
   if (!retriedStatuses.includes(status)) return undefined;
-  if (status === 409 || status === 500) {
+  if (status == 409 || status == 500) {
     // The code is in the body; read a copy so that the caller still gets the answer intact.
     const code = (
       (await response
@@ -46,10 +46,10 @@ export async function retryWait(
         .json()
         .catch(() => undefined)) as { error?: string } | undefined
     )?.error as string;
-    if (status === 409 ? code !== 'IDEMPOTENCY_IN_PROGRESS' : permanentErrorCodes.includes(code)) return undefined;
+    if (status == 409 ? code !== 'IDEMPOTENCY_IN_PROGRESS' : permanentErrorCodes.includes(code)) return undefined;
   }
   const { retryAfter, reset } = parseRateLimit(response.headers);
-  const seconds = retryAfter ?? (status === 429 ? reset : undefined);
-  if (seconds === undefined) return backoff(attempt);
+  const seconds = retryAfter ?? (status == 429 ? reset : undefined);
+  if (seconds == null) return backoff(attempt);
   return seconds * 1000 > maxRetryAfterMs ? undefined : seconds * 1000;
 }

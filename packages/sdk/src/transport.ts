@@ -85,9 +85,10 @@ export function createTransport(
       let response: Response;
       try {
         // A Request's body can be read once: a retryable one sends a copy each time (a URL
-        // string has no `body`). Raced with the deadline: a custom fetch may ignore the signal.
+        // string has none, and its `body` would be a polluted Object.prototype's). Raced with
+        // the deadline: a custom fetch may ignore the signal.
         response = await deadline.race(() =>
-          (clientFetch ?? fetch)(!retryable || !(input as Request).body ? input : (input as Request).clone(), init),
+          (clientFetch ?? fetch)(!retryable || typeof input == 'string' || !input.body ? input : input.clone(), init),
         );
       } catch (error) {
         await lost(error, '');
