@@ -1,4 +1,4 @@
-import { UsageError } from '@ocs/server/cli-kit';
+import { echoed, UsageError } from '@ocs/server/cli-kit';
 
 /** The API's campaign IDs: UUIDs, 8-4-4-4-12 hex digits (the document's `uuid` format). */
 const uuidForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,7 +16,7 @@ export function checkCampaignIds(ids: readonly string[] | undefined): void {
       throw new UsageError('--campaign needs a campaign ID, e.g. --campaign 3c9e7a52-8f14-4d6b-a1e3-5b2c7d9f0a14.');
     }
     if (!uuidForm.test(id)) {
-      throw new UsageError(`--campaign must be a campaign ID (a UUID), got '${id}'.`);
+      throw new UsageError(`--campaign must be a campaign ID (a UUID), got '${echoed(id)}'.`);
     }
   }
 }
@@ -26,5 +26,5 @@ export function checkCampaignIds(ids: readonly string[] | undefined): void {
  * another organization's (each key sees its own organization's campaigns only).
  */
 export function campaignNotFound(campaignId: string, baseUrl: string): string {
-  return `campaign ${campaignId} not found with this API key on ${baseUrl}: check the ID (GET /campaigns lists the key's campaigns), or pass the key of the organization that owns it with --api-key or OCS_API_KEY.`;
+  return `campaign ${campaignId} not found with this API key on ${echoed(baseUrl)}: check the ID (GET /campaigns lists the key's campaigns), or pass the key of the organization that owns it with --api-key or OCS_API_KEY.`;
 }

@@ -4,7 +4,7 @@
  * API error or an unreachable server becomes one line (`CliFailure`) naming the operation.
  */
 import { createClient, OcsApiError, OcsConnectionError, OcsError, type OcsClient, OcsTimeoutError } from '@ocs/sdk';
-import { CliFailure, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, echoed, UsageError } from '@ocs/server/cli-kit';
 
 /** The options every `ocs` command takes, for node:util's parseArgs. */
 export const connectionOptions = {
@@ -32,9 +32,12 @@ export interface Connection {
 export function connect(values: { 'base-url'?: string; 'api-key'?: string }): Connection {
   const apiKey = values['api-key'] ?? (process.env.OCS_API_KEY || undefined);
   if (!apiKey) throw new UsageError('an API key is needed: pass --api-key or set OCS_API_KEY.');
-  const baseUrl = values['base-url'] ?? (process.env.OCS_BASE_URL || undefined) ?? 'http://127.0.0.1:4011';
+  const fromVariable = values['base-url'] === undefined ? process.env.OCS_BASE_URL || undefined : undefined;
+  const baseUrl = values['base-url'] ?? fromVariable ?? 'http://127.0.0.1:4011';
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) {
-    throw new UsageError(`--base-url must be an http(s) URL, got '${baseUrl}'.`);
+    // Named as given: a wrong OCS_BASE_URL is not fixed by looking at the command line.
+    const label = fromVariable === undefined ? '--base-url' : 'OCS_BASE_URL';
+    throw new UsageError(`${label} must be an http(s) URL, got '${echoed(baseUrl)}'.`);
   }
   try {
     // A CLI reports at once: one retry covers a blip, not a server that is down.
@@ -62,11 +65,13 @@ export async function call<T>(what: string, baseUrl: string, run: () => Promise<
 export function describeFailure(what: string, baseUrl: string, error: unknown): unknown {
   if (error instanceof OcsConnectionError || error instanceof OcsTimeoutError) {
     const how = error instanceof OcsTimeoutError ? 'no answer in time from' : 'cannot reach';
-    return new CliFailure(`${how} ${baseUrl} (${what}): is the server running? Set --base-url or OCS_BASE_URL.`);
+    return new CliFailure(
+      `${how} ${echoed(baseUrl)} (${what}): is the server running? Set --base-url or OCS_BASE_URL.`,
+    );
   }
   if (error instanceof OcsApiError && error.status === 401) {
     return new CliFailure(
-      `${baseUrl} refused the API key (${what} answered 401 ${error.code}): pass one of its keys with --api-key or OCS_API_KEY.`,
+      `${echoed(baseUrl)} refused the API key (${what} answered 401 ${error.code}): pass one of its keys with --api-key or OCS_API_KEY.`,
     );
   }
   if (error instanceof OcsApiError) {

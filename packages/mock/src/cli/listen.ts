@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { listCampaigns, paginate } from '@ocs/sdk';
-import { CliFailure, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, echoed, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
 import type { CommandIo } from './command-io.ts';
 import { campaignNotFound, checkCampaignIds } from './campaign-option.ts';
 import { call, connect, connectionHelp, connectionOptions, describeFailure, isApiError } from './connection.ts';
@@ -64,11 +64,11 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   const forwardTo = values['forward-to'];
   if (!forwardTo) throw new UsageError('--forward-to is required, e.g. --forward-to http://localhost:3000/webhooks.');
   const target = URL.parse(forwardTo);
-  if (!/^https?:$/.test(target?.protocol ?? '')) {
-    throw new UsageError(`--forward-to must be an http(s) URL, got '${forwardTo}'.`);
+  if (!target || !/^https?:$/.test(target.protocol)) {
+    throw new UsageError(`--forward-to must be an http(s) URL, got '${echoed(forwardTo)}'.`);
   }
   // fetch refuses such a URL at every delivery; and the password would be printed on each line.
-  if (target?.username || target?.password) {
+  if (target.username || target.password) {
     throw new UsageError('--forward-to must carry no user or password (a receiver checks the signature, not a login).');
   }
   checkCampaignIds(values.campaign);
@@ -225,7 +225,9 @@ export async function listen(argv: string[], io: CommandIo): Promise<void> {
   const scope = values.campaign
     ? `${leases.leases.size} campaign(s)`
     : `every campaign (${leases.leases.size} now, new ones within ${pollMs / 1000} s)`;
-  io.out(`Ready: forwarding prospect_response events of ${scope} to ${forwardTo}
+  // The URL as parsed, which is where fetch sends: the parser dropped any tab or line break
+  // given in it and percent-encoded other controls, so the line stays one line.
+  io.out(`Ready: forwarding prospect_response events of ${scope} to ${target.href}
 Signing secret for this session (verify X-Signature-256 with it): ${secret}
 Ctrl-C to stop; the webhook slots are given back.`);
 

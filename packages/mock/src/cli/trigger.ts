@@ -17,7 +17,7 @@ import {
   type RateLimit,
   simulateReply,
 } from '@ocs/sdk';
-import { CliFailure, firstLine, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
+import { CliFailure, echoed, firstLine, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
 import { delay } from '../core/abort.ts';
 import type { CommandIo } from './command-io.ts';
 import { checkCampaignIds } from './campaign-option.ts';
@@ -107,18 +107,18 @@ export async function trigger(argv: string[], io: CommandIo): Promise<void> {
     throw new UsageError(
       event === undefined
         ? 'name the event: ocs trigger prospect_response.'
-        : `unknown event '${event}'; the API sends one event, prospect_response.`,
+        : `unknown event '${echoed(event)}'; the API sends one event, prospect_response.`,
     );
   }
-  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'.`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${echoed(extra[0] as string)}'.`);
   const sentiment = values.sentiment as Sentiment;
   // Own names only: `in` also finds `toString`, `constructor`, `__proto__`.
   if (!Object.hasOwn(replies, sentiment)) {
-    throw new UsageError(`--sentiment must be positive, neutral or negative, got '${values.sentiment}'.`);
+    throw new UsageError(`--sentiment must be positive, neutral or negative, got '${echoed(values.sentiment)}'.`);
   }
   const channel = values.channel as Channel;
   if (channel !== 'email' && channel !== 'linkedin') {
-    throw new UsageError(`--channel must be email or linkedin, got '${values.channel}'.`);
+    throw new UsageError(`--channel must be email or linkedin, got '${echoed(values.channel)}'.`);
   }
   checkCampaignIds(values.campaign === undefined ? undefined : [values.campaign]);
   const { client, baseUrl } = connect(values);

@@ -8,7 +8,7 @@
  * `OCS_DEBUG=1`.
  */
 import { createServer } from 'node:net';
-import { CliFailure, exitOnError, listenProblem, parseCommandLine } from '@ocs/server/cli-kit';
+import { CliFailure, echoed, exitOnError, listenProblem, parseCommandLine } from '@ocs/server/cli-kit';
 import { listenFlags } from '../server/listen-flags.ts';
 import { defaultPrismPort, startPrism } from './start-prism.ts';
 
@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
     probe.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new CliFailure(`port ${port} on ${host} is in use; choose another with PORT=<n>.`)
+          ? new CliFailure(`port ${port} on ${echoed(host)} is in use; choose another with PORT=<n>.`)
           : listenProblem(error, port, host),
       ),
     );

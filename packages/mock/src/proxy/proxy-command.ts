@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listenProblem, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
+import { debugging, echoed, firstLine, listenProblem, parseCommandLine, UsageError } from '@ocs/server/cli-kit';
 import { listenOriginOf } from '../core/listen-address.ts';
 import { listenFlags } from '../server/listen-flags.ts';
 import { Contract } from './contract.ts';
@@ -25,6 +25,7 @@ Options:
   --port <n>         port, 0 to 65535 (default 4013; 0 picks a free one)
   --host <address>   interface (default 127.0.0.1)
   --quiet            print violations and the summary only (not a line per request)
+  --debug            print the stack of an internal error (or OCS_DEBUG=1)
   -h, --help         this help
   --version          the version`;
 
@@ -39,6 +40,8 @@ export async function proxy(argv: string[], version: string): Promise<void> {
         port: { type: 'string' },
         host: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        // ocs-mock's switch (its --help lists it), read by debugging(): accepted here too.
+        debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -68,7 +71,8 @@ export async function proxy(argv: string[], version: string): Promise<void> {
       },
       (error: unknown) => {
         if (!response.headersSent) response.writeHead(500).end();
-        console.log(`proxy error: ${(error as Error).message}`);
+        console.log(`proxy error: ${firstLine(error)}`);
+        if (debugging(process.argv) && error instanceof Error && error.stack) console.error(error.stack);
       },
     );
   });
@@ -101,7 +105,7 @@ export async function proxy(argv: string[], version: string): Promise<void> {
 export function targetOption(given: string): Target {
   const parsed = URL.parse(given);
   if (!parsed || !/^https?:$/.test(parsed.protocol)) {
-    throw new UsageError(`--target must be an http(s) URL, got '${given}'.`);
+    throw new UsageError(`--target must be an http(s) URL, got '${echoed(given)}'.`);
   }
   if (parsed.username || parsed.password) {
     throw new UsageError(
@@ -109,7 +113,7 @@ export function targetOption(given: string): Target {
     );
   }
   if (parsed.search || parsed.hash) {
-    throw new UsageError(`--target must be a base URL without a query or fragment, got '${given}'.`);
+    throw new UsageError(`--target must be a base URL without a query or fragment, got '${echoed(given)}'.`);
   }
   // The base URL with or without /v1: requests keep their own /v1 path, under the target's prefix.
   const prefix = parsed.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');

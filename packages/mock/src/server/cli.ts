@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import {
   corsOriginsOption,
+  echoed,
   exitOnError,
   integerOption,
   listenProblem,
@@ -52,9 +53,12 @@ The API reference: GET /docs, when redoc (an optional peer dependency) is instal
 
 /** Runs the command; true once the mock listens, false when it had nothing to serve (`--help`). */
 async function main(argv: string[]): Promise<boolean> {
-  // `ocs-mock proxy ...`: the contract-checking proxy, loaded only when asked for.
-  if (argv[0] === 'proxy') {
-    await (await import('../proxy/proxy-command.ts')).proxy(argv.slice(1), packageVersion());
+  // `ocs-mock proxy ...`: the contract-checking proxy, loaded only when asked for. `--debug`,
+  // the tool's switch, may come before the command (`ocs-mock --debug proxy`), as with `ocs`.
+  const command = argv.findIndex((arg) => arg !== '--debug');
+  if (argv[command] === 'proxy') {
+    const { proxy } = await import('../proxy/proxy-command.ts');
+    await proxy([...argv.slice(0, command), ...argv.slice(command + 1)], packageVersion());
     return false;
   }
   const { values } = parseCommandLine(
@@ -170,7 +174,9 @@ function seedOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seed = /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(seed)) {
-    throw new UsageError(`--seed must be an integer (negative ones too, as createOcsMock takes), got '${value}'.`);
+    throw new UsageError(
+      `--seed must be an integer (negative ones too, as createOcsMock takes), got '${echoed(value)}'.`,
+    );
   }
   return seed;
 }

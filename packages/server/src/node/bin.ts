@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 import { prefetchPgliteArtifacts } from '../store/sql/pglite-artifacts.ts';
+import { optionsEnd } from './cli-kit.ts';
 import { storeLocation } from './options.ts';
 
 const argv = process.argv.slice(2);
-/** A flag's value, as `--flag value` or `--flag=value`; undefined when it is not given. */
+/** The options, before any `--`: after it, `--data-dir` and `--help` are operands, as cli.ts reads them. */
+const options = argv.slice(0, optionsEnd(argv));
+/** A flag's value among the options, as `--flag value` or `--flag=value`; undefined when it is not given. */
 const flag = (name: string) => {
-  const at = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  const at = options.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
   if (at < 0) return undefined;
-  const arg = argv[at] as string;
-  return arg === name ? (argv[at + 1] ?? '') : arg.slice(name.length + 1);
+  const arg = options[at] as string;
+  return arg === name ? (options[at + 1] ?? '') : arg.slice(name.length + 1);
 };
 // `serve` on PGlite (the store options.ts chooses): PGlite's module and bundle are read and
 // compiled while the server's own modules load (decision 0016). Not for the short commands,
@@ -20,7 +23,8 @@ const onPglite = (() => {
     return false; // both stores named: the command says so
   }
 })();
-if (argv[0] === 'serve' && onPglite && flag('--help') === undefined) prefetchPgliteArtifacts();
+const askedForHelp = flag('--help') !== undefined || options.includes('-h');
+if (argv[0] === 'serve' && onPglite && !askedForHelp) prefetchPgliteArtifacts();
 const { report, run } = await import('./cli.ts');
 
 // Node prints a warning as a paragraph; one line instead. pg's notice that `sslmode=require`

@@ -187,15 +187,21 @@ export function firstLine(error: unknown): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
 
-/** A listener that could not start, as a `CliFailure` saying what to choose instead; other errors as they are. */
+/**
+ * A listener that could not start, as a `CliFailure` saying what to choose instead; other
+ * errors as they are. The host is repeated as a value given (`echoed`): listenHost lets a
+ * name of up to 253 characters through, which no lookup finds.
+ */
 export function listenProblem(error: unknown, port: number, host: string): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'EADDRINUSE') {
-    return new CliFailure(`port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`);
+    return new CliFailure(
+      `port ${port} on ${echoed(host)} is in use; choose another with --port (0 picks a free one).`,
+    );
   }
   if (code === 'EACCES') return new CliFailure(`not allowed to listen on port ${port}; choose one above 1023.`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CliFailure(`cannot listen on host '${host}' (${code}); choose another with --host.`);
+    return new CliFailure(`cannot listen on host '${echoed(host)}' (${code}); choose another with --host.`);
   }
   return error;
 }
