@@ -65,3 +65,16 @@ describe('an unknown command', () => {
     expect(line.length).toBeLessThan(200);
   });
 });
+
+describe('no command', () => {
+  it('is a mistake: one line naming the commands, exit code 2, as ocs-server says it', async () => {
+    expect(await said([], 2)).toBe('ocs: which command? listen or trigger. Run ocs --help for usage.');
+    expect(await said(['--debug'], 2)).toBe('ocs: which command? listen or trigger. Run ocs --help for usage.');
+  });
+
+  it('--help prints the usage on stdout, exit code 0', async () => {
+    const result = await run(ocsBin, ['--help']);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toMatch(/^Usage: ocs <command>/);
+  });
+});

@@ -43,7 +43,9 @@ async function main(argv: string[]): Promise<void> {
   const end = optionsEnd(argv);
   const args = [...argv.slice(0, end).filter((arg) => arg !== '--debug'), ...argv.slice(end)];
   const [first, ...rest] = args;
-  if (first === undefined || first === '-h' || first === '--help') {
+  // No command is a mistake (one line, exit code 2), as for ocs-server: only --help prints the usage.
+  if (first === undefined) throw new UsageError('which command? listen or trigger.');
+  if (first === '-h' || first === '--help') {
     console.log(usage);
     return;
   }
