@@ -70,6 +70,16 @@ export interface Engine {
   releaseHangs(): void;
 }
 
+/** What the engine asks of the layer that carries its requests (MSW, ocs-mock's listener). */
+export interface EngineTransport {
+  /**
+   * A signal that aborts once the request's client has left, which ends a `hang`. By default
+   * the request's own signal; ocs-mock's listener adds the client's end of its half-open
+   * socket (socket-faults.ts), which no longer closes the socket at once.
+   */
+  clientGone?(request: Request): AbortSignal;
+}
+
 const systemClock: Clock = { now: () => new Date() };
 
 /**
@@ -77,7 +87,8 @@ const systemClock: Clock = { now: () => new Date() };
  * (`checkMockOptions`): refused there, with the option's name, rather than as a 500 while
  * seeding or on every request.
  */
-export async function createEngine(options: OcsMockOptions = {}): Promise<Engine> {
+export async function createEngine(options: OcsMockOptions = {}, transport: EngineTransport = {}): Promise<Engine> {
+  const clientGone = transport.clientGone ?? ((request: Request) => request.signal);
   const base = parseBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
   const store = createMemoryStore();
@@ -159,7 +170,7 @@ export async function createEngine(options: OcsMockOptions = {}): Promise<Engine
     }
     if (fault?.kind === 'hang') {
       entry?.hanging();
-      await hanging.wait(request.signal);
+      await hanging.wait(clientGone(request));
       entry?.faulted('hang');
       return networkError();
     }

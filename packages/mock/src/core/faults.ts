@@ -70,13 +70,14 @@ export function defaultCut(length: number): number {
 }
 
 /**
- * Requests left unanswered (`hang`): each waits until its client gives up (the request's
- * signal aborts: MSW and the standalone mock abort it when the client goes) or until the
- * scenarios are cleared, the mock reset or the server closed. No timer is involved, so
- * nothing is left behind after a test.
+ * Requests left unanswered (`hang`): each waits until its client gives up (the signal the
+ * engine is given aborts: MSW aborts the request's when the client goes, ocs-mock's listener
+ * also at the client's end of its socket: socket-faults.ts) or until the scenarios are
+ * cleared, the mock reset or the server closed. No timer is involved, so nothing is left
+ * behind after a test.
  */
 export interface Hangs {
-  /** Resolves when the request's signal aborts or `releaseAll()` is called. */
+  /** Resolves when `signal` (its client gone) aborts or `releaseAll()` is called. */
   wait(signal: AbortSignal): Promise<void>;
   releaseAll(): void;
   /** How many requests are waiting. */

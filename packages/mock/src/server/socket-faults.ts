@@ -3,7 +3,7 @@
  * reset is a TCP reset (`socket.resetAndDestroy()`: the client reads ECONNRESET), and a cut
  * body is the status line, the headers (with the whole body's `Content-Length`) and part of
  * the body written, then the socket destroyed (the client's read ends early). A `hang`
- * writes nothing until its client gives up; a reset or `close()` then resets it.
+ * writes nothing until its client gives up (`clientGone`); a reset or `close()` then resets it.
  *
  * @hono/node-server hands the fetch handler the request's Node objects (`env.incoming`,
  * `env.outgoing`); they are remembered by Request here, so that the fault is acted out on
@@ -69,4 +69,25 @@ function cutOff({ incoming, outgoing }: Connection, response: Response, fault: E
   outgoing.writeHead(response.status, headerRecord(response.headers));
   // Once the part is flushed to the socket, so that the client receives it before the close.
   outgoing.write(fault.body.subarray(0, fault.sent), () => socket.destroy());
+}
+
+/**
+ * Aborts once the request's client has left, for a `hang` to end. The listener answers a
+ * client that half-closes after its request (`answerHalfClosedClients`, as the reference
+ * server does), so a client that leaves no longer has its socket closed at once: its FIN is
+ * the socket's 'end', which the request's own signal does not see. A half-closing client
+ * sends the same FIN, and a hang answers neither, so it ends at either; latency and every
+ * other answer still go to a half-closed client. A socket that closes (a reset, `close()`)
+ * aborts the request's signal, as before.
+ */
+export function clientGone(request: Request): AbortSignal {
+  const connection = (request as RememberingRequest)[connectionKey];
+  if (!connection) return request.signal;
+  const { socket } = connection.incoming;
+  // Sent with the request, its FIN was read before the hang began.
+  if (socket.readableEnded) return AbortSignal.abort();
+  const ended = new AbortController();
+  // Once: the hang's end resets the socket, so the listener goes with it.
+  socket.once('end', () => ended.abort());
+  return AbortSignal.any([request.signal, ended.signal]);
 }

@@ -23,7 +23,8 @@ import type { OcsMockRequests } from '../core/journal/types.ts';
 import { controlPath, controlRoutes } from './control.ts';
 import { controlRefusal, isControlRequest } from './control-guard.ts';
 import { mockDocs } from './docs.ts';
-import { faultsOnSocket, rememberingConnections } from './socket-faults.ts';
+import { headAnswersWithoutBody } from './head-answers.ts';
+import { clientGone, faultsOnSocket, rememberingConnections } from './socket-faults.ts';
 
 export interface MockServerOptions extends Omit<OcsMockOptions, 'baseUrl'> {
   /** Port to listen on; 0 picks a free one. Default 4011 (the SDK's default base URL). */
@@ -95,8 +96,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const corsPolicy = { origins: corsOriginsOf(options.corsOrigins) };
   // The rule `startPrism` and the command-line tools' --port and --host follow too.
   const { port, host, origin } = listenAddress(options.port, options.host, defaultMockPort);
-  // The engine reads only the path of its base URL here; the listener gives the origin.
-  const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` });
+  // The engine reads only the path of its base URL here; the listener gives the origin. A
+  // `hang` ends when its client leaves: its socket closes, or the client ends its side.
+  const engine = await createEngine({ ...options, baseUrl: `${origin}/v1` }, { clientGone });
   const control = controlRoutes(engine);
   // Faults outside CORS, so that a cut-off answer carries the CORS headers a page needs to see it.
   const api = faultsOnSocket(cors(corsPolicy)((request) => engine.fetch(request)));
@@ -112,10 +114,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   return new Promise((resolve, reject) => {
     // The reference server's listener: header lines recorded (a header the API reads once that
     // came twice is refused, not joined), and what Node's parser refuses or would answer bare
-    // (431, malformed HTTP, Expect, CONNECT) answered in the API's error body.
-    const server = createApiHttpServer(rememberingConnections(fetch), {
-      // A client's end must end a `hang` scenario.
-      answerHalfClosedClients: false,
+    // (431, malformed HTTP, Expect, CONNECT) answered in the API's error body; and HEAD
+    // answered without a length, as the reference server answers it (head-answers.ts).
+    const server = createApiHttpServer(headAnswersWithoutBody(rememberingConnections(fetch)), {
+      // A client that half-closes after its request is answered, as by the reference server
+      // (under `latency` too); a `hang` still ends at the client's end (`clientGone`).
+      answerHalfClosedClients: true,
       rateLimiter: engine.app.rateLimiter,
       cors: corsPolicy,
     });

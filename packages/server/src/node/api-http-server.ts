@@ -34,9 +34,9 @@ export interface ApiHttpServerOptions {
   /** Where the refusals of Node's parser are logged. */
   logger?: Logger;
   /**
-   * Answer a client that half-closes after its request (the reference server), or end the
-   * socket at its end (`ocs-mock`, whose `hang` scenario ends when its client leaves):
-   * `half-closed-clients.ts`.
+   * Answer a client that half-closes after its request (the reference server and `ocs-mock`,
+   * which ends a `hang` at the client's end itself), or end the socket at its end (Node's
+   * default): `half-closed-clients.ts`.
    */
   answerHalfClosedClients: boolean;
 }
