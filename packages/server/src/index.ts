@@ -25,6 +25,8 @@ export {
   type RateLimitState,
 } from './http/rate-limit.ts';
 export { requestIdFor } from './http/request-id.ts';
+// For @ocs/mock's journal, which reads no more of a body than the API accepts.
+export { maxBodyBytes } from './http/body.ts';
 // For @ocs/mock's listener: a header sent twice is refused there as on the server.
 export { answerHalfClosedClients } from './http/half-closed-clients.ts';
 export { headerValues, type NodeBindings, withHeaderLines } from './http/header-lines.ts';

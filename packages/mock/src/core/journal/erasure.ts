@@ -3,7 +3,7 @@
  * erasure rules (`erasedJson`, `personalValues` of packages/server/src/domain/erasure.ts):
  * every object that is the lead gets its personal fields erased as the lead row is (numbers
  * included), and the lead's values are taken out of every string and key of every entry
- * (path, query, headers, bodies), as `[erased]`.
+ * (path, path parameters, query, headers, bodies), as `[erased]`.
  *
  * The journal holds what the store never did, so "the lead" is found in more places:
  * - its values as they were when each entry was made, not only as they are at the erasure:
@@ -15,9 +15,13 @@
  *   delivery's payload) when long enough to be its own (`conversationTexts`);
  * - request bodies, which carry no `id`: the body of a request to the lead's own path
  *   (`/leads/{lead_id}`, whatever the method, one the path does not have included), and every
- *   object with the lead's email or LinkedIn profile (a `createLead` body, an item of a batch).
+ *   object with the lead's email or LinkedIn profile (a `createLead` body, an item of a batch);
+ * - URLs: a path as requested, percent-encoded (a `getLead` by the lead's email), is scrubbed
+ *   decoded, segment by segment, and the values' usual encodings are taken out of every other
+ *   string (percent-encoding.ts).
  */
 import { erasedConversationFields, erasedJson, erasedLeadFields, type MemoryStore, personalValues } from '@ocs/server';
+import { decodedLeniently, encodedForms, scrubbedPath } from './percent-encoding.ts';
 import type { OcsMockRequest } from './types.ts';
 
 export type LeadRecord = NonNullable<Awaited<ReturnType<MemoryStore['leads']['get']>>>;
@@ -68,9 +72,12 @@ export function leadEraser(
     collect(entry.body);
     collect(entry.response?.body);
   }
-  const values = [
-    ...new Set([...texts, ...seen.flatMap((object) => personalValues(object as unknown as LeadRecord))]),
-  ].sort((a, b) => b.length - a.length);
+  const personal = seen.flatMap((object) => personalValues(object as unknown as LeadRecord));
+  // Its values as URLs encode them too (percent-encoding.ts); not the conversation's texts,
+  // which are long and are no URL's.
+  const values = [...new Set([...texts, ...personal, ...personal.flatMap(encodedForms)])].sort(
+    (a, b) => b.length - a.length,
+  );
   const contacts = new Set(
     seen
       .flatMap((object) => [object.email, object.linkedin_profile])
@@ -95,15 +102,28 @@ export function leadEraser(
     erasedJson(erasedJson(value, isConversation, [], erasedConversationFields), isLead, values);
   const scrub = <T>(value: T): T => erasedJson(value, () => false, values);
 
+  // A path parameter is decoded already, unless it was no valid encoding (then as sent, and
+  // decoded here as far as it goes, for a value in it).
+  const scrubParam = (value: string): string => {
+    const scrubbed = scrub(value);
+    const decoded = decodedLeniently(scrubbed);
+    const again = scrub(decoded);
+    return again === decoded ? scrubbed : again;
+  };
+
   // A request that matched no operation (a method the path does not have: `PUT
   // /v1/leads/{id}`) has no `params`: its path says whose it is.
   const ownPath = `/v1/leads/${leadId}`;
   return (entry) => {
-    const path = entry.path.toLowerCase();
+    const path = decodedLeniently(entry.path).toLowerCase();
     const own =
       isLeadId((entry.params as Record<string, string | undefined>).lead_id) ||
       (entry.operationId === null && (path === ownPath || path.startsWith(`${ownPath}/`)));
-    entry.path = scrub(entry.path);
+    // The path as the server read it, decoded (a lead's email as an ID is `%40` in it).
+    entry.path = scrubbedPath(entry.path, scrub);
+    entry.params = Object.fromEntries(
+      Object.entries(entry.params as Record<string, string>).map(([name, value]) => [name, scrubParam(value)]),
+    ) as never;
     entry.query = scrub(entry.query);
     entry.headers = scrub(entry.headers);
     entry.body = erase(own ? asLead(entry.body) : entry.body) as never;

@@ -13,6 +13,7 @@ import type { OperationId } from '../api-types.ts';
 import type { FaultKind } from '../faults.ts';
 import { operationById, pathParams } from '../operations.ts';
 import { headerRecord } from '../header-record.ts';
+import { bodyNotKept, declaresBodyOverLimit, textWithin } from './body-limit.ts';
 import { type EntryEraser, type LeadConversation, type LeadRecord, leadEraser } from './erasure.ts';
 import { redactedBody, redactedHeaderLines, redactedHeaders } from './redact.ts';
 import type { OcsMockRequest, OcsMockRequests, RecordedRequest } from './types.ts';
@@ -23,9 +24,10 @@ export const defaultJournalLimit = 1000;
 /** A request recorded on arrival, to complete once. */
 export interface PendingEntry {
   /**
-   * Set while the request's body is read from a copy (a request that has one): the engine
-   * awaits it before the request goes on. Undefined otherwise, so that a GET costs no
-   * promise and no turn of the microtask queue (begin is synchronous for it).
+   * Set while the request's body is read from a copy (a request that has one, not declared
+   * over the API's body limit; read no further than that limit): the engine awaits it before
+   * the request goes on. Undefined otherwise, so that a GET costs no promise and no turn of
+   * the microtask queue (begin is synchronous for it).
    */
   readonly reading: Promise<void> | undefined;
   /**
@@ -144,6 +146,7 @@ interface Slot {
   search: string;
   /** Milliseconds since the epoch, by the mock's clock. */
   arrivedAt: number;
+  /** At most the API's body limit of text, or `bodyNotKept` for a body over it (body-limit.ts). */
   bodyText: string | undefined;
   /** The answer recorded (its parts in the slot itself, one object fewer to keep): `null` for none. */
   responseHeaders: Record<string, string> | null;
@@ -267,16 +270,7 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
       push(slot);
       // After it is in the ring, so that its place is its arrival; the body is read from a copy.
       // A GET's `body` is not even looked at: on ocs-mock that would build the request anew.
-      const reading =
-        !bodiless.has(request.method) && request.body !== null
-          ? request
-              .clone()
-              .text()
-              .then((text) => {
-                if (slot.entry) lazyJson(slot.entry, 'body', text);
-                else slot.bodyText = text;
-              })
-          : undefined;
+      const reading = !bodiless.has(request.method) && request.body !== null ? readBody(request, slot) : undefined;
       return new Pending(slot, started, reading);
     },
     erase(lead, conversation) {
@@ -288,6 +282,24 @@ export function createJournal(options: { limit?: number; now(): Date }): Journal
     },
     clear,
   };
+}
+
+/**
+ * Reads the request's body from a copy into the slot, no more of it than the API accepts
+ * (body-limit.ts): a body declared over the limit is not read at all (no promise: the
+ * application's 413 goes out at once), one that passes it while read is dropped; either is
+ * recorded as `bodyNotKept`.
+ */
+function readBody(request: Request, slot: Slot): Promise<void> | undefined {
+  if (declaresBodyOverLimit(request)) {
+    slot.bodyText = bodyNotKept;
+    return undefined;
+  }
+  return textWithin(request.clone().body as ReadableStream<Uint8Array>).then((text) => {
+    const kept = text ?? bodyNotKept;
+    if (slot.entry) lazyJson(slot.entry, 'body', kept);
+    else slot.bodyText = kept;
+  });
 }
 
 /**

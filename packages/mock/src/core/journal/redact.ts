@@ -7,8 +7,13 @@
  * - Headers: `Authorization` and `Proxy-Authorization` keep their scheme (`Bearer
  *   [redacted]`), so a test still sees how it authenticated; `Cookie` is redacted whole.
  * - Bodies: every `secret` field (the webhook signing secret of `createWebhook`, the secret
- *   operation, and the generated secret of their answers) becomes `[redacted]`. A test that
- *   needs the secret has it: it sent it, or read it from the answer its code received.
+ *   operation, and the generated secret of their answers) becomes `[redacted]`, whatever it
+ *   holds (a refused request may send an array or an object), and so does every field whose
+ *   name mentions a secret in any case (`Secret`, `signing_secret`) and every string holding
+ *   a `whsec_` value (a URL carrying one, an error message quoting it). `null` and booleans
+ *   are kept (`secret: null`, `has_secret: true`). A test that needs the secret has it: it
+ *   sent it, or read it from the answer its code received.
+ * - A body that is one JSON string is text, as below.
  * - A body that is not JSON (a malformed one the API answers 400, a form, an override's text)
  *   has no fields to redact one by one, and a pattern would miss what a broken body can look
  *   like (unclosed quotes, single quotes, `secret=`): if its text mentions a secret at all
@@ -21,7 +26,6 @@ export const redacted = '[redacted]';
 
 const credentialHeaders = new Set(['authorization', 'proxy-authorization']);
 const wholeHeaders = new Set(['cookie']);
-const secretFields = new Set(['secret']);
 
 /**
  * What the journal keeps of a header's value: its scheme alone for a credential, nothing of a
@@ -66,26 +70,52 @@ export function redactedHeaderLines(lines: readonly string[]): readonly string[]
   return copy ?? lines;
 }
 
-/** A parsed body with every `secret` field's string value redacted (in place: it is the journal's own copy). */
+/** A key that names a secret, in any case and spelling around it: `secret`, `Secret`, `signing_secret`. */
+const secretKey = /secret/i;
+
+/** A webhook signing secret's prefix (the service's generated secrets, and the document's examples). */
+const signingSecret = /whsec_/i;
+
+/**
+ * Whether a value under a secret's key is kept: `null` and booleans hold no secret, and say
+ * something a test may check (`secret: null` asks for a generated one; a webhook's answer has
+ * `has_secret: true`).
+ */
+const holdsNoSecret = (value: unknown) => value === null || typeof value === 'boolean';
+
+/**
+ * A parsed body with its secrets redacted: every value under a key that names a secret (a
+ * string, a number, an array, an object: what a refused request may send), and every string
+ * that holds a signing secret (`whsec_`: a URL carrying one, an error message quoting it),
+ * wherever it stands; a key holding one is redacted with its value. Arrays are redacted in
+ * place, objects copied (their keys may change): it is the journal's own parse.
+ */
 export function redactSecrets<T>(value: T): T {
+  if (typeof value === 'string') return (signingSecret.test(value) ? redacted : value) as T;
   if (Array.isArray(value)) {
-    for (const item of value) redactSecrets(item);
-  } else if (value !== null && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    for (const [key, item] of Object.entries(object)) {
-      if (secretFields.has(key) && typeof item === 'string') object[key] = redacted;
-      else redactSecrets(item);
-    }
+    value.forEach((item, index) => {
+      value[index] = redactSecrets(item);
+    });
+    return value;
   }
-  return value;
+  if (value === null || typeof value !== 'object') return value;
+  // Entries, not assignments: a `__proto__` key of the JSON stays a key.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]): [string, unknown] => {
+      if (signingSecret.test(key)) return [redacted, redacted];
+      if (secretKey.test(key)) return [key, holdsNoSecret(item) ? item : redacted];
+      return [key, redactSecrets(item)];
+    }),
+  ) as T;
 }
 
 /** Text that may hold a signing secret: the field's name in any spelling, or a `whsec_` value. */
 const mentionsSecret = /secret|whsec_/i;
 
 /**
- * A body's text as the journal shows it: its JSON with every `secret` redacted; text that
- * is not JSON as it is, or `[redacted]` whole when it mentions a secret; undefined for none.
+ * A body's text as the journal shows it: its JSON with its secrets redacted (`redactSecrets`);
+ * a body that is one JSON string, or text that is not JSON, as it is, or `[redacted]` whole
+ * when it mentions a secret; undefined for none.
  */
 export function redactedBody(text: string): unknown {
   if (text === '') return undefined;
@@ -95,5 +125,7 @@ export function redactedBody(text: string): unknown {
   } catch {
     return mentionsSecret.test(text) ? redacted : text;
   }
+  // A JSON string is text, with no field to redact one by one: as text that is not JSON.
+  if (typeof value === 'string') return mentionsSecret.test(value) ? redacted : value;
   return redactSecrets(value);
 }

@@ -48,7 +48,10 @@ interface EntryBase {
   seq: number;
   /** `GET`, `POST`... */
   method: string;
-  /** The path as requested, under `/v1` (`/v1/campaigns/3c9e...`), without the query. */
+  /**
+   * The path as requested (percent-encoded as sent), under `/v1` (`/v1/campaigns/3c9e...`),
+   * without the query.
+   */
   path: string;
   /**
    * The request headers, lower-case names. `authorization` (and `proxy-authorization`,
@@ -78,7 +81,9 @@ export interface RecordedRequest<Id extends OperationId = OperationId> extends E
   query: QueryIn<Op<Id>>;
   /**
    * The request body, parsed (its text when it is not JSON; undefined when there is none).
-   * Typed as the document's body: a request the mock refused may not match it.
+   * Typed as the document's body: a request the mock refused may not match it. A body over
+   * the API's 1 MB limit (answered `413 PAYLOAD_TOO_LARGE`) is neither read past the limit
+   * nor kept: its `body` is the text `'[not kept: over the 1 MB body limit]'`.
    */
   body: BodyIn<Op<Id>> | undefined;
   /** The answer; null while in flight, and after a `networkError` or `hang`. */
@@ -90,6 +95,7 @@ export interface UnmatchedRequest extends EntryBase {
   operationId: null;
   params: Record<string, never>;
   query: Record<string, string>;
+  /** As `RecordedRequest`'s `body` (over 1 MB: not kept). */
   body: unknown;
   response: { status: number; headers: Record<string, string>; body: unknown } | null;
 }
