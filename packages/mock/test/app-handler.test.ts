@@ -46,3 +46,17 @@ it('leave cookies to overrides, which still receive them', async () => {
   mock.reset();
   expect((await withCookie('/campaigns')).status).toBe(200);
 });
+
+it('answer a path whose escape is no UTF-8 as the service does (404), through MSW and mock.fetch', async () => {
+  // MSW decodes path parameters and threw `URIError: URI malformed` on `%FF`: mock.fetch
+  // rejected, and through setupServer MSW answered a 500 of its own.
+  const headers = { Authorization: `Bearer ${mock.apiKey}` };
+  for (const answer of [
+    await fetch(`${mock.baseUrl}/leads/x%FF`, { headers }),
+    await mock.fetch(`${mock.baseUrl}/leads/x%FF`, { headers }),
+    await mock.fetch(`${mock.baseUrl}/campaigns/%E0%A4%A/analysis`, { headers }),
+  ]) {
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { success: boolean; error: string }).success).toBe(false);
+  }
+});

@@ -25,11 +25,30 @@ export class AppHandler extends HttpHandler {
   handles(request: Request): boolean {
     const { method } = this.info;
     if (method instanceof RegExp ? !method.test(request.method) : method !== request.method) return false;
-    return matchRequestUrl(new URL(request.url), this.#path).matches;
+    return matchLeniently(request.url, this.#path).matches;
   }
 
   override async parse(args: ParseArgs): ReturnType<HttpHandler['parse']> {
-    const match = matchRequestUrl(new URL(args.request.url), this.#path, args.resolutionContext?.baseUrl);
+    const match = matchLeniently(args.request.url, this.#path, args.resolutionContext?.baseUrl);
     return { match, cookies: {} };
+  }
+}
+
+/**
+ * MSW's match of `url` against `path`, for any URL a client can send. MSW decodes the path
+ * parameters it matches (`decodeURIComponent`), which throws on an escape that is no UTF-8
+ * (`/v1/leads/x%FF`): `mock.fetch` rejected with a `URIError`, and under `setupServer` MSW
+ * answered its own 500, where the service and ocs-mock answer the API's 404. Such a URL is
+ * matched as if its `%` were literal (`%25`): the route is the same, and the application,
+ * which reads the request's own URL, answers it as the service does.
+ */
+function matchLeniently(url: string, path: Path, baseUrl?: string): ReturnType<typeof matchRequestUrl> {
+  const parsed = new URL(url);
+  try {
+    return matchRequestUrl(parsed, path, baseUrl);
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
+    parsed.pathname = parsed.pathname.replaceAll('%', '%25');
+    return matchRequestUrl(parsed, path, baseUrl);
   }
 }
