@@ -72,21 +72,30 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions = {}): W
  * `raw` as an answer may repeat it: without the credentials a URL may carry (`https://user:
  * password@host/`), which the refusal names as its reason instead. An answer is kept by
  * whoever receives it (a client's logs, the mock's journal, a proxy): a password the caller
- * put in a URL by mistake is not sent back to all of them. A URL the parser refuses loses
- * what stands where credentials would (before an `@` in its authority), as the parser would
- * have read it.
+ * put in a URL by mistake is not sent back to all of them.
+ *
+ * A URL the parser reads with credentials is named without them. Any other text with an `@`
+ * may hold them where the parser saw something else: a password with a `/`, `?` or `#`
+ * (`https://user:pa/ss@host`, `https://user:12#pass@host`), a URL without its scheme
+ * (`user:pass@host`, read as the scheme `user:`), an opaque form (`blob:`, `mailto:`). It is
+ * named by its scheme and what follows its last `@`, the part between left out (`…`): less
+ * to read in the answer, never the password.
  */
 export function urlForMessage(raw: string): string {
   try {
     const url = new URL(raw);
-    if (url.username === '' && url.password === '') return raw;
-    url.username = '';
-    url.password = '';
-    return url.href;
+    if (url.username !== '' || url.password !== '') {
+      url.username = '';
+      url.password = '';
+      return url.href;
+    }
   } catch {
-    // The authority runs to the first `/`, backslash, `?` or `#`; its userinfo to its last `@`.
-    return raw.replace(/^([^:/?#]*:[/\\]*)[^/?#\\]*@/, '$1');
+    // Not a URL the parser reads: handled as any other text below.
   }
+  const at = raw.lastIndexOf('@');
+  if (at < 0) return raw;
+  const scheme = /^[a-z][a-z\d+.-]*:[\s/\\]*/i.exec(raw)?.[0] ?? '';
+  return `${scheme}…${raw.slice(at)}`;
 }
 
 /**

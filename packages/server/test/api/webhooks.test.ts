@@ -202,6 +202,10 @@ describeBackends('webhooks: list and register', (store) => {
       ['https://user:s3cret-pw@hooks.example.com/x', 'https://hooks.example.com/x'],
       ['https://s3cret-pw@hooks.example.com/x?a=1', 'https://hooks.example.com/x?a=1'],
       ['http://user:s3cret-pw@10.0.4.17/hooks', 'http://10.0.4.17/hooks'],
+      // Where the parser reads no credentials: a password with a `/` or `#`, no scheme.
+      ['https://user:s3cret/pw@hooks.example.com/x', 'https://…@hooks.example.com/x'],
+      ['https://user:12#s3cret@hooks.example.com/', 'https://…@hooks.example.com/'],
+      ['user:s3cret-pw@hooks.example.com/x', 'user:…@hooks.example.com/x'],
     ]) {
       const answer = await register(api, campaignId, { webhook_url: url });
       expect(answer.status, url).toBe(400);

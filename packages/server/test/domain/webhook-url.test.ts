@@ -205,12 +205,20 @@ describe('urlForMessage (what a refusal repeats of the URL)', () => {
     ['https://user:pw@hooks.example.com/ocs', 'https://hooks.example.com/ocs'],
     ['https://token@Hooks.Example.com', 'https://hooks.example.com/'],
     ['https://a@b:pw@hooks.example.com/x', 'https://hooks.example.com/x'],
-    // Not URLs the parser reads: what stands before the authority's last `@` goes all the same.
-    ['https://user:pw@hooks.example.com:99999/x', 'https://hooks.example.com:99999/x'],
-    ['https://user:pw@[::1/x', 'https://[::1/x'],
-    ['https:\\\\user:pw@hooks.example.com:99999\\x', 'https:\\\\hooks.example.com:99999\\x'],
-    ['not a url @ all', 'not a url @ all'],
+    // Not read with credentials by the parser: the scheme, then what follows the last `@`.
+    ['https://user:pw@hooks.example.com:99999/x', 'https://…@hooks.example.com:99999/x'],
+    ['https://user:pw@[::1/x', 'https://…@[::1/x'],
+    ['https:\\\\user:pw@hooks.example.com:99999\\x', 'https:\\\\…@hooks.example.com:99999\\x'],
+    ['https://user:SE/CRET@hooks.example.com/x', 'https://…@hooks.example.com/x'],
+    ['https://user:SE?CRET@hooks.example.com/x', 'https://…@hooks.example.com/x'],
+    ['https://user:12#SECRET@hooks.example.com/', 'https://…@hooks.example.com/'],
+    ['user:SECRET@hooks.example.com/x', 'user:…@hooks.example.com/x'],
+    ['blob:https://user:SECRET@hooks.example.com/x', 'blob:…@hooks.example.com/x'],
+    ['mailto:user:SECRET@hooks.example.com', 'mailto:…@hooks.example.com'],
+    ['not a url @ all', '…@ all'],
+    ['not a url', 'not a url'],
   ])('%s is shown as %s', (raw, shown) => {
     expect(urlForMessage(raw)).toBe(shown);
+    expect(urlForMessage(raw)).not.toMatch(/SECRET|pw/);
   });
 });
