@@ -102,11 +102,13 @@ export function createPathClient<Paths extends object>(options: ClientInternals)
     // A named operation sending through here (for the middlewares) brings its own.
     const deadline = init.deadline ?? startDeadline(options.timeoutMs, init.signal);
     try {
-      const { path = {}, query = {}, header } = { __proto__: null, ...params } as NonNullable<Init['params']>;
+      const { path: sent, query, header } = { __proto__: null, ...params } as NonNullable<Init['params']>;
+      // `null` as `undefined` (openapi-fetch's reading): a default would take only the latter.
+      const path = sent ?? {};
       const url = `${baseUrl.replace(/\/$/, '')}${
         pathSerializer ? pathSerializer(schemaPath, path) : fillPath(schemaPath, path)
       }`;
-      const search = querySerializer(query);
+      const search = querySerializer(query ?? {});
       const given = mergeHeaders(options.headers, headers, header, options.fixed);
       const serialized =
         body === undefined

@@ -47,7 +47,19 @@ describe('path parameters that would change the route', () => {
     await expect(client.GET('/campaigns/{campaign_id}', { params: { path: {} } } as never)).rejects.toThrow(
       'Invalid campaign_id: ""',
     );
+    // `null` reads as none, as openapi-fetch reads it (not a TypeError of reading null).
+    await expect(client.GET('/campaigns/{campaign_id}', { params: { path: null } } as never)).rejects.toThrow(
+      'Invalid campaign_id: ""',
+    );
     expect(server.received).toHaveLength(0);
+    const given: unknown[] = [];
+    const serializer = (value: unknown) => (given.push(value), '');
+    await client.GET('/campaigns', { params: { query: null }, querySerializer: serializer } as never);
+    await client.GET('/campaigns/{campaign_id}', {
+      params: { path: null },
+      pathSerializer: (_template: string, value: unknown) => (given.push(value), `/campaigns/${campaign_id}`),
+    } as never);
+    expect(given).toEqual([{}, {}]);
   });
 
   it('leave other values with dots as they are, encoded: no route change', async () => {
