@@ -70,6 +70,16 @@ describe('no command', () => {
   it('is a mistake: one line naming the commands, exit code 2, as ocs-server says it', async () => {
     expect(await said([], 2)).toBe('ocs: which command? listen or trigger. Run ocs --help for usage.');
     expect(await said(['--debug'], 2)).toBe('ocs: which command? listen or trigger. Run ocs --help for usage.');
+    expect(await said(['--'], 2)).toBe('ocs: which command? listen or trigger. Run ocs --help for usage.');
+  });
+
+  it('after a leading --, the command is the next argument (it was "unknown option --")', async () => {
+    expect(await said(['--', 'lisen'], 2)).toBe(
+      "ocs: unknown command 'lisen'; the commands are listen and trigger. Run ocs --help for usage.",
+    );
+    expect(await said(['--', 'trigger', '--', '--debug'], 2)).toBe(
+      "ocs: unknown event '--debug'; the API sends one event, prospect_response. Run ocs --help for usage.",
+    );
   });
 
   it('--help prints the usage on stdout, exit code 0', async () => {

@@ -42,6 +42,8 @@ async function main(argv: string[]): Promise<void> {
   // the command (`ocs trigger -- --debug` names an event), as parseCommandLine reads it.
   const end = optionsEnd(argv);
   const args = [...argv.slice(0, end).filter((arg) => arg !== '--debug'), ...argv.slice(end)];
+  // A `--` before the command ends this tool's options: what follows is the command (`ocs -- listen`).
+  if (args[0] === '--') args.shift();
   const [first, ...rest] = args;
   // No command is a mistake (one line, exit code 2), as for ocs-server: only --help prints the usage.
   if (first === undefined) throw new UsageError('which command? listen or trigger.');
