@@ -21,7 +21,7 @@
  *   string (percent-encoding.ts).
  */
 import { erasedConversationFields, erasedJson, erasedLeadFields, type MemoryStore, personalValues } from '@ocs/server';
-import { decodedLeniently, encodedForms, scrubbedPath } from './percent-encoding.ts';
+import { decodedLeniently, encodedForms, scrubbedBothWays, scrubbedPath } from './percent-encoding.ts';
 import type { OcsMockRequest } from './types.ts';
 
 export type LeadRecord = NonNullable<Awaited<ReturnType<MemoryStore['leads']['get']>>>;
@@ -105,10 +105,8 @@ export function leadEraser(
   // A path parameter is decoded already, unless it was no valid encoding (then as sent, and
   // decoded here as far as it goes, for a value in it).
   const scrubParam = (value: string): string => {
-    const scrubbed = scrub(value);
-    const decoded = decodedLeniently(scrubbed);
-    const again = scrub(decoded);
-    return again === decoded ? scrubbed : again;
+    const { requested, decoded } = scrubbedBothWays(value, scrub);
+    return decoded ?? requested;
   };
 
   // A request that matched no operation (a method the path does not have: `PUT

@@ -51,19 +51,31 @@ export function decodedLeniently(text: string): string {
 }
 
 /**
- * `path` with `scrub` applied to each segment, as requested (for the values' encoded forms)
- * and decoded (as the server reads it): a segment that changed decoded is encoded again
- * (what a path segment may hold as it is, `@`, `+`, `[erased]`, left so), the others stay as
- * they were requested.
+ * `text` (a path segment, a path parameter) with `scrub` applied as requested (for the values'
+ * encoded forms) and decoded (as the server reads it): `decoded` is the scrubbed decoded text
+ * when that changed it, else null (`requested` then stands for both).
+ */
+export function scrubbedBothWays(
+  text: string,
+  scrub: (text: string) => string,
+): { requested: string; decoded: string | null } {
+  const requested = scrub(text);
+  const decoded = decodedLeniently(requested);
+  const scrubbed = scrub(decoded);
+  return { requested, decoded: scrubbed === decoded ? null : scrubbed };
+}
+
+/**
+ * `path` with `scrub` applied to each segment both ways (`scrubbedBothWays`): a segment that
+ * changed decoded is encoded again (what a path segment may hold as it is, `@`, `+`,
+ * `[erased]`, left so), the others stay as they were requested.
  */
 export function scrubbedPath(path: string, scrub: (text: string) => string): string {
   return path
     .split('/')
-    .map((requested) => {
-      const segment = scrub(requested);
-      const decoded = decodedLeniently(segment);
-      const scrubbed = scrub(decoded);
-      return scrubbed === decoded ? segment : encodedSegment(scrubbed);
+    .map((segment) => {
+      const { requested, decoded } = scrubbedBothWays(segment, scrub);
+      return decoded === null ? requested : encodedSegment(decoded);
     })
     .join('/');
 }
